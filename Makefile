@@ -1,0 +1,44 @@
+# Thin wrapper over CMake. `make run` and `make test` first install what is missing.
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+CMAKE_ARGS ?=
+JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+
+.PHONY: all build deps run test test-fast test-asan info clean
+
+all: build
+
+deps:
+	@scripts/install_deps.sh
+
+$(BUILD)/Makefile: CMakeLists.txt
+	cmake -S . -B $(BUILD) $(CMAKE_ARGS)
+
+build: $(BUILD)/Makefile
+	cmake --build $(BUILD) -j $(JOBS)
+
+# The main job on an embedded default: every GPU if there are any, else the CPU cores.
+run: deps
+	@$(MAKE) --no-print-directory build
+	@scripts/run_default.sh $(BUILD)/halox
+
+# The whole suite: unit, MPI bit-for-bit and bad-input tests, then the sanitizer build.
+test: deps
+	@$(MAKE) --no-print-directory build
+	cd $(BUILD) && ctest --output-on-failure -j 2
+	@$(MAKE) --no-print-directory test-asan
+
+test-fast: build
+	cd $(BUILD) && ctest --output-on-failure -j 2 -L "unit|errors"
+
+# AddressSanitizer + UndefinedBehaviorSanitizer over the unit tests and a few MPI runs.
+test-asan:
+	cmake -S . -B $(ASAN_BUILD) -DHALOX_SANITIZE=ON -DHALOX_CUDA=OFF -DCMAKE_BUILD_TYPE=Debug $(CMAKE_ARGS)
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	cd $(ASAN_BUILD) && ctest --output-on-failure -R "test_|mpi_np4|bad_inputs"
+
+info: build
+	@$(BUILD)/halox info
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -1,0 +1,79 @@
+/* Compute backend: where fields live and how sweeps, packing and reductions run.
+ *
+ * Every operation is issued on a numbered stream and may be asynchronous (CUDA) or complete on
+ * return (CPU). Schedules order work only through streams and events, so one schedule serves
+ * both backends. Timing goes through events too: the CPU backend stamps the wall clock, the
+ * CUDA backend records cudaEvents. */
+#ifndef HALOX_BACKEND_H
+#define HALOX_BACKEND_H
+
+#include "halox/plan.h"
+#include "halox/stencil.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { HX_STREAM_MAIN = 0, HX_STREAM_INNER = 1, HX_STREAM_COMM = 2, HX_NUM_STREAMS = 3 };
+#define HX_MAX_EVENTS 512 /* timing events, used as a ring by hx_clock */
+/* events reserved for ordering streams, after the timing ones */
+enum { HX_EVENT_CYCLE_START = HX_MAX_EVENTS, HX_EVENT_INNER_DONE, HX_EVENT_SPARE, HX_NUM_EVENTS };
+
+typedef enum { HX_BACKEND_AUTO = 0, HX_BACKEND_CPU = 1, HX_BACKEND_CUDA = 2 } hx_backend_kind;
+
+typedef struct hx_backend hx_backend;
+
+typedef struct {
+    const char *name;
+    /* memory in the backend's space (device memory for CUDA) */
+    void *(*alloc)(hx_backend *bk, size_t bytes);
+    void (*free)(hx_backend *bk, void *p);
+    /* host memory the backend can copy to and from fast (pinned for CUDA) */
+    void *(*alloc_host)(hx_backend *bk, size_t bytes);
+    void (*free_host)(hx_backend *bk, void *p);
+    /* copies between host and backend memory, in stream order */
+    int (*to_host)(hx_backend *bk, int stream, void *host, const void *dev, size_t bytes);
+    int (*to_device)(hx_backend *bk, int stream, void *dev, const void *host, size_t bytes);
+    /* owned cells from the seed, every other cell 0 */
+    int (*init_field)(hx_backend *bk, void *field, uint64_t seed);
+    /* dst = stencil(src) on box */
+    int (*sweep)(hx_backend *bk, int stream, const hx_box *box, const void *src, void *dst);
+    /* all messages of a phase in one call: field -> packed buffer, packed buffer -> field */
+    int (*pack)(hx_backend *bk, int stream, const hx_phase *ph, const void *field, void *buf);
+    int (*unpack)(hx_backend *bk, int stream, const hx_phase *ph, const void *buf, void *field);
+    /* sum over box of (a - b)^2, in double; *result is valid after sync(stream) */
+    int (*diff_norm2)(hx_backend *bk, int stream, const hx_box *box, const void *a, const void *b, double *result);
+    /* ordering and timing */
+    int (*record)(hx_backend *bk, int stream, int event);
+    int (*wait_event)(hx_backend *bk, int stream, int event);
+    int (*sync)(hx_backend *bk, int stream);
+    int (*elapsed)(hx_backend *bk, int start_event, int end_event, double *seconds);
+    void (*destroy)(hx_backend *bk);
+} hx_backend_ops;
+
+struct hx_backend {
+    const hx_backend_ops *ops;
+    const hx_decomp *decomp;
+    hx_stencil_id stencil;
+    hx_dtype dtype;
+    size_t elem;   /* bytes per cell */
+    int device;    /* CUDA device ordinal, -1 on the CPU */
+    int host_accessible; /* backend memory can be handed to plain MPI (CPU backend) */
+    char err[256];       /* why the last operation failed */
+    void *impl;
+};
+
+/* Create a backend for this rank. Returns 0, or -1 with a one-line reason in err. */
+int hx_backend_create(hx_backend *bk, hx_backend_kind kind, const hx_decomp *d, hx_stencil_id stencil,
+                      hx_dtype dtype, int device, char *err, size_t errlen);
+int hx_cpu_backend_create(hx_backend *bk, char *err, size_t errlen);
+int hx_cuda_backend_create(hx_backend *bk, int device, char *err, size_t errlen);
+
+/* Whether this build holds the CUDA backend, and how many devices it sees (0 without one). */
+int hx_cuda_built(void);
+int hx_cuda_device_count(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,62 @@
+/* Run configuration: the options of `halox run`, their defaults and their checks. */
+#ifndef HALOX_CONFIG_H
+#define HALOX_CONFIG_H
+
+#include <stdio.h>
+
+#include "halox/backend.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum { HX_FORMAT_TABLE = 0, HX_FORMAT_CSV = 1, HX_FORMAT_JSON = 2 } hx_format;
+
+typedef struct {
+    int dim;
+    int size[3];         /* global cells per axis (size[2] = 1 in 2D) */
+    int grid[3];         /* forced process grid, 0 = choose */
+    int depth;           /* halo depth in stencil radii */
+    long iters;          /* sweeps */
+    hx_stencil_id stencil;
+    int stencil_set;     /* --stencil given (else chosen from the dimension) */
+    hx_dtype dtype;
+    hx_pattern pattern;
+    int overlap;
+    hx_boundary boundary;
+    uint64_t seed;
+    hx_backend_kind backend;
+    char transport[32];
+    char devices[128];   /* --devices list, "" = node-local rank % device count */
+    int repeat;
+    int warmup;          /* untimed cycles before each timed run */
+    int verify;
+    char output[512];
+    hx_format format;
+    int desync_barrier;
+    long norm_every;
+    int quiet;
+} hx_config;
+
+void hx_config_defaults(hx_config *c);
+
+/* Parse `halox run` arguments (argv[0] is the first option). Returns 0; 1 when --help was
+ * asked; -1 with a one-line message in err on bad input. */
+int hx_config_parse(hx_config *c, int argc, char **argv, char *err, size_t errlen);
+
+/* Checks that need the rank count: the grid, the dimension of the stencil, sizes vs halo. */
+int hx_config_check(const hx_config *c, int nranks, char *err, size_t errlen);
+
+/* The process grid to use for nranks (forced or chosen). Returns 0 or -1 with err. */
+int hx_config_grid(const hx_config *c, int nranks, int pgrid[3], char *err, size_t errlen);
+
+void hx_config_usage(FILE *out);
+const char *hx_pattern_name(hx_pattern p);
+const char *hx_boundary_name(hx_boundary b);
+const char *hx_dtype_name(hx_dtype t);
+const char *hx_backend_name(hx_backend_kind k);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

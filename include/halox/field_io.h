@@ -1,0 +1,28 @@
+/* Moving whole fields off the ranks: extracting the owned block, gathering it to rank 0, and
+ * writing it as a NumPy .npy file with MPI-IO. */
+#ifndef HALOX_FIELD_IO_H
+#define HALOX_FIELD_IO_H
+
+#include <mpi.h>
+
+#include "halox/backend.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Copy the owned cells of a backend field into a contiguous host array (local sizes, x fastest). */
+int hx_owned_to_host(hx_backend *bk, const void *field, void *owned, char *err, size_t errlen);
+
+/* Gather every rank's owned block into the global array on rank 0 (global may be NULL elsewhere). */
+int hx_gather_global(MPI_Comm comm, const hx_decomp *d, hx_dtype t, const void *owned, void *global, char *err,
+                     size_t errlen);
+
+/* Write the global field as .npy: C order, shape (NY, NX) or (NZ, NY, NX), little-endian. Collective. */
+int hx_write_npy(MPI_Comm comm, const char *path, const hx_decomp *d, hx_dtype t, const void *owned, char *err,
+                 size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,80 @@
+/* Transport: how packed halo buffers travel between ranks.
+ *
+ * One interface, three control paths, so every communication model is one file:
+ *   host path    post(phase) then wait(phase): the CPU drives each exchange (MPI, CUDA-aware MPI,
+ *                IPC peer copies);
+ *   stream path  enqueue(phase, stream): the exchange is ordered on a backend stream and the host
+ *                never waits for it (NCCL send/recv, NVSHMEM put+signal on stream);
+ *   device path  device_handles(): addresses and flags that kernel threads use to put, signal and
+ *                wait themselves (NVSHMEM device API, IPC stores plus flags).
+ * A transport fills the ops of the paths it supports and sets the matching bits in caps; a
+ * schedule asks for the path it needs and refuses, with a message, a transport that lacks it.
+ *
+ * The transport owns the packed buffers (send_buf/recv_buf), because where they must live
+ * depends on the model: plain device memory, pinned host mirrors, IPC-exported or symmetric heap. */
+#ifndef HALOX_TRANSPORT_H
+#define HALOX_TRANSPORT_H
+
+#include <mpi.h>
+
+#include "halox/backend.h"
+#include "halox/timing.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { HX_PATH_HOST = 1u, HX_PATH_STREAM = 2u, HX_PATH_DEVICE = 4u };
+
+typedef struct hx_transport hx_transport;
+
+/* What a kernel needs to exchange by itself (device path). Filled by transports that have it. */
+typedef struct {
+    void *remote_recv[HX_MAX_PHASES][HX_MAX_MSGS]; /* peer's receive buffer for each message */
+    uint64_t *signal[HX_MAX_PHASES][HX_MAX_MSGS];  /* flag the peer waits on */
+    uint64_t *my_signal[HX_MAX_PHASES][HX_MAX_MSGS];
+} hx_device_handles;
+
+typedef struct {
+    const char *name;
+    const char *summary;
+    unsigned caps;
+    /* 1 if usable with this backend in this build and job; otherwise 0 and why. */
+    int (*available)(const hx_backend *bk, char *why, size_t n);
+    int (*setup)(hx_transport *t, char *err, size_t errlen);
+    /* host path: post sends what pack wrote on `stream`; after wait returns, recv_buf is ready
+     * for an unpack issued on `stream` */
+    int (*post)(hx_transport *t, int phase, int stream);
+    int (*wait)(hx_transport *t, int phase, int stream);
+    /* stream path */
+    int (*enqueue)(hx_transport *t, int phase, int stream);
+    /* device path */
+    int (*device_handles)(hx_transport *t, hx_device_handles *h);
+    void (*destroy)(hx_transport *t);
+} hx_transport_ops;
+
+struct hx_transport {
+    const hx_transport_ops *ops;
+    hx_backend *bk;
+    const hx_plan *plan;
+    MPI_Comm comm;
+    hx_clock *clock;                  /* for segments the transport itself times (staging copies) */
+    void *send_buf[HX_MAX_PHASES];    /* backend memory: pack writes here */
+    void *recv_buf[HX_MAX_PHASES];    /* backend memory: unpack reads here */
+    char err[256];                    /* why the last call failed */
+    void *impl;
+};
+
+/* The transports of this build, by name. */
+const hx_transport_ops *hx_transport_find(const char *name);
+int hx_transport_count(void);
+const hx_transport_ops *hx_transport_at(int i);
+
+int hx_transport_create(hx_transport *t, const hx_transport_ops *ops, hx_backend *bk, const hx_plan *plan,
+                        MPI_Comm comm, hx_clock *clock, char *err, size_t errlen);
+void hx_transport_destroy(hx_transport *t);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,29 @@
+/* Backend selection. */
+#include <stdio.h>
+#include <string.h>
+
+#include "halox/backend.h"
+
+int hx_backend_create(hx_backend *bk, hx_backend_kind kind, const hx_decomp *d, hx_stencil_id stencil,
+                      hx_dtype dtype, int device, char *err, size_t errlen)
+{
+    memset(bk, 0, sizeof *bk);
+    bk->decomp = d;
+    bk->stencil = stencil;
+    bk->dtype = dtype;
+    bk->elem = hx_dtype_size(dtype);
+    if (kind == HX_BACKEND_CUDA) return hx_cuda_backend_create(bk, device, err, errlen);
+    return hx_cpu_backend_create(bk, err, errlen);
+}
+
+#ifndef HALOX_HAVE_CUDA
+int hx_cuda_built(void) { return 0; }
+int hx_cuda_device_count(void) { return 0; }
+int hx_cuda_backend_create(hx_backend *bk, int device, char *err, size_t errlen)
+{
+    (void)bk;
+    (void)device;
+    snprintf(err, errlen, "this halox was built without CUDA: install the CUDA toolkit and rebuild, or use --backend cpu");
+    return -1;
+}
+#endif

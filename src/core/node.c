@@ -1,0 +1,49 @@
+/* Node-local rank and GPU choice. */
+#include "halox/node.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int hx_node_rank(MPI_Comm comm, int *node_rank, int *node_size)
+{
+    MPI_Comm node;
+    int rank;
+    if (MPI_Comm_rank(comm, &rank) != MPI_SUCCESS) return -1;
+    if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node) != MPI_SUCCESS) return -1;
+    int rc = MPI_Comm_rank(node, node_rank) != MPI_SUCCESS || MPI_Comm_size(node, node_size) != MPI_SUCCESS;
+    MPI_Comm_free(&node);
+    return rc ? -1 : 0;
+}
+
+int hx_pick_device(const char *list, int node_rank, int device_count, int *device, char *err, size_t errlen)
+{
+    if (device_count <= 0) {
+        snprintf(err, errlen, "no CUDA GPU is visible to this rank: use --backend cpu, or check CUDA_VISIBLE_DEVICES and the driver");
+        return -1;
+    }
+    if (!list || !*list) {
+        *device = node_rank % device_count;
+        return 0;
+    }
+    int ids[64], n = 0;
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", list);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        int id = atoi(tok);
+        if (n == 64) break;
+        if (id < 0 || id >= device_count) {
+            snprintf(err, errlen, "--devices names GPU %d but only %d GPU%s visible (0..%d): fix the list", id,
+                     device_count, device_count == 1 ? " is" : "s are", device_count - 1);
+            return -1;
+        }
+        ids[n++] = id;
+    }
+    if (n == 0) {
+        snprintf(err, errlen, "--devices '%s' names no GPU: give a list such as 0,1", list);
+        return -1;
+    }
+    *device = ids[node_rank % n];
+    return 0;
+}

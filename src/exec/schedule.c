@@ -1,0 +1,169 @@
+/* The serial and overlap schedules of one exchange cycle, for any backend and any host-path
+ * transport. Order on the device is expressed with streams and events only. */
+#include "halox/schedule.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "../core/check.h"
+
+#define TRY_BK(call)                                                                          \
+    do {                                                                                      \
+        if (call) {                                                                           \
+            snprintf(s->err, sizeof s->err, "%s backend: %s", s->bk->ops->name, s->bk->err); \
+            return -1;                                                                        \
+        }                                                                                     \
+    } while (0)
+#define TRY_TR(call)                                                                             \
+    do {                                                                                         \
+        if (call) {                                                                              \
+            snprintf(s->err, sizeof s->err, "%s transport: %s", s->tr->ops->name, s->tr->err); \
+            return -1;                                                                           \
+        }                                                                                        \
+    } while (0)
+#define TRY_CLOCK(call)                                                                          \
+    do {                                                                                         \
+        if ((call) < 0) {                                                                        \
+            snprintf(s->err, sizeof s->err, "timing events failed: %s", s->bk->err);            \
+            return -1;                                                                           \
+        }                                                                                        \
+    } while (0)
+
+static void *cur_field(hx_sim *s) { return s->field[s->cur]; }
+static void *next_field(hx_sim *s) { return s->field[1 - s->cur]; }
+
+static int timed_sweep(hx_sim *s, int stream, int seg, const hx_box *box)
+{
+    int ev = hx_clock_start(&s->clock, stream);
+    TRY_CLOCK(ev);
+    TRY_BK(s->bk->ops->sweep(s->bk, stream, box, cur_field(s), next_field(s)));
+    TRY_CLOCK(hx_clock_stop(&s->clock, stream, seg, ev));
+    return 0;
+}
+
+static int pack_phase(hx_sim *s, int p)
+{
+    int ev = hx_clock_start(&s->clock, HX_STREAM_MAIN);
+    TRY_CLOCK(ev);
+    TRY_BK(s->bk->ops->pack(s->bk, HX_STREAM_MAIN, &s->plan->phase[p], cur_field(s), s->tr->send_buf[p]));
+    TRY_CLOCK(hx_clock_stop(&s->clock, HX_STREAM_MAIN, HX_SEG_PACK, ev));
+    return 0;
+}
+
+static int unpack_phase(hx_sim *s, int p)
+{
+    int ev = hx_clock_start(&s->clock, HX_STREAM_MAIN);
+    TRY_CLOCK(ev);
+    TRY_BK(s->bk->ops->unpack(s->bk, HX_STREAM_MAIN, &s->plan->phase[p], s->tr->recv_buf[p], cur_field(s)));
+    TRY_CLOCK(hx_clock_stop(&s->clock, HX_STREAM_MAIN, HX_SEG_UNPACK, ev));
+    return 0;
+}
+
+static int post_phase(hx_sim *s, int p)
+{
+    double t0 = MPI_Wtime();
+    TRY_TR(s->tr->ops->post(s->tr, p, HX_STREAM_MAIN));
+    s->times.t[HX_SEG_MESSAGE] += MPI_Wtime() - t0;
+    return 0;
+}
+
+static int wait_phase(hx_sim *s, int p)
+{
+    double t0 = MPI_Wtime();
+    TRY_TR(s->tr->ops->wait(s->tr, p, HX_STREAM_MAIN));
+    s->times.t[HX_SEG_MESSAGE] += MPI_Wtime() - t0;
+    return 0;
+}
+
+static int desync_barrier(hx_sim *s)
+{
+    if (!s->cfg->desync_barrier) return 0;
+    double t0 = MPI_Wtime();
+    HX_MPI_TRY(MPI_Barrier(s->comm), s->err, sizeof s->err);
+    s->times.t[HX_SEG_DESYNC] += MPI_Wtime() - t0;
+    return 0;
+}
+
+/* After a sweep: swap buffers and, every norm_every sweeps, reduce the update norm over ranks. */
+static int finish_sweep(hx_sim *s)
+{
+    s->cur = 1 - s->cur;
+    s->sweeps_done++;
+    long k = s->cfg->norm_every;
+    if (k <= 0 || s->sweeps_done % k) return 0;
+    double t0 = MPI_Wtime(), local = 0, global = 0;
+    hx_box owned = hx_owned_box(s->d);
+    TRY_BK(s->bk->ops->diff_norm2(s->bk, HX_STREAM_MAIN, &owned, cur_field(s), next_field(s), &local));
+    TRY_BK(s->bk->ops->sync(s->bk, HX_STREAM_MAIN));
+    HX_MPI_TRY(MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, s->comm), s->err, sizeof s->err);
+    s->last_norm = sqrt(global);
+    s->times.t[HX_SEG_NORM] += MPI_Wtime() - t0;
+    if (s->print_norms && s->d->rank == 0) printf("norm  sweep %-8ld ||u_new - u_old||_2 = %.9e\n", s->sweeps_done, s->last_norm);
+    return 0;
+}
+
+static int exchange_all(hx_sim *s, int first_phase)
+{
+    for (int p = first_phase; p < s->plan->nphases; p++) {
+        if (pack_phase(s, p) || post_phase(s, p) || wait_phase(s, p) || unpack_phase(s, p)) return -1;
+    }
+    return 0;
+}
+
+/* The first sweep of a cycle, split: the interior runs on its own stream while phase 0 is in
+ * flight; later phases (staged) and the shell follow on the main stream. */
+static int overlapped_first_sweep(hx_sim *s, const hx_box *region)
+{
+    hx_box inner, outer[HX_MAX_OUTER_BOXES];
+    int nouter = hx_split_interior(s->d, s->radius, region, &inner, outer);
+    hx_backend *bk = s->bk;
+
+    TRY_BK(bk->ops->record(bk, HX_STREAM_MAIN, HX_EVENT_CYCLE_START));
+    if (pack_phase(s, 0) || post_phase(s, 0)) return -1;
+    TRY_BK(bk->ops->wait_event(bk, HX_STREAM_INNER, HX_EVENT_CYCLE_START));
+    if (hx_box_cells(&inner) && timed_sweep(s, HX_STREAM_INNER, HX_SEG_INNER, &inner)) return -1;
+    TRY_BK(bk->ops->record(bk, HX_STREAM_INNER, HX_EVENT_INNER_DONE));
+    if (wait_phase(s, 0) || unpack_phase(s, 0) || exchange_all(s, 1)) return -1;
+
+    int ev = hx_clock_start(&s->clock, HX_STREAM_MAIN);
+    TRY_CLOCK(ev);
+    for (int i = 0; i < nouter; i++) TRY_BK(bk->ops->sweep(bk, HX_STREAM_MAIN, &outer[i], cur_field(s), next_field(s)));
+    TRY_CLOCK(hx_clock_stop(&s->clock, HX_STREAM_MAIN, HX_SEG_OUTER, ev));
+    TRY_BK(bk->ops->wait_event(bk, HX_STREAM_MAIN, HX_EVENT_INNER_DONE));
+    return 0;
+}
+
+int hx_cycle(hx_sim *s, int sweeps)
+{
+    if (desync_barrier(s)) return -1;
+    /* Sweep k of m updates the owned block grown by (m-1-k)*r: each sweep consumes r ghost layers. */
+    hx_box first = hx_sweep_box(s->d, (sweeps - 1) * s->radius);
+    if (s->cfg->overlap) {
+        if (overlapped_first_sweep(s, &first)) return -1;
+    } else {
+        if (exchange_all(s, 0) || timed_sweep(s, HX_STREAM_MAIN, HX_SEG_COMPUTE, &first)) return -1;
+    }
+    if (finish_sweep(s)) return -1;
+    for (int k = 1; k < sweeps; k++) {
+        hx_box box = hx_sweep_box(s->d, (sweeps - 1 - k) * s->radius);
+        if (timed_sweep(s, HX_STREAM_MAIN, HX_SEG_COMPUTE, &box) || finish_sweep(s)) return -1;
+    }
+    return 0;
+}
+
+int hx_iterate(hx_sim *s, long sweeps)
+{
+    long left = sweeps;
+    while (left > 0) {
+        int m = left < s->cfg->depth ? (int)left : s->cfg->depth;
+        if (hx_cycle(s, m)) return -1;
+        left -= m;
+    }
+    TRY_BK(s->bk->ops->sync(s->bk, HX_STREAM_MAIN));
+    TRY_BK(s->bk->ops->sync(s->bk, HX_STREAM_INNER));
+    if (hx_clock_flush(&s->clock)) {
+        snprintf(s->err, sizeof s->err, "timing events failed: %s", s->bk->err);
+        return -1;
+    }
+    return 0;
+}

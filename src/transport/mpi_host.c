@@ -1,0 +1,122 @@
+/* Host-staged MPI: the classic model. Packed buffers are copied to pinned host memory (unless the
+ * backend's memory is host memory already), sent with MPI_Isend/Irecv, and copied back.
+ * Host path only: the CPU drives and waits for every exchange. */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/check.h"
+#include "halox/transport.h"
+
+typedef struct {
+    void *host_send[HX_MAX_PHASES]; /* == send_buf when the backend memory is host memory */
+    void *host_recv[HX_MAX_PHASES];
+    MPI_Request req[2 * HX_MAX_MSGS];
+    int nreq;
+} mpi_state;
+
+static int mpi_available(const hx_backend *bk, char *why, size_t n)
+{
+    (void)bk;
+    (void)why;
+    (void)n;
+    return 1;
+}
+
+static int mpi_setup(hx_transport *t, char *err, size_t n)
+{
+    hx_backend *bk = t->bk;
+    mpi_state *s = calloc(1, sizeof *s);
+    if (!s) return snprintf(err, n, "out of host memory for the mpi transport"), -1;
+    t->impl = s;
+    size_t bytes = (size_t)t->plan->max_phase_cells * bk->elem;
+    for (int p = 0; p < t->plan->nphases; p++) {
+        for (int m = 0; m < t->plan->phase[p].nmsg; m++)
+            if ((size_t)t->plan->phase[p].msg[m].count * bk->elem > INT_MAX)
+                return snprintf(err, n, "a halo message exceeds 2 GiB: use a smaller --depth or more ranks"), -1;
+        t->send_buf[p] = bk->ops->alloc(bk, bytes ? bytes : 1);
+        t->recv_buf[p] = bk->ops->alloc(bk, bytes ? bytes : 1);
+        if (bk->host_accessible) {
+            s->host_send[p] = t->send_buf[p];
+            s->host_recv[p] = t->recv_buf[p];
+        } else {
+            s->host_send[p] = bk->ops->alloc_host(bk, bytes ? bytes : 1);
+            s->host_recv[p] = bk->ops->alloc_host(bk, bytes ? bytes : 1);
+        }
+        if (!t->send_buf[p] || !t->recv_buf[p] || !s->host_send[p] || !s->host_recv[p])
+            return snprintf(err, n, "cannot allocate %zu-byte halo buffers: use a smaller --depth", bytes), -1;
+    }
+    return 0;
+}
+
+static int mpi_post(hx_transport *t, int phase, int stream)
+{
+    mpi_state *s = t->impl;
+    hx_backend *bk = t->bk;
+    const hx_phase *ph = &t->plan->phase[phase];
+    size_t bytes = (size_t)ph->cells * bk->elem;
+    if (!bk->host_accessible && bytes) {
+        int ev = hx_clock_start(t->clock, stream);
+        if (bk->ops->to_host(bk, stream, s->host_send[phase], t->send_buf[phase], bytes)) return -1;
+        if (hx_clock_stop(t->clock, stream, HX_SEG_PACK, ev)) return -1;
+        if (bk->ops->sync(bk, stream)) return -1;
+    }
+    s->nreq = 0;
+    for (int m = 0; m < ph->nmsg; m++) {
+        const hx_message *msg = &ph->msg[m];
+        char *base = (char *)s->host_recv[phase] + (size_t)msg->offset * bk->elem;
+        HX_MPI_TRY(MPI_Irecv(base, (int)((size_t)msg->count * bk->elem), MPI_BYTE, msg->peer, msg->recv_tag, t->comm,
+                             &s->req[s->nreq++]),
+                   t->err, sizeof t->err);
+    }
+    for (int m = 0; m < ph->nmsg; m++) {
+        const hx_message *msg = &ph->msg[m];
+        char *base = (char *)s->host_send[phase] + (size_t)msg->offset * bk->elem;
+        HX_MPI_TRY(MPI_Isend(base, (int)((size_t)msg->count * bk->elem), MPI_BYTE, msg->peer, msg->send_tag, t->comm,
+                             &s->req[s->nreq++]),
+                   t->err, sizeof t->err);
+    }
+    return 0;
+}
+
+static int mpi_wait(hx_transport *t, int phase, int stream)
+{
+    mpi_state *s = t->impl;
+    hx_backend *bk = t->bk;
+    HX_MPI_TRY(MPI_Waitall(s->nreq, s->req, MPI_STATUSES_IGNORE), t->err, sizeof t->err);
+    s->nreq = 0;
+    size_t bytes = (size_t)t->plan->phase[phase].cells * bk->elem;
+    if (!bk->host_accessible && bytes) {
+        int ev = hx_clock_start(t->clock, stream);
+        if (bk->ops->to_device(bk, stream, t->recv_buf[phase], s->host_recv[phase], bytes)) return -1;
+        if (hx_clock_stop(t->clock, stream, HX_SEG_UNPACK, ev)) return -1;
+    }
+    return 0;
+}
+
+static void mpi_destroy(hx_transport *t)
+{
+    mpi_state *s = t->impl;
+    hx_backend *bk = t->bk;
+    for (int p = 0; p < HX_MAX_PHASES; p++) {
+        if (s && !bk->host_accessible) {
+            if (s->host_send[p]) bk->ops->free_host(bk, s->host_send[p]);
+            if (s->host_recv[p]) bk->ops->free_host(bk, s->host_recv[p]);
+        }
+        if (t->send_buf[p]) bk->ops->free(bk, t->send_buf[p]);
+        if (t->recv_buf[p]) bk->ops->free(bk, t->recv_buf[p]);
+    }
+    free(s);
+    t->impl = NULL;
+}
+
+const hx_transport_ops hx_transport_mpi = {
+    .name = "mpi",
+    .summary = "host-staged MPI: device pack, copy to pinned host memory, MPI_Isend/Irecv, copy back",
+    .caps = HX_PATH_HOST,
+    .available = mpi_available,
+    .setup = mpi_setup,
+    .post = mpi_post,
+    .wait = mpi_wait,
+    .destroy = mpi_destroy,
+};

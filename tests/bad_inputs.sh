@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Every bad input ends with a non-zero exit and one line that names the fix, on every rank,
+# well within the time limit (no hangs). Usage: bad_inputs.sh HALOX MPIEXEC
+set -u
+HALOX=$1 MPIEXEC=$2
+. "$(dirname "$0")/mpi_env.sh"
+fail=0 n=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# expect NP EXIT_CODE MESSAGE_PART -- args...
+expect() {
+    local np=$1 code=$2 part=$3
+    shift 4
+    n=$((n + 1))
+    MPIRUN "$np" "$HALOX" "$@" >"$tmp/out" 2>"$tmp/err"
+    local rc=$?
+    local lines
+    lines=$(grep -c "^halox: error" "$tmp/err")
+    if [ $rc -ne "$code" ] || ! grep -q -- "$part" "$tmp/err" || [ "$lines" -ne 1 ]; then
+        echo "FAIL: np=$np halox $* -> exit $rc (want $code), $lines error lines, want message containing '$part'"
+        sed 's/^/    /' "$tmp/err" | head -5
+        fail=$((fail + 1))
+    fi
+}
+
+expect 1 2 "--depth"              -- run --depth 0
+expect 2 2 "--depth"              -- run --depth -3
+expect 1 2 "bad --size"           -- run --size 0x10
+expect 1 2 "bad --size"           -- run --size -5x10
+expect 1 2 "bad --size"           -- run --size 10x
+expect 1 2 "bad --size"           -- run --size 10x10x10x10
+expect 4 2 "smaller --depth"      -- run --size 8x8 --depth 5
+expect 2 2 "smaller --depth"      -- run --size 64x64 --stencil star9 --depth 20 --grid 2x1
+expect 4 2 "--grid"               -- run --size 64x64 --grid 3x1
+expect 3 2 "--grid"               -- run --size 64x64x64 --grid 2x2x2
+expect 1 2 "--grid has 3 numbers" -- run --size 64x64 --grid 1x1x1
+expect 2 2 "unknown option"       -- run --bogus
+expect 1 2 "unknown option"       -- run --size 64x64 --frobnicate 3
+expect 1 2 "needs a value"        -- run --size
+expect 1 2 "--pattern"            -- run --pattern diagonal
+expect 1 2 "--dtype"              -- run --dtype half
+expect 1 2 "--boundary"           -- run --boundary open
+expect 1 2 "--stencil"            -- run --stencil jacobi9
+expect 2 2 "3D but --size is 2D"  -- run --size 64x64 --stencil jacobi7
+expect 1 2 "2D but --size is 3D"  -- run --size 16x16x16 --stencil star9
+expect 1 2 "--iters"              -- run --iters 0
+expect 1 2 "--repeat"             -- run --repeat 0
+expect 1 2 "--norm-every"         -- run --norm-every x
+expect 1 2 "--format"             -- run --format xml
+expect 2 2 "--transport"          -- run --size 32x32 --transport carrier-pigeon
+expect 2 2 "--backend cpu"        -- run --size 32x32 --backend cuda
+expect 1 2 "unknown command"      -- frobnicate
+expect 2 3 "cannot open --output" -- run --size 32x32 --iters 2 --output "$tmp/no/such/dir/f.npy"
+# ranks started with different options
+n=$((n + 1))
+timeout 120 "$MPIEXEC" -np 1 "$HALOX" run --size 32x32 --depth 1 : -np 1 "$HALOX" run --size 32x32 --depth 2 \
+    >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -ne 2 ] || ! grep -q "different options" "$tmp/err"; then
+    echo "FAIL: mismatched options across ranks -> exit $rc"; cat "$tmp/err"; fail=$((fail + 1))
+fi
+
+echo "$n bad inputs, $fail failed"
+[ $fail -eq 0 ]

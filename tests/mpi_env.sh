@@ -1,0 +1,15 @@
+# Sourced by the test scripts: run Open MPI jobs on one small machine (as root in CI containers,
+# more ranks than cores, no cross-memory attach) and keep OpenMP from oversubscribing it further.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1
+export OMPI_MCA_btl_vader_single_copy_mechanism=none
+export OMPI_MCA_btl=self,vader
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
+# The runs are tiny: keep the ranks from spinning against each other on two cores.
+export OMPI_MCA_mpi_yield_when_idle=1
+# MPIRUN np args...: the job, with a hard limit so that a hang fails instead of blocking CI.
+MPIRUN() {
+    local np=$1
+    shift
+    timeout 120 "$MPIEXEC" -np "$np" "$@"
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# MPI runs at one rank count over the matrix of dimension, stencil, pattern, overlap, depth,
+# boundary and dtype, each checked bit for bit against the single-domain reference (--verify).
+# Usage: mpi_matrix.sh HALOX MPIEXEC NP
+set -u
+HALOX=$1 MPIEXEC=$2 NP=$3
+. "$(dirname "$0")/mpi_env.sh"
+fail=0 runs=0 k=0
+
+run_case() {
+    runs=$((runs + 1))
+    local out
+    out=$(MPIRUN "$NP" "$HALOX" run "$@" --verify --warmup 2 --quiet 2>&1)
+    local rc=$?
+    if [ $rc -ne 0 ] || ! grep -q "verify: bit-identical" <<<"$out"; then
+        echo "FAIL (np=$NP, exit $rc): halox run $* --verify"
+        echo "$out" | tail -5
+        fail=$((fail + 1))
+    fi
+}
+
+for pattern in staged direct; do
+    for overlap in --overlap --no-overlap; do
+        for boundary in periodic fixed; do
+            for dtype in float double; do
+                # cycle depths 1..8 and both 2D stencils over the combinations
+                depth=$((k % 8 + 1))
+                stencil=$([ $((k % 2)) -eq 0 ] && echo jacobi5 || echo star9)
+                run_case --size 67x53 --stencil $stencil --depth $depth --iters 11 --pattern $pattern $overlap \
+                    --boundary $boundary --dtype $dtype --seed $((NP * 100 + k))
+                depth3=$((k % 3 + 1))
+                stencil3=$([ $((k % 2)) -eq 0 ] && echo star13 || echo jacobi7)
+                if [ "$dtype" = float ] || [ "$boundary" = fixed ]; then
+                    run_case --size 24x22x20 --stencil $stencil3 --depth $depth3 --iters 7 --pattern $pattern $overlap \
+                        --boundary $boundary --dtype $dtype --seed $((NP * 100 + k))
+                fi
+                k=$((k + 1))
+            done
+        done
+    done
+done
+
+# Edge cases: blocks with no interior, a rank that is its own neighbour, every depth up to 8
+# in one configuration, a norm check on the way.
+case $NP in
+1) run_case --size 2x2 --depth 2 --iters 5 --pattern direct
+   run_case --size 3x3x3 --depth 3 --iters 4 --pattern staged --boundary periodic ;;
+4) run_case --size 6x6 --stencil star9 --depth 1 --iters 5 --overlap
+   run_case --size 7x6x5 --depth 2 --iters 5 --pattern direct --overlap --grid 2x2x1 ;;
+2) for d in 1 2 3 4 5 6 7 8; do run_case --size 40x33 --depth $d --iters 13 --pattern direct --boundary fixed; done ;;
+3) run_case --size 31x17 --grid 3x1 --depth 5 --iters 9 --norm-every 3 --dtype double ;;
+esac
+
+echo "np=$NP: $runs runs, $fail failed"
+[ $fail -eq 0 ]
