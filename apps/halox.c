@@ -1,5 +1,6 @@
-/* The halox command: `halox run [options]`, `halox info`, `halox --help`. */
+/* The halox command: `halox run [options]`, `halox info`, `halox roofline`, `halox --help`. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "halox/halox.h"
@@ -9,8 +10,90 @@ static void usage(FILE *out)
     fprintf(out, "halox %s: halo-exchange benchmark for distributed stencils (one MPI rank per GPU or CPU socket)\n\n"
                  "usage: mpirun -np N halox run [options]   run a stencil with halo exchanges and report timings\n"
                  "       halox info                         build, MPI, GPUs and transports\n"
+                 "       halox roofline [options]           copy bandwidth vs each stencil's sweep rate on one device\n"
                  "       halox run --help                   all run options\n",
             HALOX_VERSION);
+}
+
+/* A sweep: option values with commas (except --devices) are lists; run every combination. */
+typedef struct {
+    int index;        /* argv index of the value (or of "--opt=value") */
+    int prefix;       /* characters before the value */
+    char *items[32];
+    int nitems, pos;
+} sweep_axis;
+
+static int find_axes(int argc, char **argv, sweep_axis *ax, int max)
+{
+    int n = 0;
+    for (int i = 0; i < argc && n < max; i++) {
+        char *a = argv[i], *eq = strchr(a, '=');
+        int is_opt = strncmp(a, "--", 2) == 0;
+        if (!strncmp(a, "--devices", 9)) {
+            if (!eq) i++;
+            continue;
+        }
+        char *val = NULL;
+        int idx = i, prefix = 0;
+        if (is_opt && eq) val = eq + 1, prefix = (int)(eq + 1 - a);
+        else if (!is_opt && i > 0) val = a;
+        if (!val || !strchr(val, ',')) continue;
+        sweep_axis *s = &ax[n++];
+        s->index = idx;
+        s->prefix = prefix;
+        s->nitems = 0;
+        s->pos = 0;
+        char *copy = strdup(val), *save = NULL;
+        for (char *t = strtok_r(copy, ",", &save); t && s->nitems < 32; t = strtok_r(NULL, ",", &save)) {
+            char *item = malloc((size_t)prefix + strlen(t) + 1);
+            memcpy(item, a, (size_t)prefix);
+            strcpy(item + prefix, t);
+            s->items[s->nitems++] = item;
+        }
+        /* copy is referenced by nothing now */
+        free(copy);
+    }
+    return n;
+}
+
+static int run_command(int rank, int argc, char **argv)
+{
+    sweep_axis ax[8];
+    int nax = find_axes(argc, argv, ax, 8), code = HX_OK, first = 1;
+    char **args = malloc(sizeof(char *) * (size_t)(argc + 1));
+    for (;;) {
+        memcpy(args, argv, sizeof(char *) * (size_t)argc);
+        for (int k = 0; k < nax; k++) args[ax[k].index] = ax[k].items[ax[k].pos];
+        hx_config cfg;
+        char err[320];
+        hx_config_defaults(&cfg);
+        int rc = hx_config_parse(&cfg, argc, args, err, sizeof err);
+        if (rc == 1) {
+            if (rank == 0) hx_config_usage(stdout);
+            break;
+        }
+        if (rc < 0) {
+            if (rank == 0) fprintf(stderr, "halox: error: %s\n", err);
+            code = HX_ERR_INPUT;
+            break;
+        }
+        cfg.no_header = !first;
+        int c = hx_run(&cfg, MPI_COMM_WORLD);
+        if (c != HX_OK) code = c;
+        if (c == HX_ERR_INPUT) break; /* the same mistake would repeat in every combination */
+        first = 0;
+        int k = 0; /* odometer: the last list turns fastest */
+        for (k = nax - 1; k >= 0; k--) {
+            if (++ax[k].pos < ax[k].nitems) break;
+            ax[k].pos = 0;
+        }
+        if (k < 0) break;
+        if (cfg.format == HX_FORMAT_TABLE && rank == 0) printf("\n");
+    }
+    for (int k = 0; k < nax; k++)
+        for (int j = 0; j < ax[k].nitems; j++) free(ax[k].items[j]);
+    free(args);
+    return code;
 }
 
 int main(int argc, char **argv)
@@ -22,7 +105,7 @@ int main(int argc, char **argv)
     int rank, code = HX_OK;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     const char *cmd = argc > 1 ? argv[1] : "run";
-    int first_opt = 2;
+    int first_opt = argc > 1 ? 2 : 1;
     if (argc > 1 && strncmp(argv[1], "--", 2) == 0 && strcmp(argv[1], "--help") != 0) {
         cmd = "run"; /* `halox --size ...` is `halox run --size ...` */
         first_opt = 1;
@@ -31,22 +114,12 @@ int main(int argc, char **argv)
         if (rank == 0) usage(stdout);
     } else if (!strcmp(cmd, "info")) {
         hx_print_info(stdout, MPI_COMM_WORLD);
+    } else if (!strcmp(cmd, "roofline")) {
+        if (rank == 0) code = hx_roofline_main(argc - 2, argv + 2);
     } else if (!strcmp(cmd, "run")) {
-        hx_config cfg;
-        char err[320];
-        hx_config_defaults(&cfg);
-        int n = argc > first_opt ? argc - first_opt : 0;
-        int rc = hx_config_parse(&cfg, n, argv + first_opt, err, sizeof err);
-        if (rc == 1) {
-            if (rank == 0) hx_config_usage(stdout);
-        } else if (rc < 0) {
-            if (rank == 0) fprintf(stderr, "halox: error: %s\n", err);
-            code = HX_ERR_INPUT;
-        } else {
-            code = hx_run(&cfg, MPI_COMM_WORLD);
-        }
+        code = run_command(rank, argc - first_opt, argv + first_opt);
     } else {
-        if (rank == 0) fprintf(stderr, "halox: error: unknown command '%s': use run, info or --help\n", cmd);
+        if (rank == 0) fprintf(stderr, "halox: error: unknown command '%s': use run, info, roofline or --help\n", cmd);
         code = HX_ERR_INPUT;
     }
     MPI_Finalize();

@@ -4,16 +4,18 @@
 # Usage: mpi_matrix.sh HALOX MPIEXEC NP
 set -u
 HALOX=$1 MPIEXEC=$2 NP=$3
+EXTRA=${HALOX_EXTRA:-} # e.g. "--backend cuda" (tests/gpu_matrix.sh)
 . "$(dirname "$0")/mpi_env.sh"
 fail=0 runs=0 k=0
 
 run_case() {
     runs=$((runs + 1))
     local out
-    out=$(MPIRUN "$NP" "$HALOX" run "$@" --verify --warmup 2 --quiet 2>&1)
+    # shellcheck disable=SC2086
+    out=$(MPIRUN "$NP" "$HALOX" run "$@" $EXTRA --verify --warmup 2 --quiet 2>&1)
     local rc=$?
     if [ $rc -ne 0 ] || ! grep -q "verify: bit-identical" <<<"$out"; then
-        echo "FAIL (np=$NP, exit $rc): halox run $* --verify"
+        echo "FAIL (np=$NP, exit $rc): halox run $* $EXTRA --verify"
         echo "$out" | tail -5
         fail=$((fail + 1))
     fi
@@ -50,6 +52,13 @@ case $NP in
 2) for d in 1 2 3 4 5 6 7 8; do run_case --size 40x33 --depth $d --iters 13 --pattern direct --boundary fixed; done ;;
 3) run_case --size 31x17 --grid 3x1 --depth 5 --iters 9 --norm-every 3 --dtype double ;;
 esac
+# GPU runs also cover sizes where vector groups straddle box edges at every alignment
+if [ -n "$EXTRA" ]; then
+    run_case --size 1001x999 --depth 3 --iters 7 --pattern direct --dtype float
+    run_case --size 1001x999 --stencil star9 --depth 4 --iters 9 --pattern staged --dtype double --boundary fixed
+    run_case --size 131x67x45 --stencil star13 --depth 2 --iters 5 --pattern direct --dtype float
+    run_case --size 131x67x45 --depth 3 --iters 7 --pattern staged --dtype double --no-overlap
+fi
 
-echo "np=$NP: $runs runs, $fail failed"
+echo "np=$NP ${EXTRA}: $runs runs, $fail failed"
 [ $fail -eq 0 ]

@@ -76,7 +76,7 @@ static void exchange_case(int dim, const int global[3], const int pg[3], int hal
         int bad = 0;
         for (int z = 0; z < d[r].alloc[2]; z++)
             for (int y = 0; y < d[r].alloc[1]; y++)
-                for (int x = 0; x < d[r].alloc[0]; x++) {
+                for (int x = 0; x < d[r].local[0] + 2 * d[r].ghost[0]; x++) {
                     int l[3] = {x, y, z}, out;
                     long want = wrapped_index(&d[r], l, &out);
                     double got = field[r][hx_local_index(&d[r], x, y, z)];
@@ -171,7 +171,7 @@ static void test_regions(void)
                     long inside = 0, wrong = 0;
                     for (int z = 0; z < d.alloc[2]; z++)
                         for (int y = 0; y < d.alloc[1]; y++)
-                            for (int x = 0; x < d.alloc[0]; x++) {
+                            for (int x = 0; x < d.local[0] + 2 * d.ghost[0]; x++) {
                                 int in = x >= reg.lo[0] && x < reg.hi[0] && y >= reg.lo[1] && y < reg.hi[1] &&
                                          z >= reg.lo[2] && z < reg.hi[2];
                                 unsigned char h = hit[hx_local_index(&d, x, y, z)];

@@ -34,6 +34,8 @@ typedef struct {
     /* copies between host and backend memory, in stream order */
     int (*to_host)(hx_backend *bk, int stream, void *host, const void *dev, size_t bytes);
     int (*to_device)(hx_backend *bk, int stream, void *dev, const void *host, size_t bytes);
+    /* copy within backend memory (the bandwidth yardstick of `halox roofline`) */
+    int (*copy)(hx_backend *bk, int stream, void *dst, const void *src, size_t bytes);
     /* owned cells from the seed, every other cell 0 */
     int (*init_field)(hx_backend *bk, void *field, uint64_t seed);
     /* dst = stencil(src) on box */

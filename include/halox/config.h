@@ -36,6 +36,7 @@ typedef struct {
     int desync_barrier;
     long norm_every;
     int quiet;
+    int no_header;       /* CSV: leave out the header line (later runs of a sweep) */
 } hx_config;
 
 void hx_config_defaults(hx_config *c);

@@ -12,6 +12,7 @@ extern "C" {
 
 #define HX_NO_RANK (-1)  /* no neighbour: fixed boundary; cells there stay 0 */
 #define HX_NUM_DIRS 27   /* offsets {-1,0,1}^3, index 13 is the rank itself */
+#define HX_ROW_ALIGN 32  /* row pitch in cells is a multiple of this */
 
 /* Direction index of offset (ox, oy, oz), each in {-1, 0, 1}. */
 static inline int hx_dir_index(int ox, int oy, int oz) { return (ox + 1) + 3 * (oy + 1) + 9 * (oz + 1); }
@@ -31,7 +32,7 @@ typedef struct {
     int local[HX_MAX_DIM];   /* owned cells per axis */
     int offset[HX_MAX_DIM];  /* global index of the first owned cell */
     int ghost[HX_MAX_DIM];   /* ghost width per side: the halo width in active axes, 0 otherwise */
-    int alloc[HX_MAX_DIM];   /* allocated extent: local + 2 * ghost */
+    int alloc[HX_MAX_DIM];   /* allocated extent: local + 2 * ghost, x rounded up to HX_ROW_ALIGN */
     hx_boundary boundary;
     int rank, nranks;
     int neighbour[HX_NUM_DIRS]; /* rank at each offset, HX_NO_RANK outside a fixed boundary */

@@ -17,6 +17,9 @@ int hx_run(const hx_config *cfg, MPI_Comm comm);
 /* `halox info`: build, MPI, GPUs, backends and transports. Rank 0 prints. */
 void hx_print_info(FILE *out, MPI_Comm comm);
 
+/* `halox roofline [options]` (one process). Returns the exit code. */
+int hx_roofline_main(int argc, char **argv);
+
 /* CUDA part of `halox info` (a line saying CUDA is absent when it is). */
 void hx_cuda_print_info(FILE *out);
 

@@ -37,38 +37,47 @@ typedef struct {
 const hx_stencil_info *hx_stencil_get(hx_stencil_id id);
 int hx_stencil_from_name(const char *name, hx_stencil_id *out);
 
-/* The updates. p points at the centre cell; sy and sz are the y and z strides in elements.
- * Sums are paired so the tree is balanced and written out explicitly. */
-#define HX_DEFINE_STENCILS(T, SUF)                                                        \
-    HX_HD T hx_jacobi5_##SUF(const T *p, long sy)                                          \
-    {                                                                                      \
-        return ((p[-1] + p[1]) + (p[-sy] + p[sy])) * (T)0.25;                              \
-    }                                                                                      \
-    HX_HD T hx_jacobi7_##SUF(const T *p, long sy, long sz)                                 \
-    {                                                                                      \
-        const T sixth = (T)(1.0 / 6.0);                                                    \
-        return (((p[-1] + p[1]) + (p[-sy] + p[sy])) + (p[-sz] + p[sz])) * sixth;           \
-    }                                                                                      \
-    HX_HD T hx_star9_##SUF(const T *p, long sy)                                            \
-    {                                                                                      \
-        const T near_ = (p[-1] + p[1]) + (p[-sy] + p[sy]);                                 \
-        const T far_ = (p[-2] + p[2]) + (p[-2 * sy] + p[2 * sy]);                          \
-        return (near_ * (T)16 - far_) * (T)(1.0 / 60.0);                                   \
-    }                                                                                      \
-    HX_HD T hx_star13_##SUF(const T *p, long sy, long sz)                                  \
-    {                                                                                      \
-        const T near_ = ((p[-1] + p[1]) + (p[-sy] + p[sy])) + (p[-sz] + p[sz]);            \
-        const T far_ = ((p[-2] + p[2]) + (p[-2 * sy] + p[2 * sy])) + (p[-2 * sz] + p[2 * sz]); \
-        return (near_ * (T)16 - far_) * (T)(1.0 / 90.0);                                   \
-    }                                                                                      \
-    HX_HD T hx_stencil_apply_##SUF(int id, const T *p, long sy, long sz)                   \
-    {                                                                                      \
-        switch (id) {                                                                      \
-        case HX_JACOBI5: return hx_jacobi5_##SUF(p, sy);                                   \
-        case HX_JACOBI7: return hx_jacobi7_##SUF(p, sy, sz);                               \
-        case HX_STAR9: return hx_star9_##SUF(p, sy);                                       \
-        default: return hx_star13_##SUF(p, sy, sz);                                        \
-        }                                                                                  \
+/* The updates, on values: W/E are x-1/x+1, S/N y-1/y+1, D/U z-1/z+1, doubled letters at distance 2.
+ * Every kernel (CPU loops, CUDA register tiles) calls these, so the expression tree is one. */
+#define HX_DEFINE_STENCILS(T, SUF)                                                                \
+    HX_HD T hx_jacobi5v_##SUF(T w, T e, T s, T n) { return ((w + e) + (s + n)) * (T)0.25; }        \
+    HX_HD T hx_jacobi7v_##SUF(T w, T e, T s, T n, T d, T u)                                        \
+    {                                                                                              \
+        return (((w + e) + (s + n)) + (d + u)) * (T)(1.0 / 6.0);                                   \
+    }                                                                                              \
+    HX_HD T hx_star9v_##SUF(T w, T e, T s, T n, T ww, T ee, T ss, T nn)                             \
+    {                                                                                              \
+        const T near_ = (w + e) + (s + n), far_ = (ww + ee) + (ss + nn);                           \
+        return (near_ * (T)16 - far_) * (T)(1.0 / 60.0);                                           \
+    }                                                                                              \
+    HX_HD T hx_star13v_##SUF(T w, T e, T s, T n, T d, T u, T ww, T ee, T ss, T nn, T dd, T uu)      \
+    {                                                                                              \
+        const T near_ = ((w + e) + (s + n)) + (d + u), far_ = ((ww + ee) + (ss + nn)) + (dd + uu); \
+        return (near_ * (T)16 - far_) * (T)(1.0 / 90.0);                                           \
+    }                                                                                              \
+    /* On a pointer p to the centre cell, with y and z strides sy and sz (elements). */            \
+    HX_HD T hx_jacobi5_##SUF(const T *p, long sy) { return hx_jacobi5v_##SUF(p[-1], p[1], p[-sy], p[sy]); } \
+    HX_HD T hx_jacobi7_##SUF(const T *p, long sy, long sz)                                         \
+    {                                                                                              \
+        return hx_jacobi7v_##SUF(p[-1], p[1], p[-sy], p[sy], p[-sz], p[sz]);                       \
+    }                                                                                              \
+    HX_HD T hx_star9_##SUF(const T *p, long sy)                                                    \
+    {                                                                                              \
+        return hx_star9v_##SUF(p[-1], p[1], p[-sy], p[sy], p[-2], p[2], p[-2 * sy], p[2 * sy]);    \
+    }                                                                                              \
+    HX_HD T hx_star13_##SUF(const T *p, long sy, long sz)                                          \
+    {                                                                                              \
+        return hx_star13v_##SUF(p[-1], p[1], p[-sy], p[sy], p[-sz], p[sz], p[-2], p[2], p[-2 * sy], \
+                                p[2 * sy], p[-2 * sz], p[2 * sz]);                                  \
+    }                                                                                              \
+    HX_HD T hx_stencil_apply_##SUF(int id, const T *p, long sy, long sz)                           \
+    {                                                                                              \
+        switch (id) {                                                                              \
+        case HX_JACOBI5: return hx_jacobi5_##SUF(p, sy);                                           \
+        case HX_JACOBI7: return hx_jacobi7_##SUF(p, sy, sz);                                       \
+        case HX_STAR9: return hx_star9_##SUF(p, sy);                                               \
+        default: return hx_star13_##SUF(p, sy, sz);                                                \
+        }                                                                                          \
     }
 
 HX_DEFINE_STENCILS(float, f32)

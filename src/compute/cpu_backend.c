@@ -41,6 +41,21 @@ static int cpu_copy_out(hx_backend *bk, int stream, void *host, const void *dev,
     return 0;
 }
 
+static int cpu_copy(hx_backend *bk, int stream, void *dst, const void *src, size_t bytes)
+{
+    (void)bk;
+    (void)stream;
+    /* threads share the copy, as they share a sweep */
+    const size_t chunk = 1 << 20;
+    const long n = (long)((bytes + chunk - 1) / chunk);
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < n; i++) {
+        size_t off = (size_t)i * chunk, len = bytes - off < chunk ? bytes - off : chunk;
+        memcpy((char *)dst + off, (const char *)src + off, len);
+    }
+    return 0;
+}
+
 static int cpu_copy_in(hx_backend *bk, int stream, void *dev, const void *host, size_t bytes)
 {
     return cpu_copy_out(bk, stream, dev, host, bytes);
@@ -206,6 +221,7 @@ static const hx_backend_ops cpu_ops = {
     .free_host = cpu_free,
     .to_host = cpu_copy_out,
     .to_device = cpu_copy_in,
+    .copy = cpu_copy,
     .init_field = cpu_init_field,
     .sweep = cpu_sweep,
     .pack = cpu_pack,

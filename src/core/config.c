@@ -64,7 +64,7 @@ void hx_config_usage(FILE *out)
           "  --grid PXxPY[xPZ]      process grid (default: the most cubic blocks for the rank count)\n"
           "  --depth D              halo depth in stencil radii: one exchange per D sweeps (default 1)\n"
           "  --pattern staged|direct  axis by axis with corners forwarded, or all neighbours at once (default staged)\n"
-          "  --overlap|--no-overlap compute the interior while halos travel (default --overlap)\n"
+          "  --overlap|--no-overlap compute the interior while halos travel (default --overlap; --overlap=off too)\n"
           "  --backend auto|cpu|cuda  where the field lives (default auto: cuda if a GPU is visible)\n"
           "  --devices LIST         GPUs to use, e.g. 0,1,2,3 (default: node-local rank %% device count)\n"
           "  --transport NAME       communication model (default mpi; see `halox info`)\n"
@@ -77,6 +77,9 @@ void hx_config_usage(FILE *out)
           "  --output FILE.npy      write the final global field as a NumPy array (MPI-IO)\n"
           "  --format table|csv|json  report format (default table)\n"
           "  --quiet                print only the report\n"
+          "sweeps\n"
+          "  A comma list in any value runs every combination in one job, e.g.\n"
+          "  --depth 1,2,4,8 --pattern staged,direct --overlap=on,off --format csv (one header, one row per run)\n"
           "  --help                 this text\n",
           out);
 }
@@ -135,7 +138,10 @@ int hx_config_parse(hx_config *c, int argc, char **argv, char *err, size_t n)
         /* flags */
         int is_flag = 1;
         if (!strcmp(name, "--help") || !strcmp(name, "-h")) return 1;
-        else if (!strcmp(name, "--overlap")) c->overlap = 1;
+        else if (!strcmp(name, "--overlap") && eq && (!strcmp(eq + 1, "on") || !strcmp(eq + 1, "off"))) {
+            c->overlap = !strcmp(eq + 1, "on");
+            continue;
+        } else if (!strcmp(name, "--overlap")) c->overlap = 1;
         else if (!strcmp(name, "--no-overlap")) c->overlap = 0;
         else if (!strcmp(name, "--verify")) c->verify = 1;
         else if (!strcmp(name, "--desync-barrier")) c->desync_barrier = 1;

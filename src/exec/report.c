@@ -100,10 +100,12 @@ static void print_csv(FILE *out, const hx_report *r)
 {
     const hx_config *c = r->cfg;
     const hx_decomp *d = r->d;
-    fprintf(out, "dim,nx,ny,nz,ranks,px,py,pz,stencil,dtype,depth,pattern,overlap,boundary,backend,transport,iters,repeats");
-    for (int s = 0; s < HX_NUM_SEGS; s++)
-        fprintf(out, ",%s_min_s,%s_mean_s,%s_max_s", hx_segment_names[s], hx_segment_names[s], hx_segment_names[s]);
-    fprintf(out, ",total_rep_min_s,total_rep_max_s,us_per_sweep,cells_per_s,verified\n");
+    if (!c->no_header) {
+        fprintf(out, "dim,nx,ny,nz,ranks,px,py,pz,stencil,dtype,depth,pattern,overlap,boundary,backend,transport,iters,repeats");
+        for (int s = 0; s < HX_NUM_SEGS; s++)
+            fprintf(out, ",%s_min_s,%s_mean_s,%s_max_s", hx_segment_names[s], hx_segment_names[s], hx_segment_names[s]);
+        fprintf(out, ",total_rep_min_s,total_rep_max_s,us_per_sweep,cells_per_s,verified\n");
+    }
     fprintf(out, "%d,%d,%d,%d,%d,%d,%d,%d,%s,%s,%d,%s,%d,%s,%s,%s,%ld,%d", d->dim, d->global[0], d->global[1],
             d->global[2], d->nranks, d->pgrid[0], d->pgrid[1], d->pgrid[2], hx_stencil_get(c->stencil)->name,
             hx_dtype_name(c->dtype), c->depth, hx_pattern_name(c->pattern), c->overlap, hx_boundary_name(c->boundary),

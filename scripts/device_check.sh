@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Build halox on a GPU machine and run the chosen stages; logs go under $OUT (or /tmp/halox-out).
+# Usage: scripts/device_check.sh [tests] [sanitizer] [roofline] [bench] [thesis]
+set -u
+OUT=${OUT:-/tmp/halox-out}
+mkdir -p "$OUT"
+cd "$(dirname "$0")/.."
+. scripts/gpu-env.sh
+export OMPI_MCA_btl_vader_single_copy_mechanism=none
+nvidia-smi -L
+BUILD=build-gpu
+if ! { cmake -S . -B $BUILD -DCMAKE_BUILD_TYPE=Release >"$OUT/cmake.log" 2>&1 && cmake --build $BUILD -j 16 >"$OUT/build.log" 2>&1; }; then
+    tail -30 "$OUT/cmake.log" "$OUT/build.log"
+    exit 1
+fi
+H=$BUILD/halox
+$H info | tee "$OUT/info.txt"
+NGPU=$(nvidia-smi -L | grep -c '^GPU')
+MPI="mpirun --oversubscribe -x NCCL_NVLS_ENABLE -x NVSHMEM_DISABLE_NVLS -x LD_LIBRARY_PATH"
+for stage in "$@"; do
+    echo "=== $stage"
+    case $stage in
+    tests)
+        (cd $BUILD && ctest -L gpu -E sanitizer --output-on-failure -j 4) 2>&1 | tee "$OUT/gpu_tests.log" | tail -15 ;;
+    sanitizer)
+        (cd $BUILD && ctest -R gpu_sanitizer --output-on-failure) 2>&1 | tee "$OUT/sanitizer.log" | tail -15 ;;
+    roofline)
+        $H roofline --small 2048 | tee "$OUT/roofline.txt" ;;
+    bench)
+        # 2D fp32 jacobi5 at 16384^2 in total on all GPUs, host-staged MPI
+        $MPI -np "$NGPU" $H run --backend cuda --size 16384x16384 --iters 1000 --repeat 5 --pattern staged,direct \
+            --overlap=on,off --format csv | tee "$OUT/bench16k.csv" | cut -d, -f10-13,69-71 ;;
+    thesis)
+        for size in 32768x32768 4096x4096; do
+            $MPI -np "$NGPU" $H run --backend cuda --size $size --iters 512 --repeat 3 --depth 1,2,4,8,16,32,64 \
+                --pattern staged,direct --overlap=on,off --format csv | tee "$OUT/thesis_$size.csv" | cut -d, -f10-13,69-71
+        done ;;
+    esac
+done

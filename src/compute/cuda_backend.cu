@@ -1,0 +1,559 @@
+/* CUDA backend: fields in device memory; sweeps, pack/unpack and reductions as kernels on
+ * three streams (main at high priority, inner at low priority, comm).
+ *
+ * Sweep kernels: each thread owns V consecutive cells in x (one aligned 16-byte vector) and
+ * marches along the slowest axis (y in 2D, z in 3D), keeping the 2R+1 vectors of that axis in
+ * registers, so each cell is read from memory about once. Neighbours in x come from two scalar
+ * loads per side that hit L1. The arithmetic is the shared expression tree of halox/stencil.h,
+ * compiled with -fmad=false, so results match the CPU bit for bit. */
+#include <cuda_runtime.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "halox/backend.h"
+#include "halox/run.h"
+
+#define CU_TRY(bk, call)                                                                                   \
+    do {                                                                                                   \
+        cudaError_t e_ = (call);                                                                           \
+        if (e_ != cudaSuccess) {                                                                           \
+            snprintf((bk)->err, sizeof (bk)->err, "%s: %s (%s:%d)", #call, cudaGetErrorString(e_), __FILE__, __LINE__); \
+            return -1;                                                                                     \
+        }                                                                                                  \
+    } while (0)
+#define CU_LAUNCHED(bk) CU_TRY(bk, cudaGetLastError())
+
+typedef struct {
+    cudaStream_t stream[HX_NUM_STREAMS];
+    cudaEvent_t event[HX_NUM_EVENTS];
+    double *norm_dev;
+    double *norm_host;
+} cuda_state;
+
+static cuda_state *state(hx_backend *bk) { return (cuda_state *)bk->impl; }
+
+/* ---------------------------------------------------------------- vector helpers */
+
+template <typename T> struct vec16;
+template <> struct vec16<float> { typedef float4 type; enum { n = 4 }; };
+template <> struct vec16<double> { typedef double2 type; enum { n = 2 }; };
+
+template <typename T> struct cells {
+    T v[vec16<T>::n];
+};
+
+template <typename T> __device__ __forceinline__ cells<T> load_vec(const T *p)
+{
+    cells<T> c;
+    typename vec16<T>::type raw = __ldg(reinterpret_cast<const typename vec16<T>::type *>(p));
+    memcpy(c.v, &raw, sizeof raw);
+    return c;
+}
+
+template <typename T> __device__ __forceinline__ void store_cells(T *p, const cells<T> &c, int x0, int lo, int hi)
+{
+    const int V = vec16<T>::n;
+    if (x0 >= lo && x0 + V <= hi) {
+        typename vec16<T>::type raw;
+        memcpy(&raw, c.v, sizeof raw);
+        *reinterpret_cast<typename vec16<T>::type *>(p) = raw;
+    } else {
+#pragma unroll
+        for (int i = 0; i < V; i++)
+            if (x0 + i >= lo && x0 + i < hi) p[i] = c.v[i];
+    }
+}
+
+/* The centre row of x values x0-R .. x0+V+R-1: R scalars each side of the aligned vector.
+ * Scalar indices are clamped to the row so that lanes whose cells lie outside the box never
+ * read outside the allocation; such lanes' results are not stored. */
+template <typename T, int R> struct xrow {
+    T v[vec16<T>::n + 2 * R];
+};
+
+template <typename T, int R>
+__device__ __forceinline__ xrow<T, R> load_xrow(const T *row, const cells<T> &centre, int x0, int pitch)
+{
+    const int V = vec16<T>::n;
+    xrow<T, R> r;
+#pragma unroll
+    for (int i = 0; i < R; i++) {
+        int xl = max(x0 - R + i, 0), xr = min(x0 + V + i, pitch - 1);
+        r.v[i] = __ldg(row + xl);
+        r.v[R + V + i] = __ldg(row + xr);
+    }
+#pragma unroll
+    for (int i = 0; i < V; i++) r.v[R + i] = centre.v[i];
+    return r;
+}
+
+__device__ __forceinline__ float apply2(float w, float e, float s, float n, float ww, float ee, float ss, float nn, int R)
+{
+    return R == 1 ? hx_jacobi5v_f32(w, e, s, n) : hx_star9v_f32(w, e, s, n, ww, ee, ss, nn);
+}
+__device__ __forceinline__ double apply2(double w, double e, double s, double n, double ww, double ee, double ss,
+                                         double nn, int R)
+{
+    return R == 1 ? hx_jacobi5v_f64(w, e, s, n) : hx_star9v_f64(w, e, s, n, ww, ee, ss, nn);
+}
+__device__ __forceinline__ float apply3(float w, float e, float s, float n, float d, float u, float ww, float ee,
+                                        float ss, float nn, float dd, float uu, int R)
+{
+    return R == 1 ? hx_jacobi7v_f32(w, e, s, n, d, u) : hx_star13v_f32(w, e, s, n, d, u, ww, ee, ss, nn, dd, uu);
+}
+__device__ __forceinline__ double apply3(double w, double e, double s, double n, double d, double u, double ww,
+                                         double ee, double ss, double nn, double dd, double uu, int R)
+{
+    return R == 1 ? hx_jacobi7v_f64(w, e, s, n, d, u) : hx_star13v_f64(w, e, s, n, d, u, ww, ee, ss, nn, dd, uu);
+}
+
+struct sweep_args {
+    int lo[3], hi[3];
+    int xbase;  /* lo[0] rounded down to a vector boundary */
+    int pitch;  /* row length in cells */
+    long sy, sz;
+};
+
+/* ---------------------------------------------------------------- 2D sweep: march in y */
+
+template <typename T, int R, int ROWS>
+__global__ void __launch_bounds__(256) sweep2d(const T *__restrict__ src, T *__restrict__ dst, sweep_args a)
+{
+    const int V = vec16<T>::n;
+    const int x0 = a.xbase + (blockIdx.x * blockDim.x + threadIdx.x) * V;
+    const int y0 = a.lo[1] + (blockIdx.y * blockDim.y + threadIdx.y) * ROWS;
+    if (x0 >= a.hi[0] || y0 >= a.hi[1]) return;
+    const int y1 = min(y0 + ROWS, a.hi[1]);
+    const T *base = src + x0;
+    cells<T> win[2 * R + 1]; /* rows y-R .. y+R */
+#pragma unroll
+    for (int k = 0; k < 2 * R; k++) win[k] = load_vec(base + (long)(y0 - R + k) * a.sy);
+#pragma unroll 2
+    for (int y = y0; y < y1; y++) {
+        win[2 * R] = load_vec(base + (long)(y + R) * a.sy);
+        xrow<T, R> c = load_xrow<T, R>(src + (long)y * a.sy, win[R], x0, a.pitch);
+        cells<T> out;
+#pragma unroll
+        for (int i = 0; i < V; i++) {
+            const int k = R + i;
+            /* for R == 1 the distance-2 arguments are unused */
+            out.v[i] = apply2(c.v[k - 1], c.v[k + 1], win[R - 1].v[i], win[R + 1].v[i], c.v[k - R], c.v[k + R],
+                              win[0].v[i], win[2 * R].v[i], R);
+        }
+        store_cells(dst + (long)y * a.sy + x0, out, x0, a.lo[0], a.hi[0]);
+#pragma unroll
+        for (int k = 0; k < 2 * R; k++) win[k] = win[k + 1];
+    }
+}
+
+/* ---------------------------------------------------------------- 3D sweep: march in z */
+
+template <typename T, int R, int ZCHUNK>
+__global__ void __launch_bounds__(256) sweep3d(const T *__restrict__ src, T *__restrict__ dst, sweep_args a)
+{
+    const int V = vec16<T>::n;
+    const int x0 = a.xbase + (blockIdx.x * blockDim.x + threadIdx.x) * V;
+    const int y = a.lo[1] + blockIdx.y * blockDim.y + threadIdx.y;
+    const int z0 = a.lo[2] + blockIdx.z * ZCHUNK;
+    if (x0 >= a.hi[0] || y >= a.hi[1] || z0 >= a.hi[2]) return;
+    const int z1 = min(z0 + ZCHUNK, a.hi[2]);
+    const T *base = src + x0 + (long)y * a.sy;
+    cells<T> win[2 * R + 1]; /* planes z-R .. z+R */
+#pragma unroll
+    for (int k = 0; k < 2 * R; k++) win[k] = load_vec(base + (long)(z0 - R + k) * a.sz);
+    for (int z = z0; z < z1; z++) {
+        win[2 * R] = load_vec(base + (long)(z + R) * a.sz);
+        const T *plane = base + (long)z * a.sz;
+        cells<T> s1 = load_vec(plane - a.sy), n1 = load_vec(plane + a.sy), s2 = s1, n2 = n1;
+        if (R == 2) {
+            s2 = load_vec(plane - 2 * a.sy);
+            n2 = load_vec(plane + 2 * a.sy);
+        }
+        xrow<T, R> c = load_xrow<T, R>(plane - x0, win[R], x0, a.pitch);
+        cells<T> out;
+#pragma unroll
+        for (int i = 0; i < V; i++) {
+            const int k = R + i;
+            out.v[i] = apply3(c.v[k - 1], c.v[k + 1], s1.v[i], n1.v[i], win[R - 1].v[i], win[R + 1].v[i], c.v[k - R],
+                              c.v[k + R], s2.v[i], n2.v[i], win[0].v[i], win[2 * R].v[i], R);
+        }
+        store_cells(dst + x0 + (long)y * a.sy + (long)z * a.sz, out, x0, a.lo[0], a.hi[0]);
+#pragma unroll
+        for (int k = 0; k < 2 * R; k++) win[k] = win[k + 1];
+    }
+}
+
+template <typename T, int R> static void launch_sweep(const hx_decomp *d, const hx_box *b, const T *src, T *dst,
+                                                      cudaStream_t st)
+{
+    const int V = vec16<T>::n;
+    sweep_args a;
+    for (int i = 0; i < 3; i++) {
+        a.lo[i] = b->lo[i];
+        a.hi[i] = b->hi[i];
+    }
+    a.xbase = b->lo[0] / V * V;
+    a.pitch = d->alloc[0];
+    a.sy = d->alloc[0];
+    a.sz = (long)d->alloc[0] * d->alloc[1];
+    const int groups = (b->hi[0] - a.xbase + V - 1) / V;
+    if (d->dim == 2) {
+        const int ROWS = 8;
+        dim3 block(32, 4);
+        if (groups <= 8) block = dim3(8, 16); /* thin x slabs of the shell */
+        dim3 grid((groups + block.x - 1) / block.x, ((b->hi[1] - b->lo[1]) + block.y * ROWS - 1) / (block.y * ROWS));
+        sweep2d<T, R, ROWS><<<grid, block, 0, st>>>(src, dst, a);
+    } else {
+        const int ZCHUNK = 16;
+        dim3 block(32, 4);
+        if (groups <= 8) block = dim3(8, 16);
+        dim3 grid((groups + block.x - 1) / block.x, (b->hi[1] - b->lo[1] + block.y - 1) / block.y,
+                  (b->hi[2] - b->lo[2] + ZCHUNK - 1) / ZCHUNK);
+        sweep3d<T, R, ZCHUNK><<<grid, block, 0, st>>>(src, dst, a);
+    }
+}
+
+/* ---------------------------------------------------------------- pack / unpack: one launch per phase */
+
+struct dev_msg {
+    int lo[3];
+    int nx, ny;
+    long count, offset;
+};
+struct dev_phase {
+    int n;
+    dev_msg m[HX_MAX_MSGS];
+};
+
+template <typename T, bool TO_BUF>
+__global__ void move_phase(T *__restrict__ field, T *__restrict__ buf, dev_phase ph, long sy, long sz)
+{
+    const dev_msg m = ph.m[blockIdx.y];
+    for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < m.count; i += (long)gridDim.x * blockDim.x) {
+        const long row = i / m.nx;
+        const int x = (int)(i - row * m.nx), y = (int)(row % m.ny), z = (int)(row / m.ny);
+        const long f = (m.lo[0] + x) + sy * (m.lo[1] + y) + sz * (m.lo[2] + z);
+        if (TO_BUF) buf[m.offset + i] = field[f];
+        else field[f] = buf[m.offset + i];
+    }
+}
+
+static int launch_move(hx_backend *bk, int stream, const hx_phase *ph, void *field, void *buf, bool to_buf)
+{
+    if (ph->nmsg == 0) return 0;
+    const hx_decomp *d = bk->decomp;
+    dev_phase dp;
+    long most = 0;
+    dp.n = ph->nmsg;
+    for (int i = 0; i < ph->nmsg; i++) {
+        const hx_message *m = &ph->msg[i];
+        const hx_box *b = to_buf ? &m->send_box : &m->recv_box;
+        for (int a = 0; a < 3; a++) dp.m[i].lo[a] = b->lo[a];
+        dp.m[i].nx = b->hi[0] - b->lo[0];
+        dp.m[i].ny = b->hi[1] - b->lo[1];
+        dp.m[i].count = m->count;
+        dp.m[i].offset = m->offset;
+        if (m->count > most) most = m->count;
+    }
+    const int threads = 256;
+    long blocks = (most + threads - 1) / threads;
+    if (blocks > 4096) blocks = 4096;
+    dim3 grid((unsigned)blocks, (unsigned)ph->nmsg);
+    const long sy = d->alloc[0], sz = (long)d->alloc[0] * d->alloc[1];
+    cudaStream_t st = state(bk)->stream[stream];
+    if (bk->dtype == HX_DOUBLE) {
+        if (to_buf) move_phase<double, true><<<grid, threads, 0, st>>>((double *)field, (double *)buf, dp, sy, sz);
+        else move_phase<double, false><<<grid, threads, 0, st>>>((double *)field, (double *)buf, dp, sy, sz);
+    } else {
+        if (to_buf) move_phase<float, true><<<grid, threads, 0, st>>>((float *)field, (float *)buf, dp, sy, sz);
+        else move_phase<float, false><<<grid, threads, 0, st>>>((float *)field, (float *)buf, dp, sy, sz);
+    }
+    CU_LAUNCHED(bk);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- init and norm */
+
+/* Owned cells from the seed; f points at the first owned cell. */
+template <typename T>
+__global__ void init_kernel(T *f, int lx, int gx, int gy, int ox, int oy, int oz, long sy, long sz,
+                            unsigned long long seed)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y, z = blockIdx.z;
+    if (x >= lx) return;
+    const unsigned long long idx = (unsigned long long)(ox + x) +
+                                   (unsigned long long)gx * ((unsigned long long)(oy + y) + (unsigned long long)gy * (unsigned long long)(oz + z));
+    f[x + sy * y + sz * z] = (T)hx_initial_value(seed, idx);
+}
+
+template <typename T>
+__global__ void diff_kernel(const T *a, const T *b, sweep_args r, double *out)
+{
+    __shared__ double part[256];
+    double sum = 0;
+    const long nx = r.hi[0] - r.lo[0], ny = r.hi[1] - r.lo[1], nz = r.hi[2] - r.lo[2], n = nx * ny * nz;
+    for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < n; i += (long)gridDim.x * blockDim.x) {
+        const long row = i / nx;
+        const long f = (r.lo[0] + i - row * nx) + r.sy * (r.lo[1] + row % ny) + r.sz * (r.lo[2] + row / ny);
+        const double e = (double)a[f] - (double)b[f];
+        sum += e * e;
+    }
+    part[threadIdx.x] = sum;
+    __syncthreads();
+    for (int s = blockDim.x / 2; s > 0; s >>= 1) {
+        if ((int)threadIdx.x < s) part[threadIdx.x] += part[threadIdx.x + s];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) atomicAdd(out, part[0]);
+}
+
+/* ---------------------------------------------------------------- ops */
+
+static void *cu_alloc(hx_backend *bk, size_t bytes)
+{
+    void *p = NULL;
+    if (cudaMalloc(&p, bytes ? bytes : 1) != cudaSuccess) {
+        snprintf(bk->err, sizeof bk->err, "cudaMalloc of %zu bytes failed on GPU %d", bytes, bk->device);
+        return NULL;
+    }
+    if (cudaMemset(p, 0, bytes) != cudaSuccess) {
+        cudaFree(p);
+        return NULL;
+    }
+    return p;
+}
+
+static void cu_free(hx_backend *bk, void *p)
+{
+    (void)bk;
+    cudaFree(p);
+}
+
+static void *cu_alloc_host(hx_backend *bk, size_t bytes)
+{
+    void *p = NULL;
+    if (cudaMallocHost(&p, bytes ? bytes : 1) != cudaSuccess) {
+        snprintf(bk->err, sizeof bk->err, "cudaMallocHost of %zu bytes failed", bytes);
+        return NULL;
+    }
+    return p;
+}
+
+static void cu_free_host(hx_backend *bk, void *p)
+{
+    (void)bk;
+    cudaFreeHost(p);
+}
+
+static int cu_to_host(hx_backend *bk, int stream, void *host, const void *dev, size_t bytes)
+{
+    CU_TRY(bk, cudaMemcpyAsync(host, dev, bytes, cudaMemcpyDeviceToHost, state(bk)->stream[stream]));
+    return 0;
+}
+
+static int cu_to_device(hx_backend *bk, int stream, void *dev, const void *host, size_t bytes)
+{
+    CU_TRY(bk, cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, state(bk)->stream[stream]));
+    return 0;
+}
+
+static int cu_copy(hx_backend *bk, int stream, void *dst, const void *src, size_t bytes)
+{
+    CU_TRY(bk, cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, state(bk)->stream[stream]));
+    return 0;
+}
+
+static int cu_init_field(hx_backend *bk, void *field, uint64_t seed)
+{
+    const hx_decomp *d = bk->decomp;
+    cudaStream_t st = state(bk)->stream[HX_STREAM_MAIN];
+    CU_TRY(bk, cudaMemsetAsync(field, 0, (size_t)hx_alloc_cells(d) * bk->elem, st));
+    const long sy = d->alloc[0], sz = (long)d->alloc[0] * d->alloc[1];
+    const long first = hx_local_index(d, d->ghost[0], d->ghost[1], d->ghost[2]);
+    dim3 grid((d->local[0] + 255) / 256, d->local[1], d->local[2]);
+    if (bk->dtype == HX_DOUBLE)
+        init_kernel<double><<<grid, 256, 0, st>>>((double *)field + first, d->local[0], d->global[0], d->global[1],
+                                                  d->offset[0], d->offset[1], d->offset[2], sy, sz, seed);
+    else
+        init_kernel<float><<<grid, 256, 0, st>>>((float *)field + first, d->local[0], d->global[0], d->global[1],
+                                                 d->offset[0], d->offset[1], d->offset[2], sy, sz, seed);
+    CU_LAUNCHED(bk);
+    return 0;
+}
+
+static int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *src, void *dst)
+{
+    if (hx_box_cells(box) == 0) return 0;
+    const hx_decomp *d = bk->decomp;
+    cudaStream_t st = state(bk)->stream[stream];
+    const int r = hx_stencil_get(bk->stencil)->radius;
+    if (bk->dtype == HX_DOUBLE) {
+        if (r == 1) launch_sweep<double, 1>(d, box, (const double *)src, (double *)dst, st);
+        else launch_sweep<double, 2>(d, box, (const double *)src, (double *)dst, st);
+    } else {
+        if (r == 1) launch_sweep<float, 1>(d, box, (const float *)src, (float *)dst, st);
+        else launch_sweep<float, 2>(d, box, (const float *)src, (float *)dst, st);
+    }
+    CU_LAUNCHED(bk);
+    return 0;
+}
+
+static int cu_pack(hx_backend *bk, int stream, const hx_phase *ph, const void *field, void *buf)
+{
+    return launch_move(bk, stream, ph, (void *)field, buf, true);
+}
+
+static int cu_unpack(hx_backend *bk, int stream, const hx_phase *ph, const void *buf, void *field)
+{
+    return launch_move(bk, stream, ph, field, (void *)buf, false);
+}
+
+static int cu_diff_norm2(hx_backend *bk, int stream, const hx_box *box, const void *a, const void *b, double *result)
+{
+    cuda_state *s = state(bk);
+    cudaStream_t st = s->stream[stream];
+    const hx_decomp *d = bk->decomp;
+    sweep_args r;
+    for (int i = 0; i < 3; i++) {
+        r.lo[i] = box->lo[i];
+        r.hi[i] = box->hi[i];
+    }
+    r.sy = d->alloc[0];
+    r.sz = (long)d->alloc[0] * d->alloc[1];
+    CU_TRY(bk, cudaMemsetAsync(s->norm_dev, 0, sizeof(double), st));
+    long n = hx_box_cells(box), blocks = (n + 255) / 256;
+    if (blocks > 1024) blocks = 1024;
+    if (blocks < 1) blocks = 1;
+    if (bk->dtype == HX_DOUBLE) diff_kernel<double><<<(unsigned)blocks, 256, 0, st>>>((const double *)a, (const double *)b, r, s->norm_dev);
+    else diff_kernel<float><<<(unsigned)blocks, 256, 0, st>>>((const float *)a, (const float *)b, r, s->norm_dev);
+    CU_LAUNCHED(bk);
+    CU_TRY(bk, cudaMemcpyAsync(s->norm_host, s->norm_dev, sizeof(double), cudaMemcpyDeviceToHost, st));
+    /* the reduction result is needed by the host at once (an MPI_Allreduce follows) */
+    CU_TRY(bk, cudaStreamSynchronize(st));
+    *result = *s->norm_host;
+    return 0;
+}
+
+static int cu_record(hx_backend *bk, int stream, int event)
+{
+    CU_TRY(bk, cudaEventRecord(state(bk)->event[event], state(bk)->stream[stream]));
+    return 0;
+}
+
+static int cu_wait_event(hx_backend *bk, int stream, int event)
+{
+    CU_TRY(bk, cudaStreamWaitEvent(state(bk)->stream[stream], state(bk)->event[event], 0));
+    return 0;
+}
+
+static int cu_sync(hx_backend *bk, int stream)
+{
+    CU_TRY(bk, cudaStreamSynchronize(state(bk)->stream[stream]));
+    return 0;
+}
+
+static int cu_elapsed(hx_backend *bk, int a, int b, double *seconds)
+{
+    float ms = 0;
+    CU_TRY(bk, cudaEventSynchronize(state(bk)->event[b]));
+    CU_TRY(bk, cudaEventElapsedTime(&ms, state(bk)->event[a], state(bk)->event[b]));
+    *seconds = 1e-3 * (double)ms;
+    return 0;
+}
+
+static void cu_destroy(hx_backend *bk)
+{
+    cuda_state *s = state(bk);
+    if (!s) return;
+    cudaDeviceSynchronize();
+    for (int i = 0; i < HX_NUM_STREAMS; i++)
+        if (s->stream[i]) cudaStreamDestroy(s->stream[i]);
+    for (int i = 0; i < HX_NUM_EVENTS; i++)
+        if (s->event[i]) cudaEventDestroy(s->event[i]);
+    if (s->norm_dev) cudaFree(s->norm_dev);
+    if (s->norm_host) cudaFreeHost(s->norm_host);
+    free(s);
+    bk->impl = NULL;
+}
+
+static const hx_backend_ops cuda_ops = {
+    "cuda",       cu_alloc,      cu_free,    cu_alloc_host, cu_free_host, cu_to_host, cu_to_device,
+    cu_copy,      cu_init_field, cu_sweep,   cu_pack,       cu_unpack,    cu_diff_norm2, cu_record,
+    cu_wait_event, cu_sync,      cu_elapsed, cu_destroy,
+};
+
+extern "C" int hx_cuda_built(void) { return 1; }
+
+extern "C" int hx_cuda_device_count(void)
+{
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+        cudaGetLastError(); /* no driver or no device: clear the sticky state */
+        return 0;
+    }
+    return n;
+}
+
+extern "C" int hx_cuda_backend_create(hx_backend *bk, int device, char *err, size_t errlen)
+{
+    bk->ops = &cuda_ops;
+    bk->device = device;
+    bk->host_accessible = 0;
+    cudaError_t e = cudaSetDevice(device);
+    if (e != cudaSuccess) {
+        snprintf(err, errlen, "cannot use GPU %d: %s: check --devices and CUDA_VISIBLE_DEVICES", device, cudaGetErrorString(e));
+        return -1;
+    }
+    cuda_state *s = (cuda_state *)calloc(1, sizeof *s);
+    bk->impl = s;
+    int lo = 0, hi = 0;
+    const char *step = "cudaDeviceGetStreamPriorityRange";
+    e = cudaDeviceGetStreamPriorityRange(&lo, &hi);
+    /* main carries packing and the boundary shell: highest priority; the interior yields to it */
+    if (e == cudaSuccess) step = "cudaStreamCreateWithPriority", e = cudaStreamCreateWithPriority(&s->stream[HX_STREAM_MAIN], cudaStreamNonBlocking, hi);
+    if (e == cudaSuccess) e = cudaStreamCreateWithPriority(&s->stream[HX_STREAM_INNER], cudaStreamNonBlocking, lo);
+    if (e == cudaSuccess) e = cudaStreamCreateWithPriority(&s->stream[HX_STREAM_COMM], cudaStreamNonBlocking, hi);
+    for (int i = 0; i < HX_NUM_EVENTS && e == cudaSuccess; i++) {
+        step = "cudaEventCreate";
+        e = cudaEventCreateWithFlags(&s->event[i], i < HX_MAX_EVENTS ? cudaEventDefault : cudaEventDisableTiming);
+    }
+    if (e == cudaSuccess) step = "cudaMalloc", e = cudaMalloc(&s->norm_dev, sizeof(double));
+    if (e == cudaSuccess) step = "cudaMallocHost", e = cudaMallocHost(&s->norm_host, sizeof(double));
+    if (e != cudaSuccess) {
+        snprintf(err, errlen, "setting up GPU %d failed in %s: %s", device, step, cudaGetErrorString(e));
+        cu_destroy(bk);
+        return -1;
+    }
+    return 0;
+}
+
+extern "C" void hx_cuda_print_info(FILE *out)
+{
+    int drv = 0, rt = 0, n = hx_cuda_device_count();
+    cudaDriverGetVersion(&drv);
+    cudaRuntimeGetVersion(&rt);
+    fprintf(out, "cuda       runtime %d.%d, driver %d.%d, built for sm_%s, %d GPU%s visible\n", rt / 1000, (rt % 1000) / 10,
+            drv / 1000, (drv % 1000) / 10, HALOX_CUDA_ARCHS, n, n == 1 ? "" : "s");
+    for (int i = 0; i < n; i++) {
+        cudaDeviceProp p;
+        if (cudaGetDeviceProperties(&p, i) != cudaSuccess) continue;
+        fprintf(out, "  GPU %d    %s, %.1f GiB, %d SMs, cc %d.%d, PCI %04x:%02x:%02x\n", i, p.name,
+                (double)p.totalGlobalMem / (1 << 30), p.multiProcessorCount, p.major, p.minor, p.pciDomainID,
+                p.pciBusID, p.pciDeviceID);
+    }
+    if (n > 1) {
+        fprintf(out, "  peer access (row can read/write column):\n        ");
+        for (int j = 0; j < n; j++) fprintf(out, " %3d", j);
+        fprintf(out, "\n");
+        for (int i = 0; i < n; i++) {
+            fprintf(out, "    %3d ", i);
+            for (int j = 0; j < n; j++) {
+                int ok = 0;
+                if (i != j) cudaDeviceCanAccessPeer(&ok, i, j);
+                fprintf(out, " %3s", i == j ? "-" : ok ? "yes" : "no");
+            }
+            fprintf(out, "\n");
+        }
+    }
+}

@@ -1,0 +1,182 @@
+/* `halox roofline`: one device, no communication. Measures the device-to-device copy bandwidth
+ * and each stencil's sweep rate in the same run, and prints their ratio: how close a sweep comes
+ * to the memory-bandwidth floor (one read and one write per cell). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "halox/halox.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Seconds per call of op (sweep or copy), median over `repeat` batches of `batch` calls. */
+typedef int (*timed_op)(hx_backend *bk, void *ctx, int i);
+
+static int time_op(hx_backend *bk, timed_op op, void *ctx, int batch, int repeat, double *out)
+{
+    double *t = malloc(sizeof(double) * (size_t)repeat);
+    if (!t) return -1;
+    for (int i = 0; i < batch; i++) /* warm-up */
+        if (op(bk, ctx, i)) return free(t), -1;
+    for (int r = 0; r < repeat; r++) {
+        if (bk->ops->record(bk, HX_STREAM_MAIN, 0)) return free(t), -1;
+        for (int i = 0; i < batch; i++)
+            if (op(bk, ctx, i)) return free(t), -1;
+        if (bk->ops->record(bk, HX_STREAM_MAIN, 1) || bk->ops->elapsed(bk, 0, 1, &t[r])) return free(t), -1;
+        t[r] /= batch;
+    }
+    *out = median(t, repeat);
+    free(t);
+    return 0;
+}
+
+typedef struct {
+    void *a, *b;
+    size_t bytes;
+    hx_box box;
+} bench_ctx;
+
+static int copy_op(hx_backend *bk, void *ctx, int i)
+{
+    bench_ctx *c = ctx;
+    return i % 2 ? bk->ops->copy(bk, HX_STREAM_MAIN, c->a, c->b, c->bytes) : bk->ops->copy(bk, HX_STREAM_MAIN, c->b, c->a, c->bytes);
+}
+
+static int sweep_op(hx_backend *bk, void *ctx, int i)
+{
+    bench_ctx *c = ctx;
+    return i % 2 ? bk->ops->sweep(bk, HX_STREAM_MAIN, &c->box, c->b, c->a) : bk->ops->sweep(bk, HX_STREAM_MAIN, &c->box, c->a, c->b);
+}
+
+typedef struct {
+    hx_backend_kind backend;
+    int device;
+    int n2d, n3d;       /* cells per axis */
+    int small2d;        /* a latency-bound size to show launch cost, 0 = none */
+    int repeat, batch;
+} roofline_opts;
+
+static int run_one(const roofline_opts *o, hx_stencil_id st, hx_dtype dt, int n, double copy_bw, FILE *out)
+{
+    const hx_stencil_info *info = hx_stencil_get(st);
+    int global[3] = {n, n, info->dim == 3 ? n : 1}, pg[3] = {1, 1, 1};
+    char err[320];
+    hx_decomp d;
+    hx_backend bk;
+    if (hx_decomp_init(&d, info->dim, global, pg, 0, 1, HX_PERIODIC, info->radius, err, sizeof err) ||
+        hx_backend_create(&bk, o->backend, &d, st, dt, o->device, err, sizeof err)) {
+        fprintf(stderr, "halox: error: %s\n", err);
+        return -1;
+    }
+    bench_ctx c;
+    c.bytes = (size_t)hx_alloc_cells(&d) * bk.elem;
+    c.a = bk.ops->alloc(&bk, c.bytes);
+    c.b = bk.ops->alloc(&bk, c.bytes);
+    c.box = hx_owned_box(&d);
+    double t = 0;
+    int rc = -1;
+    if (c.a && c.b && bk.ops->init_field(&bk, c.a, 1) == 0 && bk.ops->init_field(&bk, c.b, 2) == 0 &&
+        time_op(&bk, sweep_op, &c, o->batch, o->repeat, &t) == 0) {
+        double cells = (double)hx_box_cells(&c.box), bw = 2.0 * cells * (double)bk.elem / t;
+        char size[32];
+        snprintf(size, sizeof size, info->dim == 3 ? "%d^3" : "%d^2", n);
+        fprintf(out, "%-8s %-7s %-8s %10.2f %12.3e %10.1f", info->name, hx_dtype_name(dt), size, 1e6 * t, cells / t, bw / 1e9);
+        if (copy_bw > 0) fprintf(out, " %9.1f%%\n", 100.0 * bw / copy_bw);
+        else fprintf(out, "\n");
+        rc = 0;
+    } else {
+        fprintf(stderr, "halox: error: roofline on %s failed: %s\n", bk.ops->name, bk.err);
+    }
+    if (c.a) bk.ops->free(&bk, c.a);
+    if (c.b) bk.ops->free(&bk, c.b);
+    bk.ops->destroy(&bk);
+    return rc;
+}
+
+static double copy_bandwidth(const roofline_opts *o, size_t bytes)
+{
+    int global[3] = {1, 1, 1}, pg[3] = {1, 1, 1};
+    char err[320];
+    hx_decomp d;
+    hx_backend bk;
+    if (hx_decomp_init(&d, 2, global, pg, 0, 1, HX_PERIODIC, 1, err, sizeof err) ||
+        hx_backend_create(&bk, o->backend, &d, HX_JACOBI5, HX_FLOAT, o->device, err, sizeof err)) {
+        fprintf(stderr, "halox: error: %s\n", err);
+        return -1;
+    }
+    bench_ctx c = {bk.ops->alloc(&bk, bytes), bk.ops->alloc(&bk, bytes), bytes, {{0}, {0}}};
+    double t = -1;
+    if (!c.a || !c.b || time_op(&bk, copy_op, &c, o->batch, o->repeat, &t)) {
+        fprintf(stderr, "halox: error: copy benchmark failed: %s\n", bk.err);
+        t = -1;
+    }
+    if (c.a) bk.ops->free(&bk, c.a);
+    if (c.b) bk.ops->free(&bk, c.b);
+    bk.ops->destroy(&bk);
+    return t > 0 ? 2.0 * (double)bytes / t : -1;
+}
+
+int hx_roofline_main(int argc, char **argv)
+{
+    roofline_opts o = {HX_BACKEND_AUTO, 0, 16384, 512, 1024, 7, 20};
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help")) {
+            printf("usage: halox roofline [--backend auto|cpu|cuda] [--device N] [--size2d N] [--size3d N] [--small N]\n"
+                   "                      [--repeat R] [--batch B]\n"
+                   "Copy bandwidth and every stencil's sweep rate on one device, in one run, with their ratio.\n"
+                   "Defaults: 2D 16384^2, 3D 512^3, a latency-bound 2D size of 1024^2, median of 7 batches of 20.\n");
+            return 0;
+        }
+        int ok = v != NULL;
+        if (!strcmp(a, "--backend") && ok) {
+            if (!strcmp(v, "cpu")) o.backend = HX_BACKEND_CPU;
+            else if (!strcmp(v, "cuda")) o.backend = HX_BACKEND_CUDA;
+            else if (!strcmp(v, "auto")) o.backend = HX_BACKEND_AUTO;
+            else ok = 0;
+        } else if (!strcmp(a, "--device") && ok) o.device = atoi(v), ok = o.device >= 0;
+        else if (!strcmp(a, "--size2d") && ok) o.n2d = atoi(v), ok = o.n2d >= 8;
+        else if (!strcmp(a, "--size3d") && ok) o.n3d = atoi(v), ok = o.n3d >= 8;
+        else if (!strcmp(a, "--small") && ok) o.small2d = atoi(v), ok = o.small2d >= 0;
+        else if (!strcmp(a, "--repeat") && ok) o.repeat = atoi(v), ok = o.repeat >= 1;
+        else if (!strcmp(a, "--batch") && ok) o.batch = atoi(v), ok = o.batch >= 1;
+        else {
+            fprintf(stderr, "halox: error: bad roofline option '%s'%s (see halox roofline --help)\n", a, v ? "" : " or missing value");
+            return HX_ERR_INPUT;
+        }
+        i++;
+    }
+    if (o.backend == HX_BACKEND_AUTO) o.backend = hx_cuda_device_count() > 0 ? HX_BACKEND_CUDA : HX_BACKEND_CPU;
+    if (o.backend == HX_BACKEND_CUDA && o.device >= hx_cuda_device_count()) {
+        fprintf(stderr, "halox: error: no CUDA GPU %d is visible: use --backend cpu or another --device\n", o.device);
+        return HX_ERR_INPUT;
+    }
+    size_t bytes = (size_t)o.n2d * (size_t)o.n2d * 4;
+    double bw = copy_bandwidth(&o, bytes);
+    if (bw <= 0) return HX_ERR_RUNTIME;
+    if (o.backend == HX_BACKEND_CUDA) printf("halox roofline on cuda GPU %d", o.device);
+    else printf("halox roofline on the cpu");
+    printf(": copy of %.0f MiB buffers: %.1f GB/s (bytes read + written), median of %d x %d\n\n",
+           (double)bytes / (1 << 20), bw / 1e9, o.repeat, o.batch);
+    printf("%-8s %-7s %-8s %10s %12s %10s %10s\n", "stencil", "dtype", "size", "us/sweep", "cells/s", "GB/s", "of copy");
+    for (int dt = 0; dt < 2; dt++)
+        for (int st = 0; st < HX_NUM_STENCILS; st++) {
+            int n = hx_stencil_get((hx_stencil_id)st)->dim == 3 ? o.n3d : o.n2d;
+            if (run_one(&o, (hx_stencil_id)st, (hx_dtype)dt, n, bw, stdout)) return HX_ERR_RUNTIME;
+        }
+    if (o.small2d > 0) {
+        printf("\nlatency-bound sizes (launch cost shows when us/sweep stops shrinking with the size):\n");
+        for (int n = o.small2d; n >= 128; n /= 2)
+            if (run_one(&o, HX_JACOBI5, HX_FLOAT, n, bw, stdout)) return HX_ERR_RUNTIME;
+    }
+    return HX_OK;
+}

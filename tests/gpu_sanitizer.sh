@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# compute-sanitizer memcheck over small multi-rank CUDA runs (2D and 3D, both patterns, deep
+# halos, overlap). Skipped without a GPU. Usage: gpu_sanitizer.sh HALOX MPIEXEC
+set -u
+HALOX=$1 MPIEXEC=$2
+. "$(dirname "$0")/gpu_common.sh"
+. "$(dirname "$0")/mpi_env.sh"
+CS=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
+if [ -z "$CS" ]; then echo "SKIPPED: compute-sanitizer not found"; exit 77; fi
+fail=0
+for args in "--size 67x53 --depth 3 --pattern staged --overlap" \
+            "--size 67x53 --stencil star9 --depth 2 --pattern direct --dtype double --boundary fixed" \
+            "--size 20x18x16 --depth 2 --pattern direct --overlap" \
+            "--size 20x18x16 --stencil star13 --depth 1 --pattern staged --no-overlap --norm-every 2"; do
+    # shellcheck disable=SC2086
+    out=$(timeout 600 "$MPIEXEC" -np 2 "$CS" --tool memcheck --error-exitcode 9 "$HALOX" run --backend cuda $args \
+        --iters 5 --warmup 1 --verify --quiet 2>&1)
+    rc=$?
+    if [ $rc -ne 0 ] || ! grep -q "bit-identical" <<<"$out" || grep -q "ERROR SUMMARY: [1-9]" <<<"$out"; then
+        echo "FAIL (exit $rc): $args"; echo "$out" | tail -20; fail=$((fail + 1))
+    else
+        echo "clean: $args ($(grep -c 'ERROR SUMMARY: 0' <<<"$out") ranks report 0 errors)"
+    fi
+done
+[ $fail -eq 0 ]
