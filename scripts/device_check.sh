@@ -29,11 +29,11 @@ for stage in "$@"; do
     bench)
         # 2D fp32 jacobi5 at 16384^2 in total on all GPUs, host-staged MPI
         $MPI -np "$NGPU" $H run --backend cuda --size 16384x16384 --iters 1000 --repeat 5 --pattern staged,direct \
-            --overlap=on,off --format csv | tee "$OUT/bench16k.csv" | cut -d, -f10-13,69-71 ;;
+            --overlap=on,off --format csv | tee "$OUT/bench16k.csv" | cut -d, -f11-13,48 ;;
     thesis)
         for size in 32768x32768 4096x4096; do
             $MPI -np "$NGPU" $H run --backend cuda --size $size --iters 512 --repeat 3 --depth 1,2,4,8,16,32,64 \
-                --pattern staged,direct --overlap=on,off --format csv | tee "$OUT/thesis_$size.csv" | cut -d, -f10-13,69-71
+                --pattern staged,direct --overlap=on,off --format csv | tee "$OUT/thesis_$size.csv" | cut -d, -f11-13,48
         done ;;
     esac
 done
