@@ -21,9 +21,19 @@ for stage in "$@"; do
     echo "=== $stage"
     case $stage in
     tests)
-        (cd $BUILD && ctest -L gpu -E sanitizer --output-on-failure -j 4) 2>&1 | tee "$OUT/gpu_tests.log" | tail -15 ;;
+        (cd $BUILD && ctest -L gpu -E sanitizer -V -j 4) >"$OUT/gpu_tests.log" 2>&1
+        grep -E "runs, |FAIL|tests passed|tests failed" "$OUT/gpu_tests.log" ;;
+    test2)
+        (cd $BUILD && ctest -R gpu_np2 -V) >"$OUT/gpu_np2.log" 2>&1
+        grep -E "runs, |FAIL|tests passed|tests failed" "$OUT/gpu_np2.log" ;;
+    tune)
+        for t in 4,8,8,16 4,32,8,64 8,32,4,64 2,64,8,32; do
+            echo "HALOX_TILE=$t"
+            HALOX_TILE=$t $H roofline --small 0 --repeat 5 | tail -8
+        done | tee "$OUT/tune.txt" ;;
     sanitizer)
-        (cd $BUILD && ctest -R gpu_sanitizer --output-on-failure) 2>&1 | tee "$OUT/sanitizer.log" | tail -15 ;;
+        (cd $BUILD && ctest -R gpu_sanitizer -V) >"$OUT/sanitizer.log" 2>&1
+        grep -E "clean:|FAIL|tests passed|tests failed" "$OUT/sanitizer.log" ;;
     roofline)
         $H roofline --small 2048 | tee "$OUT/roofline.txt" ;;
     bench)

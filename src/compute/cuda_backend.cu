@@ -9,6 +9,7 @@
 #include <cuda_runtime.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "halox/backend.h"
@@ -29,6 +30,7 @@ typedef struct {
     cudaEvent_t event[HX_NUM_EVENTS];
     double *norm_dev;
     double *norm_host;
+    int tile[5]; /* see tile_shape */
 } cuda_state;
 
 static cuda_state *state(hx_backend *bk) { return (cuda_state *)bk->impl; }
@@ -129,7 +131,7 @@ __global__ void __launch_bounds__(256) sweep2d(const T *__restrict__ src, T *__r
     cells<T> win[2 * R + 1]; /* rows y-R .. y+R */
 #pragma unroll
     for (int k = 0; k < 2 * R; k++) win[k] = load_vec(base + (long)(y0 - R + k) * a.sy);
-#pragma unroll 2
+#pragma unroll 4
     for (int y = y0; y < y1; y++) {
         win[2 * R] = load_vec(base + (long)(y + R) * a.sy);
         xrow<T, R> c = load_xrow<T, R>(src + (long)y * a.sy, win[R], x0, a.pitch);
@@ -162,6 +164,7 @@ __global__ void __launch_bounds__(256) sweep3d(const T *__restrict__ src, T *__r
     cells<T> win[2 * R + 1]; /* planes z-R .. z+R */
 #pragma unroll
     for (int k = 0; k < 2 * R; k++) win[k] = load_vec(base + (long)(z0 - R + k) * a.sz);
+#pragma unroll 2
     for (int z = z0; z < z1; z++) {
         win[2 * R] = load_vec(base + (long)(z + R) * a.sz);
         const T *plane = base + (long)z * a.sz;
@@ -184,8 +187,48 @@ __global__ void __launch_bounds__(256) sweep3d(const T *__restrict__ src, T *__r
     }
 }
 
+/* Tile shape: threads per block in y (x is one warp of vectors) and cells each thread marches
+ * along the slow axis. Longer marches re-read fewer of the 2R planes that start a march. */
+typedef struct {
+    int by2, chunk2; /* 2D: block 32 x by2, rows per thread */
+    int by3, chunk3; /* 3D: block 32 x by3, planes per thread */
+    int sms;         /* multiprocessors: small boxes get shorter marches to fill them */
+} tile_shape;
+
+static tile_shape default_tiles(void)
+{
+    tile_shape t = {4, 32, 8, 64, 132};
+    /* HALOX_TILE="BY2,CHUNK2,BY3,CHUNK3" overrides, for tuning runs of `halox roofline` */
+    const char *e = getenv("HALOX_TILE");
+    if (e) {
+        tile_shape u = t;
+        if (sscanf(e, "%d,%d,%d,%d", &u.by2, &u.chunk2, &u.by3, &u.chunk3) == 4 && u.by2 >= 1 && u.by2 <= 8 &&
+            u.by3 >= 1 && u.by3 <= 8)
+            t = u;
+        else
+            fprintf(stderr, "halox: warning: HALOX_TILE='%s' ignored: give BY2,CHUNK2,BY3,CHUNK3 with BY in 1..8\n", e);
+    }
+    return t;
+}
+
+template <typename T, int R, int CHUNK>
+static void launch_chunk(const hx_decomp *d, const hx_box *b, const T *src, T *dst, cudaStream_t st, int by,
+                         const sweep_args &a, int groups)
+{
+    dim3 block(32, by);
+    if (groups <= 8) block = dim3(8, min(4 * by, 32)); /* thin x slabs of the shell */
+    if (d->dim == 2) {
+        dim3 grid((groups + block.x - 1) / block.x, ((b->hi[1] - b->lo[1]) + block.y * CHUNK - 1) / (block.y * CHUNK));
+        sweep2d<T, R, CHUNK><<<grid, block, 0, st>>>(src, dst, a);
+    } else {
+        dim3 grid((groups + block.x - 1) / block.x, (b->hi[1] - b->lo[1] + block.y - 1) / block.y,
+                  (b->hi[2] - b->lo[2] + CHUNK - 1) / CHUNK);
+        sweep3d<T, R, CHUNK><<<grid, block, 0, st>>>(src, dst, a);
+    }
+}
+
 template <typename T, int R> static void launch_sweep(const hx_decomp *d, const hx_box *b, const T *src, T *dst,
-                                                      cudaStream_t st)
+                                                      cudaStream_t st, const tile_shape &t)
 {
     const int V = vec16<T>::n;
     sweep_args a;
@@ -198,19 +241,21 @@ template <typename T, int R> static void launch_sweep(const hx_decomp *d, const 
     a.sy = d->alloc[0];
     a.sz = (long)d->alloc[0] * d->alloc[1];
     const int groups = (b->hi[0] - a.xbase + V - 1) / V;
-    if (d->dim == 2) {
-        const int ROWS = 8;
-        dim3 block(32, 4);
-        if (groups <= 8) block = dim3(8, 16); /* thin x slabs of the shell */
-        dim3 grid((groups + block.x - 1) / block.x, ((b->hi[1] - b->lo[1]) + block.y * ROWS - 1) / (block.y * ROWS));
-        sweep2d<T, R, ROWS><<<grid, block, 0, st>>>(src, dst, a);
-    } else {
-        const int ZCHUNK = 16;
-        dim3 block(32, 4);
-        if (groups <= 8) block = dim3(8, 16);
-        dim3 grid((groups + block.x - 1) / block.x, (b->hi[1] - b->lo[1] + block.y - 1) / block.y,
-                  (b->hi[2] - b->lo[2] + ZCHUNK - 1) / ZCHUNK);
-        sweep3d<T, R, ZCHUNK><<<grid, block, 0, st>>>(src, dst, a);
+    const int by = d->dim == 2 ? t.by2 : t.by3;
+    int chunk = d->dim == 2 ? t.chunk2 : t.chunk3;
+    /* halve the march until the box gives every multiprocessor a few blocks */
+    const long columns = (long)((groups + 31) / 32) * ((b->hi[1] - b->lo[1] + (d->dim == 2 ? 0 : by - 1)) / (d->dim == 2 ? 1 : by));
+    const long slow = d->dim == 2 ? 1 : (b->hi[2] - b->lo[2]);
+    while (chunk > 8) {
+        long blocks = d->dim == 2 ? columns / ((long)by * chunk) : columns * ((slow + chunk - 1) / chunk);
+        if (blocks >= 4L * t.sms) break;
+        chunk /= 2;
+    }
+    switch (chunk) {
+    case 8: launch_chunk<T, R, 8>(d, b, src, dst, st, by, a, groups); break;
+    case 16: launch_chunk<T, R, 16>(d, b, src, dst, st, by, a, groups); break;
+    case 32: launch_chunk<T, R, 32>(d, b, src, dst, st, by, a, groups); break;
+    default: launch_chunk<T, R, 64>(d, b, src, dst, st, by, a, groups); break;
     }
 }
 
@@ -388,12 +433,14 @@ static int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *s
     const hx_decomp *d = bk->decomp;
     cudaStream_t st = state(bk)->stream[stream];
     const int r = hx_stencil_get(bk->stencil)->radius;
+    const int *ti = state(bk)->tile;
+    const tile_shape t = {ti[0], ti[1], ti[2], ti[3], ti[4]};
     if (bk->dtype == HX_DOUBLE) {
-        if (r == 1) launch_sweep<double, 1>(d, box, (const double *)src, (double *)dst, st);
-        else launch_sweep<double, 2>(d, box, (const double *)src, (double *)dst, st);
+        if (r == 1) launch_sweep<double, 1>(d, box, (const double *)src, (double *)dst, st, t);
+        else launch_sweep<double, 2>(d, box, (const double *)src, (double *)dst, st, t);
     } else {
-        if (r == 1) launch_sweep<float, 1>(d, box, (const float *)src, (float *)dst, st);
-        else launch_sweep<float, 2>(d, box, (const float *)src, (float *)dst, st);
+        if (r == 1) launch_sweep<float, 1>(d, box, (const float *)src, (float *)dst, st, t);
+        else launch_sweep<float, 2>(d, box, (const float *)src, (float *)dst, st, t);
     }
     CU_LAUNCHED(bk);
     return 0;
@@ -507,6 +554,10 @@ extern "C" int hx_cuda_backend_create(hx_backend *bk, int device, char *err, siz
     }
     cuda_state *s = (cuda_state *)calloc(1, sizeof *s);
     bk->impl = s;
+    const tile_shape t = default_tiles();
+    s->tile[0] = t.by2, s->tile[1] = t.chunk2, s->tile[2] = t.by3, s->tile[3] = t.chunk3, s->tile[4] = t.sms;
+    int sms = 0;
+    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess && sms > 0) s->tile[4] = sms;
     int lo = 0, hi = 0;
     const char *step = "cudaDeviceGetStreamPriorityRange";
     e = cudaDeviceGetStreamPriorityRange(&lo, &hi);
