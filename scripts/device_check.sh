@@ -6,7 +6,8 @@ OUT=${OUT:-/tmp/halox-out}
 mkdir -p "$OUT"
 cd "$(dirname "$0")/.."
 . scripts/gpu-env.sh
-export OMPI_MCA_btl_vader_single_copy_mechanism=none
+# single-copy shared-memory transfers (CMA) unless the caller says otherwise
+export OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy_mechanism:-cma}
 nvidia-smi -L
 BUILD=build-gpu
 if ! { cmake -S . -B $BUILD -DCMAKE_BUILD_TYPE=Release >"$OUT/cmake.log" 2>&1 && cmake --build $BUILD -j 16 >"$OUT/build.log" 2>&1; }; then
@@ -16,7 +17,7 @@ fi
 H=$BUILD/halox
 $H info | tee "$OUT/info.txt"
 NGPU=$(nvidia-smi -L | grep -c '^GPU')
-MPI="mpirun --oversubscribe -x NCCL_NVLS_ENABLE -x NVSHMEM_DISABLE_NVLS -x LD_LIBRARY_PATH"
+MPI="mpirun --oversubscribe -x NCCL_NVLS_ENABLE -x NVSHMEM_DISABLE_NVLS -x LD_LIBRARY_PATH -x OMPI_MCA_btl_vader_single_copy_mechanism"
 for stage in "$@"; do
     echo "=== $stage"
     case $stage in
@@ -36,6 +37,14 @@ for stage in "$@"; do
         grep -E "clean:|FAIL|tests passed|tests failed" "$OUT/sanitizer.log" ;;
     roofline)
         $H roofline --small 2048 | tee "$OUT/roofline.txt" ;;
+    mpilat)
+        # host MPI between the ranks alone (CPU backend, tiny field): message time per exchange
+        for m in none cma; do
+            echo "vader single copy: $m"
+            OMPI_MCA_btl_vader_single_copy_mechanism=$m $MPI -x OMPI_MCA_btl_vader_single_copy_mechanism -np 4 \
+                $H run --backend cpu --size 8192x8192 --iters 200 --pattern direct --no-overlap --depth 1,16 --format csv |
+                cut -d, -f11-13,24,48
+        done 2>&1 | tee "$OUT/mpilat.txt" ;;
     bench)
         # 2D fp32 jacobi5 at 16384^2 in total on all GPUs, host-staged MPI
         $MPI -np "$NGPU" $H run --backend cuda --size 16384x16384 --iters 1000 --repeat 5 --pattern staged,direct \

@@ -40,6 +40,8 @@ typedef struct {
     int (*init_field)(hx_backend *bk, void *field, uint64_t seed);
     /* dst = stencil(src) on box */
     int (*sweep)(hx_backend *bk, int stream, const hx_box *box, const void *src, void *dst);
+    /* the same on up to HX_MAX_OUTER_BOXES thin boxes (a boundary shell) at once */
+    int (*sweep_shell)(hx_backend *bk, int stream, int nbox, const hx_box *boxes, const void *src, void *dst);
     /* all messages of a phase in one call: field -> packed buffer, packed buffer -> field */
     int (*pack)(hx_backend *bk, int stream, const hx_phase *ph, const void *field, void *buf);
     int (*unpack)(hx_backend *bk, int stream, const hx_phase *ph, const void *buf, void *field);
@@ -61,6 +63,7 @@ struct hx_backend {
     size_t elem;   /* bytes per cell */
     int device;    /* CUDA device ordinal, -1 on the CPU */
     int host_accessible; /* backend memory can be handed to plain MPI (CPU backend) */
+    int async;           /* operations return before they complete (CUDA) */
     char err[256];       /* why the last operation failed */
     void *impl;
 };

@@ -145,6 +145,13 @@ static int cpu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *
     return 0;
 }
 
+static int cpu_sweep_shell(hx_backend *bk, int stream, int nbox, const hx_box *boxes, const void *src, void *dst)
+{
+    for (int i = 0; i < nbox; i++)
+        if (cpu_sweep(bk, stream, &boxes[i], src, dst)) return -1;
+    return 0;
+}
+
 static void move_phase(hx_backend *bk, const hx_phase *ph, void *field, void *buf, int to_buf)
 {
     /* messages are independent: one thread each */
@@ -224,6 +231,7 @@ static const hx_backend_ops cpu_ops = {
     .copy = cpu_copy,
     .init_field = cpu_init_field,
     .sweep = cpu_sweep,
+    .sweep_shell = cpu_sweep_shell,
     .pack = cpu_pack,
     .unpack = cpu_unpack,
     .diff_norm2 = cpu_diff_norm2,

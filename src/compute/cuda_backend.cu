@@ -67,9 +67,10 @@ template <typename T> __device__ __forceinline__ void store_cells(T *p, const ce
     }
 }
 
-/* The centre row of x values x0-R .. x0+V+R-1: R scalars each side of the aligned vector.
- * Scalar indices are clamped to the row so that lanes whose cells lie outside the box never
- * read outside the allocation; such lanes' results are not stored. */
+/* The centre row of x values x0-R .. x0+V+R-1. The neighbours beyond the thread's own vector
+ * come from the adjacent lanes by shuffle; only lanes 0 and 31 load them, clamped to the row so
+ * that lanes past the box never read outside the allocation (their results are not stored).
+ * All 32 lanes of a warp must be present: the sweep kernels never leave early per lane. */
 template <typename T, int R> struct xrow {
     T v[vec16<T>::n + 2 * R];
 };
@@ -78,15 +79,19 @@ template <typename T, int R>
 __device__ __forceinline__ xrow<T, R> load_xrow(const T *row, const cells<T> &centre, int x0, int pitch)
 {
     const int V = vec16<T>::n;
+    const int lane = threadIdx.x & 31;
     xrow<T, R> r;
 #pragma unroll
-    for (int i = 0; i < R; i++) {
-        int xl = max(x0 - R + i, 0), xr = min(x0 + V + i, pitch - 1);
-        r.v[i] = __ldg(row + xl);
-        r.v[R + V + i] = __ldg(row + xr);
-    }
-#pragma unroll
     for (int i = 0; i < V; i++) r.v[R + i] = centre.v[i];
+#pragma unroll
+    for (int j = 1; j <= R; j++) {
+        T left = __shfl_up_sync(0xffffffffu, centre.v[V - j], 1);
+        T right = __shfl_down_sync(0xffffffffu, centre.v[j - 1], 1);
+        if (lane == 0) left = __ldg(row + max(x0 - j, 0));
+        if (lane == 31) right = __ldg(row + min(x0 + V - 1 + j, pitch - 1));
+        r.v[R - j] = left;
+        r.v[R + V - 1 + j] = right;
+    }
     return r;
 }
 
@@ -120,21 +125,22 @@ struct sweep_args {
 /* ---------------------------------------------------------------- 2D sweep: march in y */
 
 template <typename T, int R, int ROWS>
-__global__ void __launch_bounds__(256) sweep2d(const T *__restrict__ src, T *__restrict__ dst, sweep_args a)
+__global__ void __launch_bounds__(256, 1) sweep2d(const T *__restrict__ src, T *__restrict__ dst, sweep_args a)
 {
     const int V = vec16<T>::n;
     const int x0 = a.xbase + (blockIdx.x * blockDim.x + threadIdx.x) * V;
     const int y0 = a.lo[1] + (blockIdx.y * blockDim.y + threadIdx.y) * ROWS;
-    if (x0 >= a.hi[0] || y0 >= a.hi[1]) return;
+    if (y0 >= a.hi[1]) return; /* uniform across the warp: a warp is one row of lanes */
+    const int xl = min(x0, a.pitch - V); /* lanes past the box load a valid vector, store nothing */
     const int y1 = min(y0 + ROWS, a.hi[1]);
-    const T *base = src + x0;
+    const T *base = src + xl;
     cells<T> win[2 * R + 1]; /* rows y-R .. y+R */
 #pragma unroll
     for (int k = 0; k < 2 * R; k++) win[k] = load_vec(base + (long)(y0 - R + k) * a.sy);
-#pragma unroll 4
+#pragma unroll 2
     for (int y = y0; y < y1; y++) {
         win[2 * R] = load_vec(base + (long)(y + R) * a.sy);
-        xrow<T, R> c = load_xrow<T, R>(src + (long)y * a.sy, win[R], x0, a.pitch);
+        xrow<T, R> c = load_xrow<T, R>(src + (long)y * a.sy, win[R], xl, a.pitch);
         cells<T> out;
 #pragma unroll
         for (int i = 0; i < V; i++) {
@@ -143,7 +149,7 @@ __global__ void __launch_bounds__(256) sweep2d(const T *__restrict__ src, T *__r
             out.v[i] = apply2(c.v[k - 1], c.v[k + 1], win[R - 1].v[i], win[R + 1].v[i], c.v[k - R], c.v[k + R],
                               win[0].v[i], win[2 * R].v[i], R);
         }
-        store_cells(dst + (long)y * a.sy + x0, out, x0, a.lo[0], a.hi[0]);
+        if (x0 < a.hi[0]) store_cells(dst + (long)y * a.sy + x0, out, x0, a.lo[0], a.hi[0]);
 #pragma unroll
         for (int k = 0; k < 2 * R; k++) win[k] = win[k + 1];
     }
@@ -151,29 +157,44 @@ __global__ void __launch_bounds__(256) sweep2d(const T *__restrict__ src, T *__r
 
 /* ---------------------------------------------------------------- 3D sweep: march in z */
 
-template <typename T, int R, int ZCHUNK>
-__global__ void __launch_bounds__(256) sweep3d(const T *__restrict__ src, T *__restrict__ dst, sweep_args a)
+/* A block is BY rows of one warp each. The plane being updated goes through shared memory
+ * (BY rows plus R halo rows each side) so that y neighbours are read from memory once; x
+ * neighbours come by shuffle and z neighbours from the register window. */
+template <typename T, int R, int ZCHUNK, int BY>
+__global__ void __launch_bounds__(32 * BY) sweep3d(const T *__restrict__ src, T *__restrict__ dst, sweep_args a)
 {
-    const int V = vec16<T>::n;
-    const int x0 = a.xbase + (blockIdx.x * blockDim.x + threadIdx.x) * V;
-    const int y = a.lo[1] + blockIdx.y * blockDim.y + threadIdx.y;
+    const int V = vec16<T>::n, W = 32 * V;
+    __shared__ __align__(16) T tile[BY + 2 * R][W];
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int x0 = a.xbase + (blockIdx.x * 32 + tx) * V;
+    const int yb = a.lo[1] + blockIdx.y * BY, y = yb + ty;
     const int z0 = a.lo[2] + blockIdx.z * ZCHUNK;
-    if (x0 >= a.hi[0] || y >= a.hi[1] || z0 >= a.hi[2]) return;
     const int z1 = min(z0 + ZCHUNK, a.hi[2]);
-    const T *base = src + x0 + (long)y * a.sy;
-    cells<T> win[2 * R + 1]; /* planes z-R .. z+R */
+    /* rows and columns past the box (or the allocation) load clamped data and store nothing */
+    const int xl = min(x0, a.pitch - V);
+    const int ymax = a.hi[1] - 1 + R;
+    const int yl = min(y, ymax);
+    const bool halo_lo = ty < R, halo_hi = ty >= BY - R;
+    const int yh = halo_lo ? max(yb - R + ty, 0) : min(yb + BY + ty - (BY - R), ymax);
+    const T *col = src + xl + (long)yl * a.sy;
+    const T *hcol = src + xl + (long)yh * a.sy;
+    cells<T> win[2 * R + 1]; /* planes z-R .. z+R of this thread's row */
 #pragma unroll
-    for (int k = 0; k < 2 * R; k++) win[k] = load_vec(base + (long)(z0 - R + k) * a.sz);
-#pragma unroll 2
+    for (int k = 0; k < 2 * R; k++) win[k] = load_vec(col + (long)(z0 - R + k) * a.sz);
     for (int z = z0; z < z1; z++) {
-        win[2 * R] = load_vec(base + (long)(z + R) * a.sz);
-        const T *plane = base + (long)z * a.sz;
-        cells<T> s1 = load_vec(plane - a.sy), n1 = load_vec(plane + a.sy), s2 = s1, n2 = n1;
-        if (R == 2) {
-            s2 = load_vec(plane - 2 * a.sy);
-            n2 = load_vec(plane + 2 * a.sy);
-        }
-        xrow<T, R> c = load_xrow<T, R>(plane - x0, win[R], x0, a.pitch);
+        win[2 * R] = load_vec(col + (long)(z + R) * a.sz);
+        cells<T> h;
+        if (halo_lo || halo_hi) h = load_vec(hcol + (long)z * a.sz);
+        __syncthreads(); /* the previous plane's readers are done */
+        *reinterpret_cast<cells<T> *>(&tile[ty + R][tx * V]) = win[R];
+        if (halo_lo) *reinterpret_cast<cells<T> *>(&tile[ty][tx * V]) = h;
+        if (halo_hi) *reinterpret_cast<cells<T> *>(&tile[ty + 2 * R][tx * V]) = h;
+        __syncthreads();
+        xrow<T, R> c = load_xrow<T, R>(src + (long)yl * a.sy + (long)z * a.sz, win[R], xl, a.pitch);
+        const cells<T> s1 = *reinterpret_cast<const cells<T> *>(&tile[ty + R - 1][tx * V]);
+        const cells<T> n1 = *reinterpret_cast<const cells<T> *>(&tile[ty + R + 1][tx * V]);
+        const cells<T> s2 = *reinterpret_cast<const cells<T> *>(&tile[ty][tx * V]);
+        const cells<T> n2 = *reinterpret_cast<const cells<T> *>(&tile[ty + 2 * R][tx * V]);
         cells<T> out;
 #pragma unroll
         for (int i = 0; i < V; i++) {
@@ -181,9 +202,32 @@ __global__ void __launch_bounds__(256) sweep3d(const T *__restrict__ src, T *__r
             out.v[i] = apply3(c.v[k - 1], c.v[k + 1], s1.v[i], n1.v[i], win[R - 1].v[i], win[R + 1].v[i], c.v[k - R],
                               c.v[k + R], s2.v[i], n2.v[i], win[0].v[i], win[2 * R].v[i], R);
         }
-        store_cells(dst + x0 + (long)y * a.sy + (long)z * a.sz, out, x0, a.lo[0], a.hi[0]);
+        if (x0 < a.hi[0] && y < a.hi[1]) store_cells(dst + x0 + (long)y * a.sy + (long)z * a.sz, out, x0, a.lo[0], a.hi[0]);
 #pragma unroll
         for (int k = 0; k < 2 * R; k++) win[k] = win[k + 1];
+    }
+}
+
+/* Thin boxes (the boundary shell of an overlapped sweep): one thread per cell, every box of the
+ * set in one launch. Same arithmetic through the pointer forms of halox/stencil.h. */
+struct box_set {
+    int n;
+    int lo[HX_MAX_OUTER_BOXES][3], ext[HX_MAX_OUTER_BOXES][3];
+    long first[HX_MAX_OUTER_BOXES + 1]; /* prefix sums of cell counts */
+};
+
+template <typename T>
+__global__ void sweep_cells(const T *__restrict__ src, T *__restrict__ dst, box_set set, int stencil, long sy, long sz)
+{
+    for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < set.first[set.n]; i += (long)gridDim.x * blockDim.x) {
+        int b = 0;
+        while (i >= set.first[b + 1]) b++;
+        const long j = i - set.first[b], row = j / set.ext[b][0];
+        const int x = set.lo[b][0] + (int)(j - row * set.ext[b][0]);
+        const int y = set.lo[b][1] + (int)(row % set.ext[b][1]), z = set.lo[b][2] + (int)(row / set.ext[b][1]);
+        const long f = x + sy * y + sz * z;
+        if (sizeof(T) == 8) dst[f] = (T)hx_stencil_apply_f64(stencil, (const double *)src + f, sy, sz);
+        else dst[f] = (T)hx_stencil_apply_f32(stencil, (const float *)src + f, sy, sz);
     }
 }
 
@@ -197,7 +241,7 @@ typedef struct {
 
 static tile_shape default_tiles(void)
 {
-    tile_shape t = {4, 32, 8, 64, 132};
+    tile_shape t = {4, 8, 8, 16, 132};
     /* HALOX_TILE="BY2,CHUNK2,BY3,CHUNK3" overrides, for tuning runs of `halox roofline` */
     const char *e = getenv("HALOX_TILE");
     if (e) {
@@ -216,14 +260,13 @@ static void launch_chunk(const hx_decomp *d, const hx_box *b, const T *src, T *d
                          const sweep_args &a, int groups)
 {
     dim3 block(32, by);
-    if (groups <= 8) block = dim3(8, min(4 * by, 32)); /* thin x slabs of the shell */
     if (d->dim == 2) {
         dim3 grid((groups + block.x - 1) / block.x, ((b->hi[1] - b->lo[1]) + block.y * CHUNK - 1) / (block.y * CHUNK));
         sweep2d<T, R, CHUNK><<<grid, block, 0, st>>>(src, dst, a);
     } else {
-        dim3 grid((groups + block.x - 1) / block.x, (b->hi[1] - b->lo[1] + block.y - 1) / block.y,
-                  (b->hi[2] - b->lo[2] + CHUNK - 1) / CHUNK);
-        sweep3d<T, R, CHUNK><<<grid, block, 0, st>>>(src, dst, a);
+        block = dim3(32, 8);
+        dim3 grid((groups + 31) / 32, (b->hi[1] - b->lo[1] + 7) / 8, (b->hi[2] - b->lo[2] + CHUNK - 1) / CHUNK);
+        sweep3d<T, R, CHUNK, 8><<<grid, block, 0, st>>>(src, dst, a);
     }
 }
 
@@ -446,6 +489,33 @@ static int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *s
     return 0;
 }
 
+static int cu_sweep_shell(hx_backend *bk, int stream, int nbox, const hx_box *boxes, const void *src, void *dst)
+{
+    const hx_decomp *d = bk->decomp;
+    box_set set;
+    set.n = 0;
+    set.first[0] = 0;
+    for (int i = 0; i < nbox && i < HX_MAX_OUTER_BOXES; i++) {
+        long n = hx_box_cells(&boxes[i]);
+        if (n == 0) continue;
+        for (int a = 0; a < 3; a++) {
+            set.lo[set.n][a] = boxes[i].lo[a];
+            set.ext[set.n][a] = boxes[i].hi[a] - boxes[i].lo[a];
+        }
+        set.first[set.n + 1] = set.first[set.n] + n;
+        set.n++;
+    }
+    if (set.n == 0) return 0;
+    long blocks = (set.first[set.n] + 255) / 256;
+    if (blocks > 8192) blocks = 8192;
+    const long sy = d->alloc[0], sz = (long)d->alloc[0] * d->alloc[1];
+    cudaStream_t st = state(bk)->stream[stream];
+    if (bk->dtype == HX_DOUBLE) sweep_cells<double><<<(unsigned)blocks, 256, 0, st>>>((const double *)src, (double *)dst, set, bk->stencil, sy, sz);
+    else sweep_cells<float><<<(unsigned)blocks, 256, 0, st>>>((const float *)src, (float *)dst, set, bk->stencil, sy, sz);
+    CU_LAUNCHED(bk);
+    return 0;
+}
+
 static int cu_pack(hx_backend *bk, int stream, const hx_phase *ph, const void *field, void *buf)
 {
     return launch_move(bk, stream, ph, (void *)field, buf, true);
@@ -525,9 +595,10 @@ static void cu_destroy(hx_backend *bk)
 }
 
 static const hx_backend_ops cuda_ops = {
-    "cuda",       cu_alloc,      cu_free,    cu_alloc_host, cu_free_host, cu_to_host, cu_to_device,
-    cu_copy,      cu_init_field, cu_sweep,   cu_pack,       cu_unpack,    cu_diff_norm2, cu_record,
-    cu_wait_event, cu_sync,      cu_elapsed, cu_destroy,
+    "cuda",        cu_alloc,      cu_free,     cu_alloc_host,  cu_free_host, cu_to_host,
+    cu_to_device,  cu_copy,       cu_init_field, cu_sweep,     cu_sweep_shell, cu_pack,
+    cu_unpack,     cu_diff_norm2, cu_record,   cu_wait_event,  cu_sync,      cu_elapsed,
+    cu_destroy,
 };
 
 extern "C" int hx_cuda_built(void) { return 1; }
@@ -547,6 +618,7 @@ extern "C" int hx_cuda_backend_create(hx_backend *bk, int device, char *err, siz
     bk->ops = &cuda_ops;
     bk->device = device;
     bk->host_accessible = 0;
+    bk->async = 1;
     cudaError_t e = cudaSetDevice(device);
     if (e != cudaSuccess) {
         snprintf(err, errlen, "cannot use GPU %d: %s: check --devices and CUDA_VISIBLE_DEVICES", device, cudaGetErrorString(e));

@@ -111,7 +111,10 @@ static int exchange_all(hx_sim *s, int first_phase)
 }
 
 /* The first sweep of a cycle, split: the interior runs on its own stream while phase 0 is in
- * flight; later phases (staged) and the shell follow on the main stream. */
+ * flight; later phases (staged) and the shell follow on the main stream.
+ * Order of issue: pack first, so the interior cannot starve the packing. On an asynchronous
+ * backend the interior is launched before the host blocks in post (staging copies, MPI); on
+ * a synchronous one it must come after post, or nothing would be in flight while it runs. */
 static int overlapped_first_sweep(hx_sim *s, const hx_box *region)
 {
     hx_box inner, outer[HX_MAX_OUTER_BOXES];
@@ -119,15 +122,17 @@ static int overlapped_first_sweep(hx_sim *s, const hx_box *region)
     hx_backend *bk = s->bk;
 
     TRY_BK(bk->ops->record(bk, HX_STREAM_MAIN, HX_EVENT_CYCLE_START));
-    if (pack_phase(s, 0) || post_phase(s, 0)) return -1;
+    if (pack_phase(s, 0)) return -1;
+    if (!bk->async && post_phase(s, 0)) return -1;
     TRY_BK(bk->ops->wait_event(bk, HX_STREAM_INNER, HX_EVENT_CYCLE_START));
     if (hx_box_cells(&inner) && timed_sweep(s, HX_STREAM_INNER, HX_SEG_INNER, &inner)) return -1;
     TRY_BK(bk->ops->record(bk, HX_STREAM_INNER, HX_EVENT_INNER_DONE));
+    if (bk->async && post_phase(s, 0)) return -1;
     if (wait_phase(s, 0) || unpack_phase(s, 0) || exchange_all(s, 1)) return -1;
 
     int ev = hx_clock_start(&s->clock, HX_STREAM_MAIN);
     TRY_CLOCK(ev);
-    for (int i = 0; i < nouter; i++) TRY_BK(bk->ops->sweep(bk, HX_STREAM_MAIN, &outer[i], cur_field(s), next_field(s)));
+    TRY_BK(bk->ops->sweep_shell(bk, HX_STREAM_MAIN, nouter, outer, cur_field(s), next_field(s)));
     TRY_CLOCK(hx_clock_stop(&s->clock, HX_STREAM_MAIN, HX_SEG_OUTER, ev));
     TRY_BK(bk->ops->wait_event(bk, HX_STREAM_MAIN, HX_EVENT_INNER_DONE));
     return 0;
