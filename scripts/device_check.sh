@@ -24,11 +24,11 @@ for stage in "$@"; do
     tests)
         (cd $BUILD && ctest -L gpu -E sanitizer -V -j 4) >"$OUT/gpu_tests.log" 2>&1
         grep -E "runs, |FAIL|tests passed|tests failed" "$OUT/gpu_tests.log" ;;
-    test2)
-        (cd $BUILD && ctest -R gpu_np2 -V) >"$OUT/gpu_np2.log" 2>&1
-        grep -E "runs, |FAIL|tests passed|tests failed" "$OUT/gpu_np2.log" ;;
+    test23)
+        (cd $BUILD && ctest -R "gpu_np[23]" -V -j 2) >"$OUT/gpu_np23.log" 2>&1
+        grep -E "runs, |FAIL|tests passed|tests failed" "$OUT/gpu_np23.log" ;;
     tune)
-        for t in 4,8,8,16 4,32,8,64 8,32,4,64 2,64,8,32; do
+        for t in ${TILES:-4,16,8,32 2,8,8,8}; do
             echo "HALOX_TILE=$t"
             HALOX_TILE=$t $H roofline --small 0 --repeat 5 | tail -8
         done | tee "$OUT/tune.txt" ;;
