@@ -58,7 +58,8 @@ struct hx_transport {
     hx_backend *bk;
     const hx_plan *plan;
     MPI_Comm comm;
-    hx_clock *clock;                  /* for segments the transport itself times (staging copies) */
+    hx_clock *clock;                  /* the transport charges HX_SEG_MESSAGE (host time passing
+                                         messages) and its staging copies to pack/unpack */
     void *send_buf[HX_MAX_PHASES];    /* backend memory: pack writes here */
     void *recv_buf[HX_MAX_PHASES];    /* backend memory: unpack reads here */
     char err[256];                    /* why the last call failed */

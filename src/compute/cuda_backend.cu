@@ -67,10 +67,10 @@ template <typename T> __device__ __forceinline__ void store_cells(T *p, const ce
     }
 }
 
-/* The centre row of x values x0-R .. x0+V+R-1. The neighbours beyond the thread's own vector
- * come from the adjacent lanes by shuffle; only lanes 0 and 31 load them, clamped to the row so
- * that lanes past the box never read outside the allocation (their results are not stored).
- * All 32 lanes of a warp must be present: the sweep kernels never leave early per lane. */
+/* The centre row of x values x0-R .. x0+V+R-1: R scalars each side of the aligned vector, which
+ * hit L1 because the neighbouring lanes load them as vectors. Indices are clamped to the row so
+ * that lanes whose cells lie outside the box never read outside the allocation (their results
+ * are not stored). */
 template <typename T, int R> struct xrow {
     T v[vec16<T>::n + 2 * R];
 };
@@ -79,19 +79,14 @@ template <typename T, int R>
 __device__ __forceinline__ xrow<T, R> load_xrow(const T *row, const cells<T> &centre, int x0, int pitch)
 {
     const int V = vec16<T>::n;
-    const int lane = threadIdx.x & 31;
     xrow<T, R> r;
 #pragma unroll
-    for (int i = 0; i < V; i++) r.v[R + i] = centre.v[i];
-#pragma unroll
-    for (int j = 1; j <= R; j++) {
-        T left = __shfl_up_sync(0xffffffffu, centre.v[V - j], 1);
-        T right = __shfl_down_sync(0xffffffffu, centre.v[j - 1], 1);
-        if (lane == 0) left = __ldg(row + max(x0 - j, 0));
-        if (lane == 31) right = __ldg(row + min(x0 + V - 1 + j, pitch - 1));
-        r.v[R - j] = left;
-        r.v[R + V - 1 + j] = right;
+    for (int i = 0; i < R; i++) {
+        r.v[i] = __ldg(row + max(x0 - R + i, 0));
+        r.v[R + V + i] = __ldg(row + min(x0 + V + i, pitch - 1));
     }
+#pragma unroll
+    for (int i = 0; i < V; i++) r.v[R + i] = centre.v[i];
     return r;
 }
 
@@ -122,25 +117,27 @@ struct sweep_args {
     long sy, sz;
 };
 
-/* ---------------------------------------------------------------- 2D sweep: march in y */
+/* ---------------------------------------------------------------- 2D sweep: march in y
+ * The row for the next step is loaded one step ahead, so a load is always in flight while a
+ * row is computed: bytes in flight, not arithmetic, set the speed of these kernels. */
 
 template <typename T, int R, int ROWS>
-__global__ void __launch_bounds__(256, 1) sweep2d(const T *__restrict__ src, T *__restrict__ dst, sweep_args a)
+__global__ void __launch_bounds__(256) sweep2d(const T *__restrict__ src, T *__restrict__ dst, sweep_args a)
 {
     const int V = vec16<T>::n;
     const int x0 = a.xbase + (blockIdx.x * blockDim.x + threadIdx.x) * V;
     const int y0 = a.lo[1] + (blockIdx.y * blockDim.y + threadIdx.y) * ROWS;
-    if (y0 >= a.hi[1]) return; /* uniform across the warp: a warp is one row of lanes */
-    const int xl = min(x0, a.pitch - V); /* lanes past the box load a valid vector, store nothing */
+    if (x0 >= a.hi[0] || y0 >= a.hi[1]) return;
     const int y1 = min(y0 + ROWS, a.hi[1]);
-    const T *base = src + xl;
+    const T *base = src + x0;
     cells<T> win[2 * R + 1]; /* rows y-R .. y+R */
 #pragma unroll
     for (int k = 0; k < 2 * R; k++) win[k] = load_vec(base + (long)(y0 - R + k) * a.sy);
-#pragma unroll 2
+    cells<T> ahead = load_vec(base + (long)(y0 + R) * a.sy);
     for (int y = y0; y < y1; y++) {
-        win[2 * R] = load_vec(base + (long)(y + R) * a.sy);
-        xrow<T, R> c = load_xrow<T, R>(src + (long)y * a.sy, win[R], xl, a.pitch);
+        win[2 * R] = ahead;
+        if (y + 1 < y1) ahead = load_vec(base + (long)(y + 1 + R) * a.sy);
+        xrow<T, R> c = load_xrow<T, R>(src + (long)y * a.sy, win[R], x0, a.pitch);
         cells<T> out;
 #pragma unroll
         for (int i = 0; i < V; i++) {
@@ -149,52 +146,49 @@ __global__ void __launch_bounds__(256, 1) sweep2d(const T *__restrict__ src, T *
             out.v[i] = apply2(c.v[k - 1], c.v[k + 1], win[R - 1].v[i], win[R + 1].v[i], c.v[k - R], c.v[k + R],
                               win[0].v[i], win[2 * R].v[i], R);
         }
-        if (x0 < a.hi[0]) store_cells(dst + (long)y * a.sy + x0, out, x0, a.lo[0], a.hi[0]);
+        store_cells(dst + (long)y * a.sy + x0, out, x0, a.lo[0], a.hi[0]);
 #pragma unroll
         for (int k = 0; k < 2 * R; k++) win[k] = win[k + 1];
     }
 }
 
-/* ---------------------------------------------------------------- 3D sweep: march in z */
+/* ---------------------------------------------------------------- 3D sweep: march in z
+ * z neighbours from the register window, y neighbours as vectors (L1/L2 hits: the rows of
+ * the block's other warps), both loaded one plane ahead. */
 
-/* A block is BY rows of one warp each. The plane being updated goes through shared memory
- * (BY rows plus R halo rows each side) so that y neighbours are read from memory once; x
- * neighbours come by shuffle and z neighbours from the register window. */
-template <typename T, int R, int ZCHUNK, int BY>
-__global__ void __launch_bounds__(32 * BY) sweep3d(const T *__restrict__ src, T *__restrict__ dst, sweep_args a)
+template <typename T, int R, int ZCHUNK>
+__global__ void __launch_bounds__(256) sweep3d(const T *__restrict__ src, T *__restrict__ dst, sweep_args a)
 {
-    const int V = vec16<T>::n, W = 32 * V;
-    __shared__ __align__(16) T tile[BY + 2 * R][W];
-    const int tx = threadIdx.x, ty = threadIdx.y;
-    const int x0 = a.xbase + (blockIdx.x * 32 + tx) * V;
-    const int yb = a.lo[1] + blockIdx.y * BY, y = yb + ty;
+    const int V = vec16<T>::n;
+    const int x0 = a.xbase + (blockIdx.x * blockDim.x + threadIdx.x) * V;
+    const int y = a.lo[1] + blockIdx.y * blockDim.y + threadIdx.y;
     const int z0 = a.lo[2] + blockIdx.z * ZCHUNK;
+    if (x0 >= a.hi[0] || y >= a.hi[1] || z0 >= a.hi[2]) return;
     const int z1 = min(z0 + ZCHUNK, a.hi[2]);
-    /* rows and columns past the box (or the allocation) load clamped data and store nothing */
-    const int xl = min(x0, a.pitch - V);
-    const int ymax = a.hi[1] - 1 + R;
-    const int yl = min(y, ymax);
-    const bool halo_lo = ty < R, halo_hi = ty >= BY - R;
-    const int yh = halo_lo ? max(yb - R + ty, 0) : min(yb + BY + ty - (BY - R), ymax);
-    const T *col = src + xl + (long)yl * a.sy;
-    const T *hcol = src + xl + (long)yh * a.sy;
-    cells<T> win[2 * R + 1]; /* planes z-R .. z+R of this thread's row */
+    const T *base = src + x0 + (long)y * a.sy;
+    cells<T> win[2 * R + 1]; /* planes z-R .. z+R */
 #pragma unroll
-    for (int k = 0; k < 2 * R; k++) win[k] = load_vec(col + (long)(z0 - R + k) * a.sz);
+    for (int k = 0; k < 2 * R; k++) win[k] = load_vec(base + (long)(z0 - R + k) * a.sz);
+    cells<T> ahead = load_vec(base + (long)(z0 + R) * a.sz);
+    cells<T> ys[2 * R]; /* y-R .. y-1, y+1 .. y+R of the current plane */
+#pragma unroll
+    for (int j = 0; j < R; j++) {
+        ys[j] = load_vec(base + (long)z0 * a.sz - (long)(R - j) * a.sy);
+        ys[R + j] = load_vec(base + (long)z0 * a.sz + (long)(j + 1) * a.sy);
+    }
     for (int z = z0; z < z1; z++) {
-        win[2 * R] = load_vec(col + (long)(z + R) * a.sz);
-        cells<T> h;
-        if (halo_lo || halo_hi) h = load_vec(hcol + (long)z * a.sz);
-        __syncthreads(); /* the previous plane's readers are done */
-        *reinterpret_cast<cells<T> *>(&tile[ty + R][tx * V]) = win[R];
-        if (halo_lo) *reinterpret_cast<cells<T> *>(&tile[ty][tx * V]) = h;
-        if (halo_hi) *reinterpret_cast<cells<T> *>(&tile[ty + 2 * R][tx * V]) = h;
-        __syncthreads();
-        xrow<T, R> c = load_xrow<T, R>(src + (long)yl * a.sy + (long)z * a.sz, win[R], xl, a.pitch);
-        const cells<T> s1 = *reinterpret_cast<const cells<T> *>(&tile[ty + R - 1][tx * V]);
-        const cells<T> n1 = *reinterpret_cast<const cells<T> *>(&tile[ty + R + 1][tx * V]);
-        const cells<T> s2 = *reinterpret_cast<const cells<T> *>(&tile[ty][tx * V]);
-        const cells<T> n2 = *reinterpret_cast<const cells<T> *>(&tile[ty + 2 * R][tx * V]);
+        win[2 * R] = ahead;
+        const cells<T> s1 = ys[R - 1], n1 = ys[R], s2 = ys[0], n2 = ys[2 * R - 1];
+        if (z + 1 < z1) {
+            ahead = load_vec(base + (long)(z + 1 + R) * a.sz);
+#pragma unroll
+            for (int j = 0; j < R; j++) {
+                ys[j] = load_vec(base + (long)(z + 1) * a.sz - (long)(R - j) * a.sy);
+                ys[R + j] = load_vec(base + (long)(z + 1) * a.sz + (long)(j + 1) * a.sy);
+            }
+        }
+        const T *plane = base + (long)z * a.sz;
+        xrow<T, R> c = load_xrow<T, R>(plane - x0, win[R], x0, a.pitch);
         cells<T> out;
 #pragma unroll
         for (int i = 0; i < V; i++) {
@@ -202,7 +196,7 @@ __global__ void __launch_bounds__(32 * BY) sweep3d(const T *__restrict__ src, T 
             out.v[i] = apply3(c.v[k - 1], c.v[k + 1], s1.v[i], n1.v[i], win[R - 1].v[i], win[R + 1].v[i], c.v[k - R],
                               c.v[k + R], s2.v[i], n2.v[i], win[0].v[i], win[2 * R].v[i], R);
         }
-        if (x0 < a.hi[0] && y < a.hi[1]) store_cells(dst + x0 + (long)y * a.sy + (long)z * a.sz, out, x0, a.lo[0], a.hi[0]);
+        store_cells(dst + x0 + (long)y * a.sy + (long)z * a.sz, out, x0, a.lo[0], a.hi[0]);
 #pragma unroll
         for (int k = 0; k < 2 * R; k++) win[k] = win[k + 1];
     }
@@ -264,9 +258,9 @@ static void launch_chunk(const hx_decomp *d, const hx_box *b, const T *src, T *d
         dim3 grid((groups + block.x - 1) / block.x, ((b->hi[1] - b->lo[1]) + block.y * CHUNK - 1) / (block.y * CHUNK));
         sweep2d<T, R, CHUNK><<<grid, block, 0, st>>>(src, dst, a);
     } else {
-        block = dim3(32, 8);
-        dim3 grid((groups + 31) / 32, (b->hi[1] - b->lo[1] + 7) / 8, (b->hi[2] - b->lo[2] + CHUNK - 1) / CHUNK);
-        sweep3d<T, R, CHUNK, 8><<<grid, block, 0, st>>>(src, dst, a);
+        dim3 grid((groups + block.x - 1) / block.x, (b->hi[1] - b->lo[1] + block.y - 1) / block.y,
+                  (b->hi[2] - b->lo[2] + CHUNK - 1) / CHUNK);
+        sweep3d<T, R, CHUNK><<<grid, block, 0, st>>>(src, dst, a);
     }
 }
 

@@ -61,6 +61,7 @@ static int mpi_post(hx_transport *t, int phase, int stream)
         if (hx_clock_stop(t->clock, stream, HX_SEG_PACK, ev)) return -1;
         if (bk->ops->sync(bk, stream)) return -1;
     }
+    double t0 = MPI_Wtime();
     s->nreq = 0;
     for (int m = 0; m < ph->nmsg; m++) {
         const hx_message *msg = &ph->msg[m];
@@ -76,6 +77,7 @@ static int mpi_post(hx_transport *t, int phase, int stream)
                              &s->req[s->nreq++]),
                    t->err, sizeof t->err);
     }
+    t->clock->acc->t[HX_SEG_MESSAGE] += MPI_Wtime() - t0;
     return 0;
 }
 
@@ -83,7 +85,9 @@ static int mpi_wait(hx_transport *t, int phase, int stream)
 {
     mpi_state *s = t->impl;
     hx_backend *bk = t->bk;
+    double t0 = MPI_Wtime();
     HX_MPI_TRY(MPI_Waitall(s->nreq, s->req, MPI_STATUSES_IGNORE), t->err, sizeof t->err);
+    t->clock->acc->t[HX_SEG_MESSAGE] += MPI_Wtime() - t0;
     s->nreq = 0;
     size_t bytes = (size_t)t->plan->phase[phase].cells * bk->elem;
     if (!bk->host_accessible && bytes) {
