@@ -56,6 +56,37 @@ static int find_axes(int argc, char **argv, sweep_axis *ax, int max)
     return n;
 }
 
+/* --transport all: the same problem over every transport of this build, then one table with
+ * each one's time per sweep and its ratio to host-staged mpi, measured in this one job. */
+static int run_all_transports(int rank, hx_config *cfg)
+{
+    int n = hx_transport_count(), code = HX_OK;
+    double us[64];
+    int verified[64];
+    for (int i = 0; i < n && i < 64; i++) {
+        strcpy(cfg->transport, hx_transport_at(i)->name);
+        int c = hx_run(cfg, MPI_COMM_WORLD);
+        us[i] = c == HX_OK ? hx_last_run()->us_per_sweep : -1;
+        verified[i] = c == HX_OK ? hx_last_run()->verified : 0;
+        if (c == HX_ERR_VERIFY) code = c;
+        cfg->no_header = 1;
+        if (rank == 0 && cfg->format == HX_FORMAT_TABLE) printf("\n");
+    }
+    strcpy(cfg->transport, "all");
+    if (rank == 0) {
+        double base = us[0]; /* the registry starts with mpi */
+        FILE *out = cfg->format == HX_FORMAT_TABLE ? stdout : stderr;
+        fprintf(out, "%-10s %14s %14s %10s\n", "transport", "us/sweep", "vs mpi", "verified");
+        for (int i = 0; i < n && i < 64; i++) {
+            if (us[i] < 0) fprintf(out, "%-10s %14s %14s %10s\n", hx_transport_at(i)->name, "not run", "-", "-");
+            else fprintf(out, "%-10s %14.2f %13.2fx %10s\n", hx_transport_at(i)->name, us[i], base > 0 ? base / us[i] : 0,
+                         verified[i] > 0 ? "yes" : verified[i] < 0 ? "FAILED" : "-");
+        }
+        fflush(out);
+    }
+    return code;
+}
+
 static int run_command(int rank, int argc, char **argv)
 {
     sweep_axis ax[8];
@@ -78,7 +109,12 @@ static int run_command(int rank, int argc, char **argv)
             break;
         }
         cfg.no_header = !first;
-        int c = hx_run(&cfg, MPI_COMM_WORLD);
+        int c;
+        if (!strcmp(cfg.transport, "all")) {
+            c = run_all_transports(rank, &cfg);
+        } else {
+            c = hx_run(&cfg, MPI_COMM_WORLD);
+        }
         if (c != HX_OK) code = c;
         if (c == HX_ERR_INPUT) break; /* the same mistake would repeat in every combination */
         first = 0;

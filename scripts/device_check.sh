@@ -10,12 +10,12 @@ cd "$(dirname "$0")/.."
 export OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy_mechanism:-cma}
 nvidia-smi -L
 BUILD=build-gpu
-if ! { cmake -S . -B $BUILD -DCMAKE_BUILD_TYPE=Release >"$OUT/cmake.log" 2>&1 && cmake --build $BUILD -j 16 >"$OUT/build.log" 2>&1; }; then
-    tail -30 "$OUT/cmake.log" "$OUT/build.log"
+if ! { cmake -S . -B $BUILD -DCMAKE_BUILD_TYPE=Release >"$OUT/build.log" 2>&1 && cmake --build $BUILD -j 16 >>"$OUT/build.log" 2>&1; }; then
+    tail -30 "$OUT/build.log"
     exit 1
 fi
 H=$BUILD/halox
-$H info | tee "$OUT/info.txt"
+$H info | tee -a "$OUT/build.log"
 NGPU=$(nvidia-smi -L | grep -c '^GPU')
 MPI="mpirun --oversubscribe -x NCCL_NVLS_ENABLE -x NVSHMEM_DISABLE_NVLS -x LD_LIBRARY_PATH -x OMPI_MCA_btl_vader_single_copy_mechanism"
 for stage in "$@"; do
@@ -49,6 +49,29 @@ for stage in "$@"; do
         # 2D fp32 jacobi5 at 16384^2 in total on all GPUs, host-staged MPI
         $MPI -np "$NGPU" $H run --backend cuda --size 16384x16384 --iters 1000 --repeat 5 --pattern staged,direct \
             --overlap=on,off --format csv | tee "$OUT/bench16k.csv" | cut -d, -f11-13,48 ;;
+    transports)
+        (cd $BUILD && ctest -R "gpu_(ipc|nccl)" -V -j 8) >"$OUT/gpu_transports.log" 2>&1
+        grep -E "runs, |FAIL|stopped after|halox: error|tests passed|tests failed" "$OUT/gpu_transports.log" | head -40
+        echo "mpi-cuda on this MPI:"; $MPI -np 2 $H run --backend cuda --transport mpi-cuda --size 256x256 2>&1 | grep "halox: error" ;;
+    tbench)
+        # every transport side by side in one job per size; 2D fp32 jacobi5 unless named
+        TB="$OUT/tbench.csv"
+        : >"$TB"
+        tb() { # NP, label, args...
+            local np=$1 label=$2; shift 2
+            echo "# $label (np=$np)" >>"$TB"
+            $MPI -np "$np" $H run --backend cuda --transport all --format csv "$@" 2>>"$TB.summary" >>"$TB"
+            echo "== $label" >>"$TB.summary"
+        }
+        tb 4 "4096^2 total" --size 4096x4096 --iters 960 --repeat 3 --pattern direct --depth 1,2,4,8,16 --overlap=on,off
+        tb 4 "1024^2 total" --size 1024x1024 --iters 960 --repeat 3 --pattern direct --depth 1,4,16 --no-overlap
+        tb 4 "512^2 total" --size 512x512 --iters 960 --repeat 3 --pattern direct --depth 1,4,16 --no-overlap
+        tb 4 "16384^2 total" --size 16384x16384 --iters 400 --repeat 3 --pattern direct --depth 1,2
+        tb 1 "16384^2 on 1 GPU" --size 16384x16384 --iters 400 --repeat 3 --pattern direct --depth 1
+        tb 4 "16384^2 per GPU" --size 32768x32768 --iters 200 --repeat 3 --pattern direct --depth 1,2
+        tb 4 "3D 256^3 total" --size 256x256x256 --iters 400 --repeat 3 --pattern direct --depth 1,2
+        cat "$TB.summary"
+        grep -v '^#' "$TB" | grep -v '^dim' | cut -d, -f2,5,11,13,16,48,50 ;;
     thesis)
         for size in 32768x32768 4096x4096; do
             $MPI -np "$NGPU" $H run --backend cuda --size $size --iters 512 --repeat 3 --depth 1,2,4,8,16,32,64 \

@@ -52,6 +52,8 @@ typedef struct {
     int (*wait_event)(hx_backend *bk, int stream, int event);
     int (*sync)(hx_backend *bk, int stream);
     int (*elapsed)(hx_backend *bk, int start_event, int end_event, double *seconds);
+    /* the backend's own handle for a stream (a cudaStream_t), for transports that enqueue work */
+    void *(*native_stream)(hx_backend *bk, int stream);
     void (*destroy)(hx_backend *bk);
 } hx_backend_ops;
 
@@ -73,6 +75,10 @@ int hx_backend_create(hx_backend *bk, hx_backend_kind kind, const hx_decomp *d, 
                       hx_dtype dtype, int device, char *err, size_t errlen);
 int hx_cpu_backend_create(hx_backend *bk, char *err, size_t errlen);
 int hx_cuda_backend_create(hx_backend *bk, int device, char *err, size_t errlen);
+
+/* How long a wait for a neighbour may last before it is reported as an error: the environment
+ * variable HALOX_TIMEOUT in seconds, default 60. */
+double hx_timeout_seconds(void);
 
 /* Whether this build holds the CUDA backend, and how many devices it sees (0 without one). */
 int hx_cuda_built(void);

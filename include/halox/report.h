@@ -36,6 +36,9 @@ int hx_reduce_times(MPI_Comm comm, const hx_times *t, hx_rank_stats *out);
 
 void hx_report_print(FILE *out, const hx_report *r);
 
+/* Median over repeats of the slowest rank's total, seconds. */
+double hx_report_total_median(const hx_report *r);
+
 #ifdef __cplusplus
 }
 #endif

@@ -14,6 +14,13 @@ extern "C" {
  * Messages go to stderr (one line, from one rank), the report to rank 0's stdout. */
 int hx_run(const hx_config *cfg, MPI_Comm comm);
 
+/* What the last successful hx_run measured (all ranks hold it). */
+typedef struct {
+    double us_per_sweep; /* slowest rank, median over repeats */
+    int verified;        /* 1 bit-identical, -1 differs, 0 not checked */
+} hx_run_result;
+const hx_run_result *hx_last_run(void);
+
 /* `halox info`: build, MPI, GPUs, backends and transports. Rank 0 prints. */
 void hx_print_info(FILE *out, MPI_Comm comm);
 

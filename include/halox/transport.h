@@ -69,6 +69,8 @@ struct hx_transport {
 /* The transports of this build, by name. */
 const hx_transport_ops *hx_transport_find(const char *name);
 int hx_transport_count(void);
+/* Why a known model is absent from this build (NULL for names halox does not know). */
+const char *hx_transport_missing(const char *name);
 const hx_transport_ops *hx_transport_at(int i);
 
 int hx_transport_create(hx_transport *t, const hx_transport_ops *ops, hx_backend *bk, const hx_plan *plan,

@@ -1,5 +1,6 @@
 /* Backend selection. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "halox/backend.h"
@@ -14,6 +15,13 @@ int hx_backend_create(hx_backend *bk, hx_backend_kind kind, const hx_decomp *d, 
     bk->elem = hx_dtype_size(dtype);
     if (kind == HX_BACKEND_CUDA) return hx_cuda_backend_create(bk, device, err, errlen);
     return hx_cpu_backend_create(bk, err, errlen);
+}
+
+double hx_timeout_seconds(void)
+{
+    const char *e = getenv("HALOX_TIMEOUT");
+    double v = e ? atof(e) : 0;
+    return v > 0 ? v : 60.0;
 }
 
 #ifndef HALOX_HAVE_CUDA

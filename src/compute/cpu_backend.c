@@ -214,6 +214,13 @@ static int cpu_elapsed(hx_backend *bk, int a, int b, double *seconds)
     return 0;
 }
 
+static void *cpu_native_stream(hx_backend *bk, int stream)
+{
+    (void)bk;
+    (void)stream;
+    return NULL;
+}
+
 static void cpu_destroy(hx_backend *bk)
 {
     free(bk->impl);
@@ -239,6 +246,7 @@ static const hx_backend_ops cpu_ops = {
     .wait_event = cpu_nothing,
     .sync = cpu_sync,
     .elapsed = cpu_elapsed,
+    .native_stream = cpu_native_stream,
     .destroy = cpu_destroy,
 };
 

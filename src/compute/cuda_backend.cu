@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "halox/backend.h"
 #include "halox/run.h"
@@ -558,9 +559,27 @@ static int cu_wait_event(hx_backend *bk, int stream, int event)
     return 0;
 }
 
+/* A stream that never finishes (a neighbour that never sends, in a stream-ordered exchange)
+ * ends in an error after HALOX_TIMEOUT seconds (default 60) instead of a hang. */
 static int cu_sync(hx_backend *bk, int stream)
 {
-    CU_TRY(bk, cudaStreamSynchronize(state(bk)->stream[stream]));
+    cudaStream_t st = state(bk)->stream[stream];
+    cudaError_t e = cudaStreamQuery(st);
+    if (e == cudaSuccess) return 0;
+    const double limit = hx_timeout_seconds();
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    while (e == cudaErrorNotReady) {
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        if ((double)(t.tv_sec - t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - t0.tv_nsec) > limit) {
+            snprintf(bk->err, sizeof bk->err,
+                     "GPU %d stream %d did not finish within %.0f s: a neighbour's exchange never arrived "
+                     "(raise HALOX_TIMEOUT if the run is just long)", bk->device, stream, limit);
+            return -1;
+        }
+        e = cudaStreamQuery(st);
+    }
+    CU_TRY(bk, e);
     return 0;
 }
 
@@ -572,6 +591,8 @@ static int cu_elapsed(hx_backend *bk, int a, int b, double *seconds)
     *seconds = 1e-3 * (double)ms;
     return 0;
 }
+
+static void *cu_native_stream(hx_backend *bk, int stream) { return (void *)state(bk)->stream[stream]; }
 
 static void cu_destroy(hx_backend *bk)
 {
@@ -592,7 +613,7 @@ static const hx_backend_ops cuda_ops = {
     "cuda",        cu_alloc,      cu_free,     cu_alloc_host,  cu_free_host, cu_to_host,
     cu_to_device,  cu_copy,       cu_init_field, cu_sweep,     cu_sweep_shell, cu_pack,
     cu_unpack,     cu_diff_norm2, cu_record,   cu_wait_event,  cu_sync,      cu_elapsed,
-    cu_destroy,
+    cu_native_stream, cu_destroy,
 };
 
 extern "C" int hx_cuda_built(void) { return 1; }

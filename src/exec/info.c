@@ -2,6 +2,9 @@
 #include <string.h>
 
 #include "halox/halox.h"
+#ifdef HALOX_HAVE_NCCL
+#include <nccl.h>
+#endif
 
 #ifndef HALOX_HAVE_CUDA
 void hx_cuda_print_info(FILE *out)
@@ -24,12 +27,30 @@ void hx_print_info(FILE *out, MPI_Comm comm)
     fprintf(out, "mpi        %s (%d rank%s in this job)\n", lib, size, size == 1 ? "" : "s");
     hx_cuda_print_info(out);
     fprintf(out, "backends   cpu%s\n", hx_cuda_built() ? ", cuda" : "");
-    fprintf(out, "transports\n");
+#ifdef HALOX_HAVE_NCCL
+    int nv = 0;
+    ncclGetVersion(&nv);
+    fprintf(out, "nccl       built with %d, running %d\n", NCCL_VERSION_CODE, nv);
+#else
+    fprintf(out, "nccl       not built (nccl.h/libnccl not found at configure time; set NCCL_HOME)\n");
+#endif
+    /* availability as a GPU rank of this machine would see it */
+    hx_decomp d;
+    memset(&d, 0, sizeof d);
+    hx_backend gpu;
+    memset(&gpu, 0, sizeof gpu);
+    gpu.decomp = &d;
+    gpu.device = hx_cuda_device_count() > 0 ? 0 : -1;
+    fprintf(out, "transports (control paths in brackets)\n");
     for (int i = 0; i < hx_transport_count(); i++) {
         const hx_transport_ops *t = hx_transport_at(i);
-        fprintf(out, "  %-10s %s [%s%s%s]\n", t->name, t->summary, t->caps & HX_PATH_HOST ? "host" : "",
-                t->caps & HX_PATH_STREAM ? " stream" : "", t->caps & HX_PATH_DEVICE ? " device" : "");
+        char why[256] = "";
+        int ok = t->available(&gpu, why, sizeof why);
+        fprintf(out, "  %-10s %s [%s%s%s]%s%s\n", t->name, t->summary, t->caps & HX_PATH_HOST ? "host" : "",
+                t->caps & HX_PATH_STREAM ? "stream" : "", t->caps & HX_PATH_DEVICE ? " device" : "",
+                ok || strcmp(t->name, "mpi") == 0 ? "" : "\n             not usable here: ", ok || !strcmp(t->name, "mpi") ? "" : why);
     }
+    fprintf(out, "  (ipc needs every neighbour on one node; ranks on other nodes are refused, not yet routed over mpi)\n");
     fprintf(out, "stencils  ");
     for (int i = 0; i < HX_NUM_STENCILS; i++) {
         const hx_stencil_info *s = hx_stencil_get((hx_stencil_id)i);

@@ -154,3 +154,5 @@ void hx_report_print(FILE *out, const hx_report *r)
     }
     fflush(out);
 }
+
+double hx_report_total_median(const hx_report *r) { return summarise(r, HX_SEG_TOTAL).med_max; }

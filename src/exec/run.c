@@ -13,6 +13,9 @@
 #include "halox/report.h"
 #include "halox/schedule.h"
 
+static hx_run_result last_result;
+const hx_run_result *hx_last_run(void) { return &last_result; }
+
 /* Collective: 1 if any rank failed. The lowest failing rank prints its message. */
 static int any_failed(MPI_Comm comm, int failed, const char *msg)
 {
@@ -113,6 +116,7 @@ int hx_run(const hx_config *cfg_in, MPI_Comm world)
     MPI_Comm_size(comm, &nranks);
     char err[320] = "";
     hx_config cfg = *cfg_in;
+    memset(&last_result, 0, sizeof last_result);
 
     /* Every rank must run the same problem. */
     hx_config root = cfg;
@@ -143,8 +147,9 @@ int hx_run(const hx_config *cfg_in, MPI_Comm world)
             strcat(names, i ? ", " : "");
             strcat(names, hx_transport_at(i)->name);
         }
-        snprintf(err, sizeof err, "unknown or unbuilt --transport '%s': this build has %s (see `halox info`)",
-                 cfg.transport, names);
+        const char *why = hx_transport_missing(cfg.transport);
+        if (why) snprintf(err, sizeof err, "--transport %s: %s (this build has %s)", cfg.transport, why, names);
+        else snprintf(err, sizeof err, "unknown --transport '%s': this build has %s (see `halox info`)", cfg.transport, names);
         any_failed(comm, 1, err);
         goto out;
     }
@@ -168,7 +173,7 @@ int hx_run(const hx_config *cfg_in, MPI_Comm world)
     hx_transport tr;
     int tbad = hx_transport_create(&tr, tops, &bk, &plan, comm, &s.clock, err, sizeof err) ? 2 : 0;
     if (any_failed(comm, tbad, err)) {
-        if (!tbad) hx_transport_destroy(&tr);
+        /* no transport clean-up: its collective tear-down would wait for the ranks that failed */
         bk.ops->destroy(&bk);
         goto out;
     }
@@ -217,6 +222,8 @@ int hx_run(const hx_config *cfg_in, MPI_Comm world)
         free(owned);
     }
     if (rank == 0) hx_report_print(stdout, &rep);
+    last_result.us_per_sweep = 1e6 * hx_report_total_median(&rep) / (double)cfg.iters;
+    last_result.verified = rep.verified;
     free(reps);
 
 cleanup:

@@ -1,13 +1,34 @@
 /* The transport registry and the buffer set-up common to every transport. */
 #include "halox/transport.h"
 
+#include <stdio.h>
 #include <string.h>
 
-extern const hx_transport_ops hx_transport_mpi;
+extern const hx_transport_ops hx_transport_mpi, hx_transport_mpi_cuda, hx_transport_ipc, hx_transport_nccl;
 
+/* What this build holds; optional ones are compiled only when found at configure time. */
 static const hx_transport_ops *const registry[] = {
     &hx_transport_mpi,
+#ifdef HALOX_HAVE_CUDA
+    &hx_transport_mpi_cuda,
+    &hx_transport_ipc,
+#endif
+#ifdef HALOX_HAVE_NCCL
+    &hx_transport_nccl,
+#endif
 };
+
+/* Every model halox knows, built or not, so that asking for an absent one says why. */
+const char *hx_transport_missing(const char *name)
+{
+    if (!strcmp(name, "mpi-cuda") || !strcmp(name, "ipc"))
+        return "this halox was built without CUDA (no nvcc at configure time): install the CUDA toolkit and rebuild";
+    if (!strcmp(name, "nccl"))
+        return "this halox was built without NCCL (nccl.h/libnccl not found at configure time): set NCCL_HOME and rebuild";
+    if (!strcmp(name, "nvshmem"))
+        return "the nvshmem transport is not part of this halox yet: use nccl or ipc";
+    return NULL;
+}
 
 int hx_transport_count(void) { return (int)(sizeof registry / sizeof *registry); }
 const hx_transport_ops *hx_transport_at(int i) { return registry[i]; }
@@ -29,6 +50,11 @@ int hx_transport_create(hx_transport *t, const hx_transport_ops *ops, hx_backend
     t->comm = comm;
     t->clock = clock;
     if (!ops->available(bk, err, errlen)) return -1;
+    /* the schedules drive the host path, or else the stream path */
+    if (!(ops->caps & (HX_PATH_HOST | HX_PATH_STREAM))) {
+        snprintf(err, errlen, "transport %s has no host or stream path, which the run schedules need", ops->name);
+        return -1;
+    }
     return ops->setup(t, err, errlen);
 }
 

@@ -1,0 +1,141 @@
+/* NCCL send/recv on the compute stream: the stream-ordered model. MPI only bootstraps the NCCL
+ * communicator; each exchange phase is one ncclGroupStart / ncclSend... ncclRecv... / ncclGroupEnd
+ * enqueued on the stream after the pack and before the unpack, so the host enqueues sweep after
+ * sweep and never waits for a message.
+ *
+ * NCCL pairs the sends and receives between two ranks in the order they are posted. A rank may
+ * exchange several messages with one neighbour (one or two ranks on a periodic axis), so sends go
+ * out in the order of their direction and receives are posted in the order of the direction the
+ * neighbour sent them in (the opposite one): both sides then agree. */
+#include <cuda_runtime_api.h>
+#include <nccl.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/check.h"
+#include "halox/transport.h"
+
+typedef struct {
+    ncclComm_t comm;
+    int order_send[HX_MAX_PHASES][HX_MAX_MSGS]; /* message indices in posting order */
+    int order_recv[HX_MAX_PHASES][HX_MAX_MSGS];
+} nccl_state;
+
+#define NCCL_TRY(call, err, n)                                                                  \
+    do {                                                                                        \
+        ncclResult_t r_ = (call);                                                               \
+        if (r_ != ncclSuccess) {                                                                \
+            snprintf((err), (n), "%s: %s", #call, ncclGetErrorString(r_));                      \
+            return -1;                                                                          \
+        }                                                                                       \
+    } while (0)
+
+static int nccl_available(const hx_backend *bk, char *why, size_t n)
+{
+    if (bk->host_accessible || bk->device < 0) {
+        snprintf(why, n, "--transport nccl moves device buffers on a CUDA stream: use it with --backend cuda, or --transport mpi");
+        return 0;
+    }
+    int v = 0;
+    if (ncclGetVersion(&v) != ncclSuccess) {
+        snprintf(why, n, "the NCCL library cannot be loaded: check LD_LIBRARY_PATH or rebuild with NCCL_HOME");
+        return 0;
+    }
+    /* the host API is stable within a major version; a different major is refused */
+    if (v / 10000 != NCCL_VERSION_CODE / 10000) {
+        snprintf(why, n, "NCCL at run time is %d but halox was built with %d: rebuild against the NCCL you run with", v,
+                 NCCL_VERSION_CODE);
+        return 0;
+    }
+    return 1;
+}
+
+static int by_key(const hx_phase *ph, int *order, int opposite)
+{
+    int n = ph->nmsg;
+    for (int i = 0; i < n; i++) order[i] = i;
+    for (int i = 1; i < n; i++) /* insertion sort by (peer, key) */
+        for (int j = i; j > 0; j--) {
+            const hx_message *a = &ph->msg[order[j - 1]], *b = &ph->msg[order[j]];
+            int ka = opposite ? hx_dir_opposite(a->dir) : a->dir, kb = opposite ? hx_dir_opposite(b->dir) : b->dir;
+            if (a->peer < b->peer || (a->peer == b->peer && ka <= kb)) break;
+            int t = order[j - 1];
+            order[j - 1] = order[j];
+            order[j] = t;
+        }
+    return 0;
+}
+
+static int nccl_enqueue(hx_transport *t, int phase, int stream)
+{
+    nccl_state *s = t->impl;
+    hx_backend *bk = t->bk;
+    const hx_phase *ph = &t->plan->phase[phase];
+    cudaStream_t st = (cudaStream_t)bk->ops->native_stream(bk, stream);
+    if (ph->nmsg == 0) return 0;
+    NCCL_TRY(ncclGroupStart(), t->err, sizeof t->err);
+    for (int i = 0; i < ph->nmsg; i++) {
+        const hx_message *m = &ph->msg[s->order_send[phase][i]];
+        NCCL_TRY(ncclSend((char *)t->send_buf[phase] + (size_t)m->offset * bk->elem, (size_t)m->count * bk->elem, ncclChar,
+                          m->peer, s->comm, st),
+                 t->err, sizeof t->err);
+    }
+    for (int i = 0; i < ph->nmsg; i++) {
+        const hx_message *m = &ph->msg[s->order_recv[phase][i]];
+        NCCL_TRY(ncclRecv((char *)t->recv_buf[phase] + (size_t)m->offset * bk->elem, (size_t)m->count * bk->elem, ncclChar,
+                          m->peer, s->comm, st),
+                 t->err, sizeof t->err);
+    }
+    NCCL_TRY(ncclGroupEnd(), t->err, sizeof t->err);
+    return 0;
+}
+
+static int nccl_setup(hx_transport *t, char *err, size_t n)
+{
+    hx_backend *bk = t->bk;
+    nccl_state *s = calloc(1, sizeof *s);
+    if (!s) return snprintf(err, n, "out of host memory for the nccl transport"), -1;
+    t->impl = s;
+    size_t bytes = (size_t)t->plan->max_phase_cells * bk->elem;
+    for (int p = 0; p < t->plan->nphases; p++) {
+        t->send_buf[p] = bk->ops->alloc(bk, bytes ? bytes : 1);
+        t->recv_buf[p] = bk->ops->alloc(bk, bytes ? bytes : 1);
+        if (!t->send_buf[p] || !t->recv_buf[p]) return snprintf(err, n, "cannot allocate %zu-byte halo buffers", bytes), -1;
+        by_key(&t->plan->phase[p], s->order_send[p], 0);
+        by_key(&t->plan->phase[p], s->order_recv[p], 1);
+    }
+    ncclUniqueId id;
+    int rank = bk->decomp->rank;
+    if (rank == 0) NCCL_TRY(ncclGetUniqueId(&id), err, n);
+    HX_MPI_TRY(MPI_Bcast(&id, (int)sizeof id, MPI_BYTE, 0, t->comm), err, n);
+    NCCL_TRY(ncclCommInitRank(&s->comm, bk->decomp->nranks, id, rank), err, n);
+    /* the first send/recv between two ranks sets up their connection, which can take hundreds
+     * of milliseconds: do one exchange of every phase now, outside any timing */
+    for (int p = 0; p < t->plan->nphases; p++)
+        if (nccl_enqueue(t, p, HX_STREAM_MAIN)) return snprintf(err, n, "%s", t->err), -1;
+    if (bk->ops->sync(bk, HX_STREAM_MAIN)) return snprintf(err, n, "NCCL warm-up exchange: %s", bk->err), -1;
+    return 0;
+}
+
+static void nccl_destroy(hx_transport *t)
+{
+    nccl_state *s = t->impl;
+    hx_backend *bk = t->bk;
+    if (s && s->comm) ncclCommDestroy(s->comm);
+    for (int p = 0; p < HX_MAX_PHASES; p++) {
+        if (t->send_buf[p]) bk->ops->free(bk, t->send_buf[p]);
+        if (t->recv_buf[p]) bk->ops->free(bk, t->recv_buf[p]);
+    }
+    free(s);
+    t->impl = NULL;
+}
+
+const hx_transport_ops hx_transport_nccl = {
+    .name = "nccl",
+    .summary = "NCCL send/recv enqueued on the compute stream; the host never waits for a message",
+    .caps = HX_PATH_STREAM,
+    .available = nccl_available,
+    .setup = nccl_setup,
+    .enqueue = nccl_enqueue,
+    .destroy = nccl_destroy,
+};

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The GPU transports at one rank count: bit-for-bit runs over both patterns, overlap on/off,
+# deep halos, 2D and 3D, both dtypes and boundaries; skipped without a GPU.
+# Usage: gpu_transports.sh HALOX MPIEXEC NP TRANSPORT
+set -u
+HALOX=$1 MPIEXEC=$2 NP=$3 TR=$4
+. "$(dirname "$0")/gpu_common.sh"
+. "$(dirname "$0")/mpi_env.sh"
+unset OMPI_MCA_mpi_yield_when_idle
+fail=0 runs=0
+run_case() {
+    runs=$((runs + 1))
+    out=$(MPIRUN "$NP" "$HALOX" run --backend cuda --transport "$TR" "$@" --verify --warmup 2 --quiet 2>&1)
+    rc=$?
+    if [ $rc -ne 0 ] || ! grep -q "verify: bit-identical" <<<"$out"; then
+        echo "FAIL (np=$NP, exit $rc): halox run --transport $TR $*"; echo "$out" | grep -v '^$' | tail -4; fail=$((fail + 1))
+    fi
+}
+k=0
+for pattern in staged direct; do
+    for overlap in on off; do
+        for depth in 1 3; do
+            dtype=$([ $((k % 2)) -eq 0 ] && echo float || echo double)
+            bnd=$([ $((k % 3)) -eq 0 ] && echo fixed || echo periodic)
+            run_case --size 131x67 --depth $depth --iters 9 --pattern $pattern --overlap=$overlap --dtype $dtype --boundary $bnd
+            [ $depth -eq 1 ] && run_case --size 40x36x34 --stencil star13 --depth 2 --iters 5 --pattern $pattern \
+                --overlap=$overlap --dtype $dtype --boundary $bnd
+            k=$((k + 1))
+        done
+    done
+done
+echo "np=$NP transport $TR: $runs runs, $fail failed"
+[ $fail -eq 0 ]
