@@ -53,6 +53,9 @@ for stage in "$@"; do
         (cd $BUILD && ctest -R "gpu_(ipc|nccl)" -V -j 8) >"$OUT/gpu_transports.log" 2>&1
         grep -E "runs, |FAIL|stopped after|halox: error|tests passed|tests failed" "$OUT/gpu_transports.log" | head -40
         echo "mpi-cuda on this MPI:"; $MPI -np 2 $H run --backend cuda --transport mpi-cuda --size 256x256 2>&1 | grep "halox: error" ;;
+    final)
+        (cd $BUILD && ctest -R "gpu_nccl_fault|gpu_ipc_fault|gpu_np3|gpu_np4|gpu_ipc_np4|gpu_nccl_np3|gpu_sanitizer" -V -j 7) >"$OUT/final.log" 2>&1
+        grep -E "runs, |FAIL|clean:|stopped after|halox: error \(|tests passed|tests failed" "$OUT/final.log" | head -40 ;;
     tbench)
         # every transport side by side in one job per size; 2D fp32 jacobi5 unless named
         TB="$OUT/tbench.csv"

@@ -521,6 +521,8 @@ static int cu_unpack(hx_backend *bk, int stream, const hx_phase *ph, const void 
     return launch_move(bk, stream, ph, field, (void *)buf, false);
 }
 
+static int cu_sync(hx_backend *bk, int stream);
+
 static int cu_diff_norm2(hx_backend *bk, int stream, const hx_box *box, const void *a, const void *b, double *result)
 {
     cuda_state *s = state(bk);
@@ -542,7 +544,7 @@ static int cu_diff_norm2(hx_backend *bk, int stream, const hx_box *box, const vo
     CU_LAUNCHED(bk);
     CU_TRY(bk, cudaMemcpyAsync(s->norm_host, s->norm_dev, sizeof(double), cudaMemcpyDeviceToHost, st));
     /* the reduction result is needed by the host at once (an MPI_Allreduce follows) */
-    CU_TRY(bk, cudaStreamSynchronize(st));
+    if (cu_sync(bk, stream)) return -1;
     *result = *s->norm_host;
     return 0;
 }
@@ -559,12 +561,15 @@ static int cu_wait_event(hx_backend *bk, int stream, int event)
     return 0;
 }
 
-/* A stream that never finishes (a neighbour that never sends, in a stream-ordered exchange)
- * ends in an error after HALOX_TIMEOUT seconds (default 60) instead of a hang. */
-static int cu_sync(hx_backend *bk, int stream)
+/* Waits on the device end in an error after HALOX_TIMEOUT seconds (default 60) instead of a hang:
+ * a stream that never finishes is a neighbour's exchange that never arrived. */
+typedef cudaError_t (*query_fn)(void *);
+static cudaError_t query_stream(void *p) { return cudaStreamQuery((cudaStream_t)p); }
+static cudaError_t query_event(void *p) { return cudaEventQuery((cudaEvent_t)p); }
+
+static int wait_deadline(hx_backend *bk, query_fn query, void *what, const char *name)
 {
-    cudaStream_t st = state(bk)->stream[stream];
-    cudaError_t e = cudaStreamQuery(st);
+    cudaError_t e = query(what);
     if (e == cudaSuccess) return 0;
     const double limit = hx_timeout_seconds();
     struct timespec t0, t;
@@ -573,20 +578,25 @@ static int cu_sync(hx_backend *bk, int stream)
         clock_gettime(CLOCK_MONOTONIC, &t);
         if ((double)(t.tv_sec - t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - t0.tv_nsec) > limit) {
             snprintf(bk->err, sizeof bk->err,
-                     "GPU %d stream %d did not finish within %.0f s: a neighbour's exchange never arrived "
-                     "(raise HALOX_TIMEOUT if the run is just long)", bk->device, stream, limit);
+                     "GPU %d: %s did not complete within %.0f s: a neighbour's exchange never arrived "
+                     "(raise HALOX_TIMEOUT if the run is just long)", bk->device, name, limit);
             return -1;
         }
-        e = cudaStreamQuery(st);
+        e = query(what);
     }
     CU_TRY(bk, e);
     return 0;
 }
 
+static int cu_sync(hx_backend *bk, int stream)
+{
+    return wait_deadline(bk, query_stream, (void *)state(bk)->stream[stream], "the work queued on a stream");
+}
+
 static int cu_elapsed(hx_backend *bk, int a, int b, double *seconds)
 {
     float ms = 0;
-    CU_TRY(bk, cudaEventSynchronize(state(bk)->event[b]));
+    if (wait_deadline(bk, query_event, (void *)state(bk)->event[b], "a timed segment")) return -1;
     CU_TRY(bk, cudaEventElapsedTime(&ms, state(bk)->event[a], state(bk)->event[b]));
     *seconds = 1e-3 * (double)ms;
     return 0;
