@@ -179,29 +179,42 @@ int hx_cycle(hx_sim *s, int sweeps)
     return 0;
 }
 
+/* A failed wait is usually a neighbour that never delivered: name this rank's neighbours. */
+static int with_neighbours(hx_sim *s)
+{
+    char peers[128] = "", msg[sizeof s->err];
+    for (int p = 0; p < s->plan->nphases; p++)
+        for (int m = 0; m < s->plan->phase[p].nmsg; m++) {
+            char one[16];
+            int q = s->plan->phase[p].msg[m].peer, seen = 0;
+            for (int k = 0; k < p * HX_MAX_MSGS + m && !seen; k++) {
+                int pp = k / HX_MAX_MSGS, mm = k % HX_MAX_MSGS;
+                seen = mm < s->plan->phase[pp].nmsg && s->plan->phase[pp].msg[mm].peer == q;
+            }
+            if (seen) continue;
+            snprintf(one, sizeof one, "%s%d", peers[0] ? "," : "", q);
+            if (strlen(peers) + strlen(one) < sizeof peers) strcat(peers, one);
+        }
+    snprintf(msg, sizeof msg, "%s (rank %d exchanges with ranks %s)", s->err, s->d->rank, peers);
+    memcpy(s->err, msg, sizeof msg);
+    return -1;
+}
+
 int hx_iterate(hx_sim *s, long sweeps)
 {
     long left = sweeps;
     while (left > 0) {
         int m = left < s->cfg->depth ? (int)left : s->cfg->depth;
-        if (hx_cycle(s, m)) return -1;
+        if (hx_cycle(s, m)) return with_neighbours(s);
         left -= m;
     }
     if (s->bk->ops->sync(s->bk, HX_STREAM_MAIN) || s->bk->ops->sync(s->bk, HX_STREAM_INNER)) {
-        /* a stream-ordered exchange that never completed: say with whom this rank exchanges */
-        char peers[128] = "";
-        for (int p = 0; p < s->plan->nphases; p++)
-            for (int m = 0; m < s->plan->phase[p].nmsg; m++) {
-                char one[16];
-                snprintf(one, sizeof one, "%s%d", peers[0] ? "," : "", s->plan->phase[p].msg[m].peer);
-                if (!strstr(peers, one + (peers[0] ? 1 : 0)) && strlen(peers) + strlen(one) < sizeof peers) strcat(peers, one);
-            }
-        snprintf(s->err, sizeof s->err, "rank %d: %s (its neighbours: ranks %s)", s->d->rank, s->bk->err, peers);
-        return -1;
+        snprintf(s->err, sizeof s->err, "%s", s->bk->err);
+        return with_neighbours(s);
     }
     if (hx_clock_flush(&s->clock)) {
         snprintf(s->err, sizeof s->err, "timing events failed: %s", s->bk->err);
-        return -1;
+        return with_neighbours(s);
     }
     return 0;
 }
