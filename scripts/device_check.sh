@@ -56,6 +56,9 @@ for stage in "$@"; do
     final)
         (cd $BUILD && ctest -R "gpu_nccl_fault|gpu_ipc_fault|gpu_np3|gpu_np4|gpu_ipc_np4|gpu_nccl_np3|gpu_sanitizer" -V -j 7) >"$OUT/final.log" 2>&1
         grep -E "runs, |FAIL|clean:|stopped after|halox: error \(|tests passed|tests failed" "$OUT/final.log" | head -40 ;;
+    faults)
+        (cd $BUILD && ctest -R "gpu_(nccl|ipc)_fault" -V -j 2) >"$OUT/faults.log" 2>&1
+        grep -E "FAIL|stopped after|halox: error \(|tests passed|tests failed" "$OUT/faults.log" ;;
     tbench)
         # every transport side by side in one job per size; 2D fp32 jacobi5 unless named
         TB="$OUT/tbench.csv"
