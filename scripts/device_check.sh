@@ -56,6 +56,11 @@ for stage in "$@"; do
     final)
         (cd $BUILD && ctest -R "gpu_nccl_fault|gpu_ipc_fault|gpu_np3|gpu_np4|gpu_ipc_np4|gpu_nccl_np3|gpu_sanitizer" -V -j 7) >"$OUT/final.log" 2>&1
         grep -E "runs, |FAIL|clean:|stopped after|halox: error \(|tests passed|tests failed" "$OUT/final.log" | head -40 ;;
+    nvshmem)
+        (cd $BUILD && ctest -R "gpu_nvshmem_np[24]" -V -j 2) >"$OUT/nvshmem.log" 2>&1
+        grep -E "runs, |FAIL|halox: error|tests passed|tests failed" "$OUT/nvshmem.log" | head -20
+        $MPI -np 4 $H run --backend cuda --size 4096x4096 --iters 960 --repeat 3 --pattern direct --depth 1,16 \
+            --overlap=on --transport mpi,nccl,nvshmem --format csv 2>&1 | cut -d, -f11,13,16,48 ;;
     faults)
         (cd $BUILD && ctest -R "gpu_(nccl|ipc)_fault" -V -j 2) >"$OUT/faults.log" 2>&1
         grep -E "FAIL|stopped after|halox: error \(|tests passed|tests failed" "$OUT/faults.log" ;;

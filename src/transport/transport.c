@@ -4,7 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-extern const hx_transport_ops hx_transport_mpi, hx_transport_mpi_cuda, hx_transport_ipc, hx_transport_nccl;
+extern const hx_transport_ops hx_transport_mpi, hx_transport_mpi_cuda, hx_transport_ipc, hx_transport_nccl,
+    hx_transport_nvshmem;
 
 /* What this build holds; optional ones are compiled only when found at configure time. */
 static const hx_transport_ops *const registry[] = {
@@ -16,6 +17,9 @@ static const hx_transport_ops *const registry[] = {
 #ifdef HALOX_HAVE_NCCL
     &hx_transport_nccl,
 #endif
+#ifdef HALOX_HAVE_NVSHMEM
+    &hx_transport_nvshmem,
+#endif
 };
 
 /* Every model halox knows, built or not, so that asking for an absent one says why. */
@@ -26,7 +30,8 @@ const char *hx_transport_missing(const char *name)
     if (!strcmp(name, "nccl"))
         return "this halox was built without NCCL (nccl.h/libnccl not found at configure time): set NCCL_HOME and rebuild";
     if (!strcmp(name, "nvshmem"))
-        return "the nvshmem transport is not part of this halox yet: use nccl or ipc";
+        return "this halox was built without NVSHMEM (nvshmem.h/libnvshmem_host not found at configure time): set "
+               "NVSHMEM_HOME, or let `make` install the nvidia-nvshmem-cu13 wheel, and rebuild";
     return NULL;
 }
 

@@ -1,0 +1,178 @@
+/* NVSHMEM on the stream: each message is one nvshmemx_putmem_signal_on_stream into the
+ * neighbour's receive buffer on the symmetric heap, and each receive one
+ * nvshmemx_signal_wait_until_on_stream; the host only enqueues. Host API only (no device
+ * library): initialised with nvshmemx_hostlib_init_attr and a unique ID sent over MPI.
+ *
+ * Signals count exchanges (value = exchange number, compared with >=), so nothing is reset.
+ * Receive buffers alternate between two halves by exchange parity: a neighbour can be at most one
+ * exchange ahead (its next put needs our data, which we send only after unpacking the previous
+ * one), so it never writes into the half we are still unpacking. */
+#include <cuda_runtime.h>
+#include <nvshmem.h>
+#include <nvshmemx.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/check.h"
+#include "halox/transport.h"
+
+typedef struct {
+    char *recv[2];                               /* symmetric, by parity */
+    char *send;                                  /* symmetric */
+    uint64_t *signal;                            /* symmetric: [phase][message] */
+    long remote_offset[HX_MAX_PHASES][HX_MAX_MSGS]; /* bytes into the neighbour's receive half */
+    int remote_slot[HX_MAX_PHASES][HX_MAX_MSGS];    /* the neighbour's message index (its signal) */
+    uint64_t count[HX_MAX_PHASES];                /* exchanges done per phase */
+    size_t half;                                  /* bytes per phase and parity */
+} shmem_state;
+
+static int initialised = 0;
+
+static void shutdown_nvshmem(void)
+{
+    if (initialised) nvshmemx_hostlib_finalize();
+    initialised = 0;
+}
+
+static int shmem_available(const hx_backend *bk, char *why, size_t n)
+{
+    if (bk->host_accessible || bk->device < 0) {
+        snprintf(why, n, "--transport nvshmem puts into GPU memory: use it with --backend cuda, or --transport mpi");
+        return 0;
+    }
+    return 1;
+}
+
+/* The neighbour's view of a message we send: its index and its receive offset. */
+static int match_at_peer(const hx_decomp *me, const hx_plan *plan, int q, int phase, int send_tag, int *slot, long *offset)
+{
+    hx_decomp dq;
+    hx_plan pq;
+    char err[256];
+    if (hx_decomp_init(&dq, me->dim, me->global, me->pgrid, q, me->nranks, me->boundary, me->ghost[0], err, sizeof err))
+        return -1;
+    hx_plan_build(&pq, &dq, plan->pattern);
+    for (int k = 0; k < pq.phase[phase].nmsg; k++)
+        if (pq.phase[phase].msg[k].peer == me->rank && pq.phase[phase].msg[k].recv_tag == send_tag) {
+            *slot = k;
+            *offset = pq.phase[phase].msg[k].offset;
+            return 0;
+        }
+    return -1;
+}
+
+static int shmem_setup(hx_transport *t, char *err, size_t n)
+{
+    hx_backend *bk = t->bk;
+    const hx_decomp *d = bk->decomp;
+    shmem_state *s = (shmem_state *)calloc(1, sizeof *s);
+    if (!s) return snprintf(err, n, "out of host memory for the nvshmem transport"), -1;
+    t->impl = s;
+
+    /* one PE per GPU: NVSHMEM does not share a device between PEs */
+    MPI_Comm node;
+    int node_size = 1, ndev = 0;
+    HX_MPI_TRY(MPI_Comm_split_type(t->comm, MPI_COMM_TYPE_SHARED, d->rank, MPI_INFO_NULL, &node), err, n);
+    MPI_Comm_size(node, &node_size);
+    MPI_Comm_free(&node);
+    cudaGetDeviceCount(&ndev);
+    if (node_size > ndev)
+        return snprintf(err, n, "--transport nvshmem needs one GPU per rank, but %d ranks share %d GPUs on this node: "
+                                "run fewer ranks or use --transport nccl", node_size, ndev), -1;
+
+    if (!initialised) {
+        nvshmemx_uniqueid_t id;
+        memset(&id, 0, sizeof id);
+        if (d->rank == 0 && nvshmemx_get_uniqueid(&id) != 0) return snprintf(err, n, "nvshmemx_get_uniqueid failed"), -1;
+        HX_MPI_TRY(MPI_Bcast(&id, (int)sizeof id, MPI_BYTE, 0, t->comm), err, n);
+        nvshmemx_init_attr_t attr;
+        memset(&attr, 0, sizeof attr);
+        if (nvshmemx_set_attr_uniqueid_args(d->rank, d->nranks, &id, &attr) != 0)
+            return snprintf(err, n, "nvshmemx_set_attr_uniqueid_args failed"), -1;
+        if (nvshmemx_hostlib_init_attr(NVSHMEMX_INIT_WITH_UNIQUEID, &attr) != 0)
+            return snprintf(err, n, "NVSHMEM initialisation failed (check LD_LIBRARY_PATH holds NVSHMEM's bootstrap plugins)"), -1;
+        initialised = 1;
+        atexit(shutdown_nvshmem);
+    }
+    if (nvshmem_my_pe() != d->rank)
+        return snprintf(err, n, "NVSHMEM PE %d is not MPI rank %d", nvshmem_my_pe(), d->rank), -1;
+
+    /* symmetric allocations must have one size on every PE */
+    long cells = t->plan->max_phase_cells, most = 0;
+    HX_MPI_TRY(MPI_Allreduce(&cells, &most, 1, MPI_LONG, MPI_MAX, t->comm), err, n);
+    size_t half = (size_t)(most > 0 ? most : 1) * bk->elem;
+    half = (half + 255) / 256 * 256;
+    s->half = half;
+    s->recv[0] = (char *)nvshmem_malloc(2 * half * HX_MAX_PHASES);
+    s->send = (char *)nvshmem_malloc(half * HX_MAX_PHASES);
+    s->signal = (uint64_t *)nvshmem_calloc(HX_MAX_PHASES * HX_MAX_MSGS, sizeof(uint64_t));
+    if (!s->recv[0] || !s->send || !s->signal)
+        return snprintf(err, n, "nvshmem_malloc of %zu bytes failed: raise NVSHMEM_SYMMETRIC_SIZE", 3 * half * HX_MAX_PHASES), -1;
+    s->recv[1] = s->recv[0] + half * HX_MAX_PHASES;
+    for (int p = 0; p < t->plan->nphases; p++) {
+        t->send_buf[p] = s->send + half * p;
+        t->recv_buf[p] = s->recv[0] + half * p;
+        for (int m = 0; m < t->plan->phase[p].nmsg; m++) {
+            const hx_message *msg = &t->plan->phase[p].msg[m];
+            long off;
+            if (match_at_peer(d, t->plan, msg->peer, p, msg->send_tag, &s->remote_slot[p][m], &off))
+                return snprintf(err, n, "rank %d: no matching message at neighbour %d (plan mismatch)", d->rank, msg->peer), -1;
+            s->remote_offset[p][m] = (long)(half * p) + off * (long)bk->elem;
+        }
+    }
+    nvshmem_barrier_all();
+    return 0;
+}
+
+static int shmem_enqueue(hx_transport *t, int phase, int stream)
+{
+    shmem_state *s = (shmem_state *)t->impl;
+    hx_backend *bk = t->bk;
+    const hx_phase *ph = &t->plan->phase[phase];
+    cudaStream_t st = (cudaStream_t)bk->ops->native_stream(bk, stream);
+    const uint64_t e = ++s->count[phase];
+    char *dest = s->recv[e % 2];
+    for (int m = 0; m < ph->nmsg; m++) {
+        const hx_message *msg = &ph->msg[m];
+        nvshmemx_putmem_signal_on_stream(dest + s->remote_offset[phase][m],
+                                         (char *)t->send_buf[phase] + (size_t)msg->offset * bk->elem,
+                                         (size_t)msg->count * bk->elem,
+                                         &s->signal[phase * HX_MAX_MSGS + s->remote_slot[phase][m]], e, NVSHMEM_SIGNAL_SET,
+                                         msg->peer, st);
+    }
+    for (int m = 0; m < ph->nmsg; m++)
+        nvshmemx_signal_wait_until_on_stream(&s->signal[phase * HX_MAX_MSGS + m], NVSHMEM_CMP_GE, e, st);
+    /* the unpack that follows reads this exchange's half */
+    t->recv_buf[phase] = dest + s->half * phase;
+    cudaError_t ce = cudaGetLastError();
+    if (ce != cudaSuccess) return snprintf(t->err, sizeof t->err, "NVSHMEM on-stream calls: %s", cudaGetErrorString(ce)), -1;
+    return 0;
+}
+
+static void shmem_destroy(hx_transport *t)
+{
+    shmem_state *s = (shmem_state *)t->impl;
+    if (s && initialised) {
+        cudaDeviceSynchronize();
+        nvshmem_barrier_all();
+        if (s->recv[0]) nvshmem_free(s->recv[0]);
+        if (s->send) nvshmem_free(s->send);
+        if (s->signal) nvshmem_free(s->signal);
+    }
+    free(s);
+    t->impl = NULL;
+}
+
+extern "C" const hx_transport_ops hx_transport_nvshmem = {
+    "nvshmem",
+    "NVSHMEM put+signal and signal-wait enqueued on the compute stream (host API)",
+    HX_PATH_STREAM,
+    shmem_available,
+    shmem_setup,
+    NULL,
+    NULL,
+    shmem_enqueue,
+    NULL,
+    shmem_destroy,
+};
