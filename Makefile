@@ -10,6 +10,7 @@ all: build
 
 deps:
 	@scripts/install_deps.sh
+	@scripts/install_nvshmem.sh
 
 $(BUILD)/Makefile: CMakeLists.txt
 	cmake -S . -B $(BUILD) $(CMAKE_ARGS)

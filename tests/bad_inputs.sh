@@ -56,7 +56,8 @@ expect 2 $gpu_code "backend cuda\|without CUDA"   -- run --size 32x32 --backend 
 expect 1 $gpu_code "backend cuda\|without CUDA"   -- run --size 32x32 --backend cpu --transport mpi-cuda
 expect 2 "$([ $gpu_code = 3 ] && "$HALOX" info | grep -q '^nccl  *built' && echo 3 || echo 2)" "backend cuda\|without NCCL\|without CUDA" \
                                   -- run --size 32x32 --backend cpu --transport nccl
-expect 1 2 "not part of this halox" -- run --size 32x32 --transport nvshmem
+expect 1 "$("$HALOX" info | grep -q '^  nvshmem ' && echo 3 || echo 2)" "backend cuda\|without NVSHMEM\|without CUDA" \
+                                  -- run --size 32x32 --backend cpu --transport nvshmem
 expect 1 2 "unknown command"      -- frobnicate
 expect 2 3 "cannot open --output" -- run --size 32x32 --iters 2 --output "$tmp/no/such/dir/f.npy"
 # ranks started with different options
