@@ -77,6 +77,11 @@ int hx_transport_create(hx_transport *t, const hx_transport_ops *ops, hx_backend
                         MPI_Comm comm, hx_clock *clock, char *err, size_t errlen);
 void hx_transport_destroy(hx_transport *t);
 
+/* For transports whose packed buffers are plain backend memory: one send and one receive buffer
+ * per phase, each max_phase_cells long; and their release. */
+int hx_transport_alloc_buffers(hx_transport *t, char *err, size_t errlen);
+void hx_transport_free_buffers(hx_transport *t);
+
 #ifdef __cplusplus
 }
 #endif

@@ -128,7 +128,6 @@ static int ipc_setup(hx_transport *t, char *err, size_t n)
         return -1;
     }
 
-    size_t bytes = (size_t)t->plan->max_phase_cells * bk->elem;
     cudaIpcMemHandle_t *mine = calloc(HX_MAX_PHASES, sizeof *mine);
     cudaIpcEventHandle_t *mine_ev = calloc(2 * HX_MAX_PHASES, sizeof *mine_ev);
     cudaIpcMemHandle_t *all = calloc((size_t)nranks * HX_MAX_PHASES, sizeof *all);
@@ -136,14 +135,9 @@ static int ipc_setup(hx_transport *t, char *err, size_t n)
     if (!mine || !mine_ev || !all || !all_ev) return snprintf(err, n, "out of host memory for IPC handles"), -1;
     int rc = -1;
     ok = 0;
+    if (hx_transport_alloc_buffers(t, err, n)) goto out;
     for (int p = 0; p < t->plan->nphases; p++) {
         ipc_phase *ph = &s->ph[p];
-        t->send_buf[p] = bk->ops->alloc(bk, bytes ? bytes : 1);
-        t->recv_buf[p] = bk->ops->alloc(bk, bytes ? bytes : 1);
-        if (!t->send_buf[p] || !t->recv_buf[p]) {
-            snprintf(err, n, "cannot allocate %zu-byte halo buffers on GPU %d", bytes, bk->device);
-            goto out;
-        }
         cudaError_t e = cudaIpcGetMemHandle(&mine[p], t->recv_buf[p]);
         if (e == cudaSuccess) e = cudaEventCreateWithFlags(&ph->sent, cudaEventDisableTiming | cudaEventInterprocess);
         if (e == cudaSuccess) e = cudaEventCreateWithFlags(&ph->unpacked, cudaEventDisableTiming | cudaEventInterprocess);
@@ -273,7 +267,6 @@ static int ipc_wait(hx_transport *t, int phase, int stream)
 static void ipc_destroy(hx_transport *t)
 {
     ipc_state *s = t->impl;
-    hx_backend *bk = t->bk;
     if (s) {
         cudaDeviceSynchronize();
         for (int i = 0; i < s->nopened; i++) cudaIpcCloseMemHandle(s->opened[i]);
@@ -285,10 +278,7 @@ static void ipc_destroy(hx_transport *t)
     }
     /* neighbours may still read our events and buffers until every rank is done */
     MPI_Barrier(t->comm);
-    for (int p = 0; p < HX_MAX_PHASES; p++) {
-        if (t->send_buf[p]) bk->ops->free(bk, t->send_buf[p]);
-        if (t->recv_buf[p]) bk->ops->free(bk, t->recv_buf[p]);
-    }
+    hx_transport_free_buffers(t);
     free(s);
     t->impl = NULL;
 }

@@ -64,12 +64,12 @@ static int setup(hx_transport *t, int staged, char *err, size_t n)
     t->impl = s;
     s->staged = staged;
     size_t bytes = (size_t)t->plan->max_phase_cells * bk->elem;
-    for (int p = 0; p < t->plan->nphases; p++) {
+    for (int p = 0; p < t->plan->nphases; p++)
         for (int m = 0; m < t->plan->phase[p].nmsg; m++)
             if ((size_t)t->plan->phase[p].msg[m].count * bk->elem > INT_MAX)
                 return snprintf(err, n, "a halo message exceeds 2 GiB: use a smaller --depth or more ranks"), -1;
-        t->send_buf[p] = bk->ops->alloc(bk, bytes ? bytes : 1);
-        t->recv_buf[p] = bk->ops->alloc(bk, bytes ? bytes : 1);
+    if (hx_transport_alloc_buffers(t, err, n)) return -1;
+    for (int p = 0; p < t->plan->nphases; p++) {
         if (!staged) {
             s->host_send[p] = t->send_buf[p];
             s->host_recv[p] = t->recv_buf[p];
@@ -77,8 +77,8 @@ static int setup(hx_transport *t, int staged, char *err, size_t n)
             s->host_send[p] = bk->ops->alloc_host(bk, bytes ? bytes : 1);
             s->host_recv[p] = bk->ops->alloc_host(bk, bytes ? bytes : 1);
         }
-        if (!t->send_buf[p] || !t->recv_buf[p] || !s->host_send[p] || !s->host_recv[p])
-            return snprintf(err, n, "cannot allocate %zu-byte halo buffers: use a smaller --depth", bytes), -1;
+        if (!s->host_send[p] || !s->host_recv[p])
+            return snprintf(err, n, "cannot allocate %zu-byte pinned host buffers: use a smaller --depth", bytes), -1;
     }
     return 0;
 }
@@ -155,9 +155,8 @@ static void mpi_destroy(hx_transport *t)
             if (s->host_send[p]) bk->ops->free_host(bk, s->host_send[p]);
             if (s->host_recv[p]) bk->ops->free_host(bk, s->host_recv[p]);
         }
-        if (t->send_buf[p]) bk->ops->free(bk, t->send_buf[p]);
-        if (t->recv_buf[p]) bk->ops->free(bk, t->recv_buf[p]);
     }
+    hx_transport_free_buffers(t);
     free(s);
     t->impl = NULL;
 }

@@ -96,11 +96,8 @@ static int nccl_setup(hx_transport *t, char *err, size_t n)
     nccl_state *s = calloc(1, sizeof *s);
     if (!s) return snprintf(err, n, "out of host memory for the nccl transport"), -1;
     t->impl = s;
-    size_t bytes = (size_t)t->plan->max_phase_cells * bk->elem;
+    if (hx_transport_alloc_buffers(t, err, n)) return -1;
     for (int p = 0; p < t->plan->nphases; p++) {
-        t->send_buf[p] = bk->ops->alloc(bk, bytes ? bytes : 1);
-        t->recv_buf[p] = bk->ops->alloc(bk, bytes ? bytes : 1);
-        if (!t->send_buf[p] || !t->recv_buf[p]) return snprintf(err, n, "cannot allocate %zu-byte halo buffers", bytes), -1;
         by_key(&t->plan->phase[p], s->order_send[p], 0);
         by_key(&t->plan->phase[p], s->order_recv[p], 1);
     }
@@ -120,12 +117,8 @@ static int nccl_setup(hx_transport *t, char *err, size_t n)
 static void nccl_destroy(hx_transport *t)
 {
     nccl_state *s = t->impl;
-    hx_backend *bk = t->bk;
     if (s && s->comm) ncclCommDestroy(s->comm);
-    for (int p = 0; p < HX_MAX_PHASES; p++) {
-        if (t->send_buf[p]) bk->ops->free(bk, t->send_buf[p]);
-        if (t->recv_buf[p]) bk->ops->free(bk, t->recv_buf[p]);
-    }
+    hx_transport_free_buffers(t);
     free(s);
     t->impl = NULL;
 }

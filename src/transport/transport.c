@@ -68,3 +68,27 @@ void hx_transport_destroy(hx_transport *t)
     if (t->ops && t->ops->destroy) t->ops->destroy(t);
     memset(t, 0, sizeof *t);
 }
+
+int hx_transport_alloc_buffers(hx_transport *t, char *err, size_t errlen)
+{
+    hx_backend *bk = t->bk;
+    size_t bytes = (size_t)t->plan->max_phase_cells * bk->elem;
+    for (int p = 0; p < t->plan->nphases; p++) {
+        t->send_buf[p] = bk->ops->alloc(bk, bytes ? bytes : 1);
+        t->recv_buf[p] = bk->ops->alloc(bk, bytes ? bytes : 1);
+        if (!t->send_buf[p] || !t->recv_buf[p]) {
+            snprintf(err, errlen, "cannot allocate two %zu-byte halo buffers per phase: use a smaller --depth", bytes);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+void hx_transport_free_buffers(hx_transport *t)
+{
+    for (int p = 0; p < HX_MAX_PHASES; p++) {
+        if (t->send_buf[p]) t->bk->ops->free(t->bk, t->send_buf[p]);
+        if (t->recv_buf[p]) t->bk->ops->free(t->bk, t->recv_buf[p]);
+        t->send_buf[p] = t->recv_buf[p] = NULL;
+    }
+}
