@@ -10,10 +10,9 @@ if command -v nvidia-smi >/dev/null 2>&1; then gpus=$(nvidia-smi -L 2>/dev/null 
 if [ "$gpus" -gt 0 ] && "$HALOX" info 2>/dev/null | grep -q '^backends .*cuda'; then
     "$HALOX" info
     echo
-    echo "== $gpus GPU(s): 2D jacobi5 float, 16384x16384 per GPU, host-staged MPI with overlap =="
-    side=16384
-    [ "$gpus" -ge 4 ] && side=32768
-    exec mpirun --oversubscribe -np "$gpus" "$HALOX" run --backend cuda --size ${side}x${side} --iters 200 --repeat 3 --verify
+    echo "== $gpus GPU(s): 2D jacobi5 float 4096x4096, depth 8, every transport of this build, verified =="
+    exec mpirun --oversubscribe -x NCCL_NVLS_ENABLE -x NVSHMEM_DISABLE_NVLS -np "$gpus" "$HALOX" run --backend cuda \
+        --size 4096x4096 --iters 400 --depth 8 --pattern direct --repeat 3 --transport all --verify
 fi
 cores=$(nproc 2>/dev/null || echo 2)
 ranks=$([ "$cores" -ge 4 ] && echo 4 || echo "$cores")
