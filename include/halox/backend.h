@@ -17,7 +17,7 @@ extern "C" {
 enum { HX_STREAM_MAIN = 0, HX_STREAM_INNER = 1, HX_STREAM_COMM = 2, HX_NUM_STREAMS = 3 };
 #define HX_MAX_EVENTS 512 /* timing events, used as a ring by hx_clock */
 /* events reserved for ordering streams, after the timing ones */
-enum { HX_EVENT_CYCLE_START = HX_MAX_EVENTS, HX_EVENT_INNER_DONE, HX_EVENT_SPARE, HX_NUM_EVENTS };
+enum { HX_EVENT_CYCLE_START = HX_MAX_EVENTS, HX_EVENT_INNER_DONE, HX_NUM_EVENTS };
 
 typedef enum { HX_BACKEND_AUTO = 0, HX_BACKEND_CPU = 1, HX_BACKEND_CUDA = 2 } hx_backend_kind;
 

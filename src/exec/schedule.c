@@ -183,15 +183,14 @@ int hx_cycle(hx_sim *s, int sweeps)
 static int with_neighbours(hx_sim *s)
 {
     char peers[128] = "", msg[sizeof s->err];
+    int seen[HX_MAX_PHASES * HX_MAX_MSGS], nseen = 0;
     for (int p = 0; p < s->plan->nphases; p++)
         for (int m = 0; m < s->plan->phase[p].nmsg; m++) {
+            int q = s->plan->phase[p].msg[m].peer, known = 0;
+            for (int k = 0; k < nseen; k++) known |= seen[k] == q;
+            if (known) continue;
+            seen[nseen++] = q;
             char one[16];
-            int q = s->plan->phase[p].msg[m].peer, seen = 0;
-            for (int k = 0; k < p * HX_MAX_MSGS + m && !seen; k++) {
-                int pp = k / HX_MAX_MSGS, mm = k % HX_MAX_MSGS;
-                seen = mm < s->plan->phase[pp].nmsg && s->plan->phase[pp].msg[mm].peer == q;
-            }
-            if (seen) continue;
             snprintf(one, sizeof one, "%s%d", peers[0] ? "," : "", q);
             if (strlen(peers) + strlen(one) < sizeof peers) strcat(peers, one);
         }
