@@ -32,6 +32,24 @@ for stage in "$@"; do
             echo "HALOX_TILE=$t"
             HALOX_TILE=$t $H roofline --small 0 --repeat 5 | tail -8
         done | tee "$OUT/tune.txt" ;;
+    kern)
+        # 3D sweep variants (PIPE 0 = register kernel) and 2D tiles, side by side: HALOX_TILE=BY2,CHUNK2,BY3,CHUNK3,PIPE
+        for t in ${TILES:-4,8,8,16,0 4,8,8,16,1 4,8,8,16,2 4,16,8,32,2 8,8,8,64,2 2,8,4,32,2 4,4,8,32,3 2,16,4,64,3}; do
+            echo "HALOX_TILE=$t"
+            HALOX_TILE=$t $H roofline --small 0 --repeat 5 | grep -E "^(copy|jacobi|star)"
+        done 2>&1 | tee "$OUT/kern.txt" ;;
+    graph)
+        (cd $BUILD && ctest -R "gpu_graph" -V -j 3) >"$OUT/gpu_graph.log" 2>&1
+        grep -E "runs, |FAIL|halox: error|tests passed|tests failed" "$OUT/gpu_graph.log" | head -20
+        # graphs vs plain launches at 4096^2 total (latency-bound) and 16384^2 total
+        for tr in mpi nccl ipc; do
+            $MPI -np "$NGPU" $H run --backend cuda --transport $tr --size 4096x4096 --iters 960 --repeat 3 --pattern direct \
+                --depth 1,4,8,16,32 --overlap=on,off --graph=off,on --format csv
+        done 2>&1 | tee "$OUT/graph4k.csv" | cut -d, -f11,13,16,48,50 ;;
+    share)
+        # two ranks on one GPU (the one-GPU case): the matrix, and ipc, on GPU 0 alone
+        (cd $BUILD && CUDA_VISIBLE_DEVICES=0 ctest -R "gpu_np2|gpu_ipc_np2|gpu_graph_np2" -V -j 3) >"$OUT/share.log" 2>&1
+        grep -E "runs, |FAIL|halox: error|tests passed|tests failed" "$OUT/share.log" | head -20 ;;
     sanitizer)
         (cd $BUILD && ctest -R gpu_sanitizer -V) >"$OUT/sanitizer.log" 2>&1
         grep -E "clean:|FAIL|tests passed|tests failed" "$OUT/sanitizer.log" ;;

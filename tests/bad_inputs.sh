@@ -59,6 +59,9 @@ expect 2 "$([ $gpu_code = 3 ] && "$HALOX" info | grep -q '^nccl  *built' && echo
 expect 1 "$("$HALOX" info | grep -q '^  nvshmem ' && echo 3 || echo 2)" "backend cuda\|without NVSHMEM\|without CUDA" \
                                   -- run --size 32x32 --backend cpu --transport nvshmem
 expect 1 2 "unknown command"      -- frobnicate
+expect 2 2 "backend cuda"         -- run --size 32x32 --backend cpu --graph
+expect 1 2 "multiple of --depth"  -- run --size 32x32 --depth 4 --norm-every 6 --graph
+expect 1 2 "takes no value\|--graph" -- run --size 32x32 --graph=maybe
 expect 2 3 "cannot open --output" -- run --size 32x32 --iters 2 --output "$tmp/no/such/dir/f.npy"
 # ranks started with different options
 n=$((n + 1))

@@ -15,6 +15,7 @@ extern "C" {
 #endif
 
 enum { HX_STREAM_MAIN = 0, HX_STREAM_INNER = 1, HX_STREAM_COMM = 2, HX_NUM_STREAMS = 3 };
+#define HX_MAX_GRAPHS 2   /* one captured cycle per field parity */
 #define HX_MAX_EVENTS 512 /* timing events, used as a ring by hx_clock */
 /* events reserved for ordering streams, after the timing ones */
 enum { HX_EVENT_CYCLE_START = HX_MAX_EVENTS, HX_EVENT_INNER_DONE, HX_NUM_EVENTS };
@@ -54,6 +55,11 @@ typedef struct {
     int (*elapsed)(hx_backend *bk, int start_event, int end_event, double *seconds);
     /* the backend's own handle for a stream (a cudaStream_t), for transports that enqueue work */
     void *(*native_stream)(hx_backend *bk, int stream);
+    /* graphs (NULL where the backend has none): record the work issued on `stream`, and on streams
+     * joined to it through events, into graph slot `slot` < HX_MAX_GRAPHS; then replay it */
+    int (*capture_begin)(hx_backend *bk, int stream);
+    int (*capture_end)(hx_backend *bk, int stream, int slot);
+    int (*graph_launch)(hx_backend *bk, int stream, int slot);
     void (*destroy)(hx_backend *bk);
 } hx_backend_ops;
 

@@ -23,6 +23,7 @@ typedef struct {
     hx_dtype dtype;
     hx_pattern pattern;
     int overlap;
+    int graph;           /* replay each exchange cycle from a CUDA graph */
     hx_boundary boundary;
     uint64_t seed;
     hx_backend_kind backend;

@@ -23,6 +23,7 @@ typedef struct {
     const char *backend;
     const char *transport;
     int nrep;
+    int whole_graph; /* --graph captured whole cycles: segments other than total are not timed */
     const hx_rank_stats *reps; /* one per repeat */
     int verified;              /* 1 bit-identical, -1 differs, 0 not checked */
     long bad_cells;

@@ -21,6 +21,7 @@ typedef struct {
     void *field[2]; /* Jacobi double buffer: field[cur] holds the latest values */
     int cur;
     long sweeps_done;
+    int graph_ready[HX_MAX_GRAPHS]; /* --graph: slot cur holds the cycle that starts from field[cur] */
     hx_clock clock;
     hx_times times;
     int print_norms;     /* rank 0 prints each --norm-every result */

@@ -37,6 +37,7 @@ typedef struct {
     hx_times *acc;
     int next_event;
     int npending;
+    int paused;            /* while a CUDA graph is captured: events there cannot time anything */
     struct { int seg, start, end; } pending[128];
 } hx_clock;
 
@@ -45,6 +46,8 @@ void hx_clock_init(hx_clock *c, struct hx_backend *bk, hx_times *acc);
 int hx_clock_start(hx_clock *c, int stream);
 /* End it and charge it to seg. */
 int hx_clock_stop(hx_clock *c, int stream, int seg, int start_event);
+/* While paused, start and stop record nothing (used during graph capture). */
+void hx_clock_pause(hx_clock *c, int paused);
 /* Resolve all pending intervals (waits for their events). */
 int hx_clock_flush(hx_clock *c);
 

@@ -25,6 +25,9 @@ extern "C" {
 #endif
 
 enum { HX_PATH_HOST = 1u, HX_PATH_STREAM = 2u, HX_PATH_DEVICE = 4u };
+/* The stream path enqueues the same work every exchange (no per-exchange host state such as
+ * changing signal values), so one captured exchange can be replayed from a CUDA graph. */
+enum { HX_CAP_REPLAY = 8u };
 
 typedef struct hx_transport hx_transport;
 

@@ -31,7 +31,8 @@ typedef struct {
     cudaEvent_t event[HX_NUM_EVENTS];
     double *norm_dev;
     double *norm_host;
-    int tile[5]; /* see tile_shape */
+    int tile[6]; /* see tile_shape */
+    cudaGraphExec_t graph[HX_MAX_GRAPHS];
 } cuda_state;
 
 static cuda_state *state(hx_backend *bk) { return (cuda_state *)bk->impl; }
@@ -50,6 +51,14 @@ template <typename T> __device__ __forceinline__ cells<T> load_vec(const T *p)
 {
     cells<T> c;
     typename vec16<T>::type raw = __ldg(reinterpret_cast<const typename vec16<T>::type *>(p));
+    memcpy(c.v, &raw, sizeof raw);
+    return c;
+}
+
+template <typename T> __device__ __forceinline__ cells<T> load_shared_vec(const T *p)
+{
+    cells<T> c;
+    typename vec16<T>::type raw = *reinterpret_cast<const typename vec16<T>::type *>(p);
     memcpy(c.v, &raw, sizeof raw);
     return c;
 }
@@ -203,6 +212,106 @@ __global__ void __launch_bounds__(256) sweep3d(const T *__restrict__ src, T *__r
     }
 }
 
+/* ---------------------------------------------------------------- 3D sweep, pipelined through shared memory
+ * A block owns a tile of 32 vectors x BY rows and marches along z. Each plane of the tile, with
+ * R rows and one vector of halo on every side, is copied into a ring of shared-memory slots
+ * with cp.async P planes ahead of the plane being computed, so bytes stay in flight without
+ * holding registers, and the y and x neighbours come from shared memory instead of L1 misses.
+ * The z neighbours stay in a register window. One barrier per plane; the slot refilled at step z
+ * held plane z-1, which every thread finished with before that barrier. */
+
+__device__ __forceinline__ void cp_async16(void *smem, const void *gmem)
+{
+    const unsigned s = (unsigned)__cvta_generic_to_shared(smem);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gmem) : "memory");
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+template <int N> __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory"); }
+
+struct pipe_args {
+    sweep_args s;
+    int rows;  /* allocated rows (alloc[1]), to clamp halo rows of partial tiles */
+    int chunk; /* planes per block */
+};
+
+template <typename T, int R, int P>
+__global__ void __launch_bounds__(256) sweep3d_pipe(const T *__restrict__ src, T *__restrict__ dst, pipe_args pa)
+{
+    const int V = vec16<T>::n, NS = R + 1 + P, W = 34; /* vectors per smem row: 32 + one each side */
+    const sweep_args &a = pa.s;
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    T *ring = reinterpret_cast<T *>(smem_raw);
+    const int by = blockDim.y, srows = by + 2 * R;
+    const long slot_cells = (long)srows * W * V;
+    const int tid = threadIdx.y * 32 + threadIdx.x, nthreads = 32 * by;
+    const int xt = a.xbase + blockIdx.x * 32 * V; /* first cell of the tile */
+    const int yt = a.lo[1] + blockIdx.y * by;
+    const int z0 = a.lo[2] + blockIdx.z * pa.chunk;
+    const int z1 = min(z0 + pa.chunk, a.hi[2]);
+    const int x0 = xt + threadIdx.x * V, y = yt + threadIdx.y;
+    const bool active = x0 < a.hi[0] && y < a.hi[1];
+
+    /* copy plane z of the tile into its slot; halo reads are clamped into the allocation (their
+     * values only feed cells outside the box, which are not stored) */
+    auto fetch = [&](int z) {
+        T *slot = ring + (long)((z - z0) % NS) * slot_cells;
+        const T *plane = src + (long)z * a.sz;
+        for (int i = tid; i < srows * W; i += nthreads) {
+            const int r = i / W, c = i - r * W;
+            const int gx = min(max(xt + (c - 1) * V, 0), a.pitch - V);
+            const int gy = min(max(yt - R + r, 0), pa.rows - 1);
+            cp_async16(slot + (long)i * V, plane + (long)gy * a.sy + gx);
+        }
+    };
+#pragma unroll
+    for (int k = 0; k < R + P; k++) {
+        if (z0 + k < z1 + R) fetch(z0 + k);
+        cp_async_commit();
+    }
+    cells<T> win[2 * R + 1]; /* planes z-R .. z+R of this thread's vector */
+    const T *column = src + min(x0, a.pitch - V) + (long)min(y, pa.rows - 1) * a.sy;
+#pragma unroll
+    for (int k = 0; k < 2 * R; k++) win[k] = load_vec(column + (long)(z0 - R + k) * a.sz);
+
+    const int me = (threadIdx.y + R) * W + threadIdx.x + 1; /* this thread's vector in a slot */
+    for (int z = z0; z < z1; z++) {
+        cp_async_wait<P - 1>();
+        __syncthreads();
+        if (z + R + P < z1 + R) fetch(z + R + P);
+        cp_async_commit();
+        const T *cur = ring + (long)((z - z0) % NS) * slot_cells;
+        const T *up = ring + (long)((z + R - z0) % NS) * slot_cells;
+        win[2 * R] = load_shared_vec(up + (long)me * V);
+        cells<T> ys[2 * R]; /* y-R .. y-1, y+1 .. y+R */
+#pragma unroll
+        for (int j = 0; j < R; j++) {
+            ys[j] = load_shared_vec(cur + (long)(me - (R - j) * W) * V);
+            ys[R + j] = load_shared_vec(cur + (long)(me + (j + 1) * W) * V);
+        }
+        xrow<T, R> c;
+#pragma unroll
+        for (int i = 0; i < R; i++) {
+            c.v[i] = cur[(long)me * V - R + i];
+            c.v[R + V + i] = cur[(long)(me + 1) * V + i];
+        }
+#pragma unroll
+        for (int i = 0; i < V; i++) c.v[R + i] = win[R].v[i];
+        if (active) {
+            cells<T> out;
+#pragma unroll
+            for (int i = 0; i < V; i++) {
+                const int k = R + i;
+                out.v[i] = apply3(c.v[k - 1], c.v[k + 1], ys[R - 1].v[i], ys[R].v[i], win[R - 1].v[i], win[R + 1].v[i],
+                                  c.v[k - R], c.v[k + R], ys[0].v[i], ys[2 * R - 1].v[i], win[0].v[i], win[2 * R].v[i], R);
+            }
+            store_cells(dst + x0 + (long)y * a.sy + (long)z * a.sz, out, x0, a.lo[0], a.hi[0]);
+        }
+#pragma unroll
+        for (int k = 0; k < 2 * R; k++) win[k] = win[k + 1];
+    }
+    cp_async_wait<0>();
+}
+
 /* Thin boxes (the boundary shell of an overlapped sweep): one thread per cell, every box of the
  * set in one launch. Same arithmetic through the pointer forms of halox/stencil.h. */
 struct box_set {
@@ -230,24 +339,41 @@ __global__ void sweep_cells(const T *__restrict__ src, T *__restrict__ dst, box_
  * along the slow axis. Longer marches re-read fewer of the 2R planes that start a march. */
 typedef struct {
     int by2, chunk2; /* 2D: block 32 x by2, rows per thread */
-    int by3, chunk3; /* 3D: block 32 x by3, planes per thread */
+    int by3, chunk3; /* 3D: block 32 x by3, planes per block */
+    int pipe;        /* 3D: planes copied ahead through shared memory (1..3); 0 = register kernel */
     int sms;         /* multiprocessors: small boxes get shorter marches to fill them */
 } tile_shape;
 
 static tile_shape default_tiles(void)
 {
-    tile_shape t = {4, 8, 8, 16, 132};
-    /* HALOX_TILE="BY2,CHUNK2,BY3,CHUNK3" overrides, for tuning runs of `halox roofline` */
+    tile_shape t = {4, 8, 8, 16, 2, 132};
+    /* HALOX_TILE="BY2,CHUNK2,BY3,CHUNK3[,PIPE]" overrides, for tuning runs of `halox roofline` */
     const char *e = getenv("HALOX_TILE");
     if (e) {
         tile_shape u = t;
-        if (sscanf(e, "%d,%d,%d,%d", &u.by2, &u.chunk2, &u.by3, &u.chunk3) == 4 && u.by2 >= 1 && u.by2 <= 8 &&
-            u.by3 >= 1 && u.by3 <= 8)
+        int n = sscanf(e, "%d,%d,%d,%d,%d", &u.by2, &u.chunk2, &u.by3, &u.chunk3, &u.pipe);
+        if (n >= 4 && u.by2 >= 1 && u.by2 <= 8 && u.by3 >= 1 && u.by3 <= 8 && u.chunk2 >= 1 && u.chunk3 >= 1 &&
+            u.pipe >= 0 && u.pipe <= 3)
             t = u;
         else
-            fprintf(stderr, "halox: warning: HALOX_TILE='%s' ignored: give BY2,CHUNK2,BY3,CHUNK3 with BY in 1..8\n", e);
+            fprintf(stderr, "halox: warning: HALOX_TILE='%s' ignored: give BY2,CHUNK2,BY3,CHUNK3[,PIPE] with BY in 1..8, PIPE in 0..3\n", e);
     }
     return t;
+}
+
+template <typename T, int R, int P>
+static void launch_pipe(const hx_decomp *d, const hx_box *b, const T *src, T *dst, cudaStream_t st, int by,
+                        const sweep_args &a, int groups, int chunk)
+{
+    pipe_args pa;
+    pa.s = a;
+    pa.rows = d->alloc[1];
+    pa.chunk = chunk;
+    const size_t smem = (size_t)(R + 1 + P) * (by + 2 * R) * 34 * 16;
+    /* at most 6 slots x 12 rows x 544 bytes: below the 48 KiB that needs no opt-in */
+    dim3 block(32, by);
+    dim3 grid((groups + 31) / 32, (b->hi[1] - b->lo[1] + by - 1) / by, (b->hi[2] - b->lo[2] + chunk - 1) / chunk);
+    sweep3d_pipe<T, R, P><<<grid, block, smem, st>>>(src, dst, pa);
 }
 
 template <typename T, int R, int CHUNK>
@@ -288,6 +414,12 @@ template <typename T, int R> static void launch_sweep(const hx_decomp *d, const 
         long blocks = d->dim == 2 ? columns / ((long)by * chunk) : columns * ((slow + chunk - 1) / chunk);
         if (blocks >= 4L * t.sms) break;
         chunk /= 2;
+    }
+    if (d->dim == 3 && t.pipe > 0) {
+        if (t.pipe == 1) launch_pipe<T, R, 1>(d, b, src, dst, st, by, a, groups, chunk);
+        else if (t.pipe == 2) launch_pipe<T, R, 2>(d, b, src, dst, st, by, a, groups, chunk);
+        else launch_pipe<T, R, 3>(d, b, src, dst, st, by, a, groups, chunk);
+        return;
     }
     switch (chunk) {
     case 8: launch_chunk<T, R, 8>(d, b, src, dst, st, by, a, groups); break;
@@ -472,7 +604,7 @@ static int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *s
     cudaStream_t st = state(bk)->stream[stream];
     const int r = hx_stencil_get(bk->stencil)->radius;
     const int *ti = state(bk)->tile;
-    const tile_shape t = {ti[0], ti[1], ti[2], ti[3], ti[4]};
+    const tile_shape t = {ti[0], ti[1], ti[2], ti[3], ti[4], ti[5]};
     if (bk->dtype == HX_DOUBLE) {
         if (r == 1) launch_sweep<double, 1>(d, box, (const double *)src, (double *)dst, st, t);
         else launch_sweep<double, 2>(d, box, (const double *)src, (double *)dst, st, t);
@@ -604,6 +736,41 @@ static int cu_elapsed(hx_backend *bk, int a, int b, double *seconds)
 
 static void *cu_native_stream(hx_backend *bk, int stream) { return (void *)state(bk)->stream[stream]; }
 
+/* Thread-local capture: calls of other threads (an MPI progress thread, say) stay outside it. */
+static int cu_capture_begin(hx_backend *bk, int stream)
+{
+    CU_TRY(bk, cudaStreamBeginCapture(state(bk)->stream[stream], cudaStreamCaptureModeThreadLocal));
+    return 0;
+}
+
+static int cu_capture_end(hx_backend *bk, int stream, int slot)
+{
+    cuda_state *s = state(bk);
+    cudaGraph_t g = NULL;
+    CU_TRY(bk, cudaStreamEndCapture(s->stream[stream], &g));
+    if (s->graph[slot]) {
+        cudaError_t e = cudaGraphExecDestroy(s->graph[slot]);
+        s->graph[slot] = NULL;
+        if (e != cudaSuccess) {
+            cudaGraphDestroy(g);
+            CU_TRY(bk, e);
+        }
+    }
+    cudaError_t e = cudaGraphInstantiate(&s->graph[slot], g, 0);
+    cudaError_t e2 = cudaGraphDestroy(g); /* the executable graph keeps what it needs */
+    CU_TRY(bk, e);
+    CU_TRY(bk, e2);
+    /* upload now, so that the first replay costs no more than the others */
+    CU_TRY(bk, cudaGraphUpload(s->graph[slot], s->stream[stream]));
+    return 0;
+}
+
+static int cu_graph_launch(hx_backend *bk, int stream, int slot)
+{
+    CU_TRY(bk, cudaGraphLaunch(state(bk)->graph[slot], state(bk)->stream[stream]));
+    return 0;
+}
+
 static void cu_destroy(hx_backend *bk)
 {
     cuda_state *s = state(bk);
@@ -613,6 +780,8 @@ static void cu_destroy(hx_backend *bk)
         if (s->stream[i]) cudaStreamDestroy(s->stream[i]);
     for (int i = 0; i < HX_NUM_EVENTS; i++)
         if (s->event[i]) cudaEventDestroy(s->event[i]);
+    for (int i = 0; i < HX_MAX_GRAPHS; i++)
+        if (s->graph[i]) cudaGraphExecDestroy(s->graph[i]);
     if (s->norm_dev) cudaFree(s->norm_dev);
     if (s->norm_host) cudaFreeHost(s->norm_host);
     free(s);
@@ -623,7 +792,7 @@ static const hx_backend_ops cuda_ops = {
     "cuda",        cu_alloc,      cu_free,     cu_alloc_host,  cu_free_host, cu_to_host,
     cu_to_device,  cu_copy,       cu_init_field, cu_sweep,     cu_sweep_shell, cu_pack,
     cu_unpack,     cu_diff_norm2, cu_record,   cu_wait_event,  cu_sync,      cu_elapsed,
-    cu_native_stream, cu_destroy,
+    cu_native_stream, cu_capture_begin, cu_capture_end, cu_graph_launch, cu_destroy,
 };
 
 extern "C" int hx_cuda_built(void) { return 1; }
@@ -652,9 +821,10 @@ extern "C" int hx_cuda_backend_create(hx_backend *bk, int device, char *err, siz
     cuda_state *s = (cuda_state *)calloc(1, sizeof *s);
     bk->impl = s;
     const tile_shape t = default_tiles();
-    s->tile[0] = t.by2, s->tile[1] = t.chunk2, s->tile[2] = t.by3, s->tile[3] = t.chunk3, s->tile[4] = t.sms;
+    s->tile[0] = t.by2, s->tile[1] = t.chunk2, s->tile[2] = t.by3, s->tile[3] = t.chunk3, s->tile[4] = t.pipe;
+    s->tile[5] = t.sms;
     int sms = 0;
-    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess && sms > 0) s->tile[4] = sms;
+    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess && sms > 0) s->tile[5] = sms;
     int lo = 0, hi = 0;
     const char *step = "cudaDeviceGetStreamPriorityRange";
     e = cudaDeviceGetStreamPriorityRange(&lo, &hi);

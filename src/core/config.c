@@ -65,6 +65,9 @@ void hx_config_usage(FILE *out)
           "  --depth D              halo depth in stencil radii: one exchange per D sweeps (default 1)\n"
           "  --pattern staged|direct  axis by axis with corners forwarded, or all neighbours at once (default staged)\n"
           "  --overlap|--no-overlap compute the interior while halos travel (default --overlap; --overlap=off too)\n"
+          "  --graph                capture each cycle in a CUDA graph and replay it (cuda backend): the whole\n"
+          "                         cycle with a stream transport (nccl), the sweeps after the exchange with a\n"
+          "                         host transport; segments inside a whole-cycle graph are not timed apart\n"
           "  --backend auto|cpu|cuda  where the field lives (default auto: cuda if a GPU is visible)\n"
           "  --devices LIST         GPUs to use, e.g. 0,1,2,3 (default: node-local rank %% device count)\n"
           "  --transport NAME|all   communication model (default mpi; see `halox info`); all: every one, with\n"
@@ -142,7 +145,12 @@ int hx_config_parse(hx_config *c, int argc, char **argv, char *err, size_t n)
         else if (!strcmp(name, "--overlap") && eq && (!strcmp(eq + 1, "on") || !strcmp(eq + 1, "off"))) {
             c->overlap = !strcmp(eq + 1, "on");
             continue;
+        } else if (!strcmp(name, "--graph") && eq && (!strcmp(eq + 1, "on") || !strcmp(eq + 1, "off"))) {
+            c->graph = !strcmp(eq + 1, "on");
+            continue;
         } else if (!strcmp(name, "--overlap")) c->overlap = 1;
+        else if (!strcmp(name, "--graph")) c->graph = 1;
+        else if (!strcmp(name, "--no-graph")) c->graph = 0;
         else if (!strcmp(name, "--no-overlap")) c->overlap = 0;
         else if (!strcmp(name, "--verify")) c->verify = 1;
         else if (!strcmp(name, "--desync-barrier")) c->desync_barrier = 1;
@@ -268,6 +276,9 @@ int hx_config_check(const hx_config *c, int nranks, char *err, size_t n)
     if (st->dim != c->dim)
         return fail(err, n, "stencil %s is %dD but --size is %dD: give --size with %d numbers or a %dD stencil (%s)",
                     st->name, st->dim, c->dim, st->dim, c->dim, c->dim == 2 ? "jacobi5, star9" : "jacobi7, star13");
+    if (c->graph && c->norm_every > 0 && c->norm_every % c->depth)
+        return fail(err, n, "--graph replays whole cycles of %d sweeps, so --norm-every %ld cannot fall inside one: "
+                    "give a multiple of --depth", c->depth, c->norm_every);
     long halo = (long)c->depth * st->radius;
     for (int a = 0; a < c->dim; a++)
         if ((long)c->size[a] + 2 * halo > (1L << 30))

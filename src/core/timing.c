@@ -14,7 +14,10 @@ void hx_clock_init(hx_clock *c, struct hx_backend *bk, hx_times *acc)
     c->acc = acc;
     c->next_event = 0;
     c->npending = 0;
+    c->paused = 0;
 }
+
+void hx_clock_pause(hx_clock *c, int paused) { c->paused = paused; }
 
 /* Events are a ring; pending pairs are resolved long before the ring comes round to them. */
 static int next_event(hx_clock *c)
@@ -26,6 +29,7 @@ static int next_event(hx_clock *c)
 
 int hx_clock_start(hx_clock *c, int stream)
 {
+    if (c->paused) return 0;
     int e = next_event(c);
     if (c->bk->ops->record(c->bk, stream, e)) return -1;
     return e;
@@ -34,6 +38,7 @@ int hx_clock_start(hx_clock *c, int stream)
 int hx_clock_stop(hx_clock *c, int stream, int seg, int start_event)
 {
     if (start_event < 0) return -1;
+    if (c->paused) return 0;
     int e = next_event(c);
     if (c->bk->ops->record(c->bk, stream, e)) return -1;
     c->pending[c->npending].seg = seg;

@@ -71,9 +71,9 @@ static void print_table(FILE *out, const hx_report *r)
     dims_string(local, sizeof local, d->local, d->dim); /* rank 0's block */
     fprintf(out, "halox run: %dD %s %s, %s cells on %d ranks (grid %s, rank 0 block %s)\n", d->dim, st->name,
             hx_dtype_name(c->dtype), size, d->nranks, grid, local);
-    fprintf(out, "  depth %d (halo %d cells), pattern %s, %s, boundary %s, backend %s, transport %s\n", c->depth,
+    fprintf(out, "  depth %d (halo %d cells), pattern %s, %s, boundary %s, backend %s, transport %s%s\n", c->depth,
             c->depth * st->radius, hx_pattern_name(c->pattern), c->overlap ? "overlap" : "no overlap",
-            hx_boundary_name(c->boundary), r->backend, r->transport);
+            hx_boundary_name(c->boundary), r->backend, r->transport, c->graph ? ", CUDA graph" : "");
     fprintf(out, "  %ld sweeps, %ld exchanges, %d timed repeat%s, %d warm-up sweeps\n\n", c->iters,
             (c->iters + c->depth - 1) / c->depth, r->nrep, r->nrep > 1 ? "s" : "", c->warmup);
     fprintf(out, "%-9s %12s %12s %12s %14s %12s %12s\n", "segment", "rank min", "rank mean", "rank max", "mean/sweep",
@@ -87,6 +87,8 @@ static void print_table(FILE *out, const hx_report *r)
                 1e3 * m.rep_max);
     }
     seg_summary tot = summarise(r, HX_SEG_TOTAL);
+    if (c->graph && r->whole_graph)
+        fprintf(out, "(--graph: each cycle is one CUDA graph, so only total is timed; run without --graph for segments)\n");
     fprintf(out, "\ntime per sweep %.2f us (slowest rank, median of %d), %.3e cell updates/s\n",
             1e6 * tot.med_max / (double)c->iters, r->nrep, global_cells(d) * (double)c->iters / tot.med_max);
     if (r->have_norm) fprintf(out, "last update norm %.9e\n", r->last_norm);
@@ -104,7 +106,7 @@ static void print_csv(FILE *out, const hx_report *r)
         fprintf(out, "dim,nx,ny,nz,ranks,px,py,pz,stencil,dtype,depth,pattern,overlap,boundary,backend,transport,iters,repeats");
         for (int s = 0; s < HX_NUM_SEGS; s++)
             fprintf(out, ",%s_min_s,%s_mean_s,%s_max_s", hx_segment_names[s], hx_segment_names[s], hx_segment_names[s]);
-        fprintf(out, ",total_rep_min_s,total_rep_max_s,us_per_sweep,cells_per_s,verified\n");
+        fprintf(out, ",total_rep_min_s,total_rep_max_s,us_per_sweep,cells_per_s,verified,graph\n");
     }
     fprintf(out, "%d,%d,%d,%d,%d,%d,%d,%d,%s,%s,%d,%s,%d,%s,%s,%s,%ld,%d", d->dim, d->global[0], d->global[1],
             d->global[2], d->nranks, d->pgrid[0], d->pgrid[1], d->pgrid[2], hx_stencil_get(c->stencil)->name,
@@ -115,8 +117,8 @@ static void print_csv(FILE *out, const hx_report *r)
         fprintf(out, ",%.9e,%.9e,%.9e", m.med_min, m.med_mean, m.med_max);
     }
     seg_summary t = summarise(r, HX_SEG_TOTAL);
-    fprintf(out, ",%.9e,%.9e,%.4f,%.6e,%d\n", t.rep_min, t.rep_max, 1e6 * t.med_max / (double)c->iters,
-            global_cells(d) * (double)c->iters / t.med_max, r->verified);
+    fprintf(out, ",%.9e,%.9e,%.4f,%.6e,%d,%d\n", t.rep_min, t.rep_max, 1e6 * t.med_max / (double)c->iters,
+            global_cells(d) * (double)c->iters / t.med_max, r->verified, c->graph);
 }
 
 static void print_json(FILE *out, const hx_report *r)
@@ -126,11 +128,11 @@ static void print_json(FILE *out, const hx_report *r)
     fprintf(out, "{\n  \"config\": {\"dim\": %d, \"size\": [%d, %d, %d], \"ranks\": %d, \"grid\": [%d, %d, %d], "
                  "\"stencil\": \"%s\", \"dtype\": \"%s\", \"depth\": %d, \"pattern\": \"%s\", \"overlap\": %s, "
                  "\"boundary\": \"%s\", \"backend\": \"%s\", \"transport\": \"%s\", \"iters\": %ld, \"repeats\": %d, "
-                 "\"warmup\": %d, \"seed\": %llu},\n",
+                 "\"warmup\": %d, \"seed\": %llu, \"graph\": %s},\n",
             d->dim, d->global[0], d->global[1], d->global[2], d->nranks, d->pgrid[0], d->pgrid[1], d->pgrid[2],
             hx_stencil_get(c->stencil)->name, hx_dtype_name(c->dtype), c->depth, hx_pattern_name(c->pattern),
             c->overlap ? "true" : "false", hx_boundary_name(c->boundary), r->backend, r->transport, c->iters, r->nrep,
-            c->warmup, (unsigned long long)c->seed);
+            c->warmup, (unsigned long long)c->seed, c->graph ? "true" : "false");
     fprintf(out, "  \"segments\": {\n");
     for (int s = 0; s < HX_NUM_SEGS; s++) {
         seg_summary m = summarise(r, s);

@@ -154,6 +154,16 @@ int hx_run(const hx_config *cfg_in, MPI_Comm world)
         goto out;
     }
 
+    if (cfg.graph) {
+        err[0] = 0;
+        if (kind != HX_BACKEND_CUDA)
+            snprintf(err, sizeof err, "--graph replays CUDA graphs: use it with --backend cuda, or leave it out");
+        else if (!(tops->caps & HX_PATH_HOST) && !(tops->caps & HX_CAP_REPLAY))
+            snprintf(err, sizeof err, "--graph: transport %s enqueues different work every exchange, so a captured "
+                     "exchange cannot be replayed: use --transport nccl or a host transport, or leave --graph out", tops->name);
+        if (any_failed(comm, err[0] ? 1 : 0, err)) goto out;
+    }
+
     code = HX_ERR_RUNTIME;
     hx_backend bk;
     if (any_failed(comm, hx_backend_create(&bk, kind, &d, cfg.stencil, cfg.dtype, device, err, sizeof err) ? 2 : 0, err))
@@ -206,6 +216,7 @@ int hx_run(const hx_config *cfg_in, MPI_Comm world)
     rep.backend = bk.ops->name;
     rep.transport = tops->name;
     rep.nrep = cfg.repeat;
+    rep.whole_graph = cfg.graph && !(tops->caps & HX_PATH_HOST);
     rep.reps = reps;
     rep.have_norm = cfg.norm_every > 0 && cfg.norm_every <= cfg.iters;
     rep.last_norm = s.last_norm;

@@ -107,13 +107,11 @@ static int desync_barrier(hx_sim *s)
     return 0;
 }
 
-/* After a sweep: swap buffers and, every norm_every sweeps, reduce the update norm over ranks. */
-static int finish_sweep(hx_sim *s)
+/* Every norm_every sweeps, reduce the update norm over ranks. */
+static int norm_if_due(hx_sim *s)
 {
-    s->cur = 1 - s->cur;
-    s->sweeps_done++;
     long k = s->cfg->norm_every;
-    if (k <= 0 || s->sweeps_done % k) return 0;
+    if (k <= 0 || s->sweeps_done % k || s->clock.paused) return 0;
     double t0 = MPI_Wtime(), local = 0, global = 0;
     hx_box owned = hx_owned_box(s->d);
     TRY_BK(s->bk->ops->diff_norm2(s->bk, HX_STREAM_MAIN, &owned, cur_field(s), next_field(s), &local));
@@ -123,6 +121,14 @@ static int finish_sweep(hx_sim *s)
     s->times.t[HX_SEG_NORM] += MPI_Wtime() - t0;
     if (s->print_norms && s->d->rank == 0) printf("norm  sweep %-8ld ||u_new - u_old||_2 = %.9e\n", s->sweeps_done, s->last_norm);
     return 0;
+}
+
+/* After a sweep: swap buffers, then the norm if one is due. */
+static int finish_sweep(hx_sim *s)
+{
+    s->cur = 1 - s->cur;
+    s->sweeps_done++;
+    return norm_if_due(s);
 }
 
 static int exchange_all(hx_sim *s, int first_phase)
@@ -161,10 +167,19 @@ static int overlapped_first_sweep(hx_sim *s, const hx_box *region)
     return 0;
 }
 
-int hx_cycle(hx_sim *s, int sweeps)
+/* Sweeps k0 .. m-1 of a cycle of m: sweep k updates the owned block grown by (m-1-k)*r, so each
+ * sweep consumes r ghost layers. */
+static int later_sweeps(hx_sim *s, int k0, int m)
 {
-    if (desync_barrier(s)) return -1;
-    /* Sweep k of m updates the owned block grown by (m-1-k)*r: each sweep consumes r ghost layers. */
+    for (int k = k0; k < m; k++) {
+        hx_box box = hx_sweep_box(s->d, (m - 1 - k) * s->radius);
+        if (timed_sweep(s, HX_STREAM_MAIN, HX_SEG_COMPUTE, &box) || finish_sweep(s)) return -1;
+    }
+    return 0;
+}
+
+static int plain_cycle(hx_sim *s, int sweeps)
+{
     hx_box first = hx_sweep_box(s->d, (sweeps - 1) * s->radius);
     if (s->cfg->overlap) {
         if (overlapped_first_sweep(s, &first)) return -1;
@@ -172,11 +187,68 @@ int hx_cycle(hx_sim *s, int sweeps)
         if (exchange_all(s, 0) || timed_sweep(s, HX_STREAM_MAIN, HX_SEG_COMPUTE, &first)) return -1;
     }
     if (finish_sweep(s)) return -1;
-    for (int k = 1; k < sweeps; k++) {
-        hx_box box = hx_sweep_box(s->d, (sweeps - 1 - k) * s->radius);
-        if (timed_sweep(s, HX_STREAM_MAIN, HX_SEG_COMPUTE, &box) || finish_sweep(s)) return -1;
+    return later_sweeps(s, 1, sweeps);
+}
+
+/* --graph. With a replayable stream transport the whole cycle (pack, exchange, unpack, sweeps,
+ * overlap included) is one graph; with a host-path transport the host must take part in the
+ * exchange, so the graph holds the sweeps after the first. The graph is captured the first
+ * time a cycle starts from field[cur], with the clock paused (events inside a capture time
+ * nothing), and replayed from then on; its device time is charged as one interval: to compute
+ * for the sweeps alone, to no segment for a whole cycle (only total covers it). */
+static int captured(hx_sim *s, int whole, int sweeps)
+{
+    hx_backend *bk = s->bk;
+    const int slot = s->cur, cur0 = s->cur;
+    const long done0 = s->sweeps_done;
+    if (!s->graph_ready[slot]) {
+        hx_clock_pause(&s->clock, 1);
+        TRY_BK(bk->ops->capture_begin(bk, HX_STREAM_MAIN));
+        int rc = whole ? plain_cycle(s, sweeps) : later_sweeps(s, 1, sweeps);
+        /* end the capture even after a failure, or the stream stays unusable */
+        int rc_end = bk->ops->capture_end(bk, HX_STREAM_MAIN, slot);
+        hx_clock_pause(&s->clock, 0);
+        if (rc) return -1;
+        TRY_BK(rc_end);
+        s->graph_ready[slot] = 1;
+        s->cur = cur0;
+        s->sweeps_done = done0;
     }
-    return 0;
+    int ev = hx_clock_start(&s->clock, HX_STREAM_MAIN);
+    TRY_CLOCK(ev);
+    TRY_BK(bk->ops->graph_launch(bk, HX_STREAM_MAIN, slot));
+    if (!whole) TRY_CLOCK(hx_clock_stop(&s->clock, HX_STREAM_MAIN, HX_SEG_COMPUTE, ev));
+    /* the graph made sweeps-1 (or sweeps) sweeps: advance the bookkeeping by as many */
+    for (int k = whole ? 0 : 1; k < sweeps; k++) {
+        s->cur = 1 - s->cur;
+        s->sweeps_done++;
+    }
+    return norm_if_due(s);
+}
+
+static int graph_cycle(hx_sim *s, int sweeps)
+{
+    if (s->tr->ops->caps & HX_PATH_HOST) {
+        hx_box first = hx_sweep_box(s->d, (sweeps - 1) * s->radius);
+        if (s->cfg->overlap) {
+            if (overlapped_first_sweep(s, &first)) return -1;
+        } else {
+            if (exchange_all(s, 0) || timed_sweep(s, HX_STREAM_MAIN, HX_SEG_COMPUTE, &first)) return -1;
+        }
+        s->cur = 1 - s->cur;
+        s->sweeps_done++;
+        if (sweeps == 1) return norm_if_due(s);
+        return captured(s, 0, sweeps);
+    }
+    return captured(s, 1, sweeps);
+}
+
+int hx_cycle(hx_sim *s, int sweeps)
+{
+    if (desync_barrier(s)) return -1;
+    /* a shorter last cycle is not worth a graph of its own */
+    if (s->cfg->graph && sweeps == s->cfg->depth) return graph_cycle(s, sweeps);
+    return plain_cycle(s, sweeps);
 }
 
 /* A failed wait is usually a neighbour that never delivered: name this rank's neighbours. */

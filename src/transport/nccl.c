@@ -126,7 +126,7 @@ static void nccl_destroy(hx_transport *t)
 const hx_transport_ops hx_transport_nccl = {
     .name = "nccl",
     .summary = "NCCL send/recv enqueued on the compute stream; the host never waits for a message",
-    .caps = HX_PATH_STREAM,
+    .caps = HX_PATH_STREAM | HX_CAP_REPLAY,
     .available = nccl_available,
     .setup = nccl_setup,
     .enqueue = nccl_enqueue,

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# --graph (cycles replayed from CUDA graphs) and the 3D kernel variants, bit for bit against the
+# single-domain reference; skipped without a GPU. Usage: gpu_graph.sh HALOX MPIEXEC NP
+# Graphs: odd and even depths (one graph per field parity), a shorter last cycle (run without a
+# graph), repeats (graphs reused after re-initialisation), norms at cycle ends, overlap on/off;
+# the whole cycle with nccl, the sweeps after the exchange with mpi.
+set -u
+HALOX=$1 MPIEXEC=$2 NP=$3
+. "$(dirname "$0")/gpu_common.sh"
+. "$(dirname "$0")/mpi_env.sh"
+unset OMPI_MCA_mpi_yield_when_idle
+fail=0 runs=0
+run_case() {
+    runs=$((runs + 1))
+    out=$(MPIRUN "$NP" "$HALOX" run --backend cuda "$@" --verify --warmup 3 --quiet 2>&1)
+    rc=$?
+    if [ $rc -ne 0 ] || ! grep -q "verify: bit-identical" <<<"$out"; then
+        echo "FAIL (np=$NP, exit $rc): ${HALOX_TILE:+HALOX_TILE=$HALOX_TILE }halox run $*"
+        echo "$out" | grep -v '^$' | tail -4
+        fail=$((fail + 1))
+    fi
+}
+transports=mpi
+"$HALOX" info | grep -q '^  nccl ' && transports="mpi nccl"
+for tr in $transports; do
+    for overlap in on off; do
+        run_case --transport "$tr" --graph --size 131x67 --depth 3 --iters 14 --repeat 2 --overlap=$overlap --pattern direct
+        run_case --transport "$tr" --graph --size 96x80 --stencil star9 --depth 4 --iters 16 --norm-every 8 \
+            --overlap=$overlap --pattern staged --dtype double --boundary fixed
+        run_case --transport "$tr" --graph --size 40x36x34 --depth 2 --iters 7 --overlap=$overlap --pattern direct
+        run_case --transport "$tr" --graph --size 33x30x28 --stencil star13 --depth 1 --iters 5 --overlap=$overlap \
+            --pattern staged --dtype double
+    done
+done
+# 3D sweep variants: register kernel (PIPE 0) and 1..3 planes copied ahead, small and odd tiles
+for tile in 4,8,8,16,0 4,8,4,8,1 4,8,8,32,3 4,8,2,5,2; do
+    export HALOX_TILE=$tile
+    run_case --size 131x67x45 --stencil star13 --depth 2 --iters 5 --pattern direct --dtype float
+    run_case --size 70x41x39 --depth 3 --iters 7 --pattern staged --dtype double --boundary fixed
+done
+unset HALOX_TILE
+echo "np=$NP graphs and 3D variants: $runs runs, $fail failed"
+[ $fail -eq 0 ]
