@@ -60,6 +60,9 @@ typedef struct {
     int (*capture_begin)(hx_backend *bk, int stream);
     int (*capture_end)(hx_backend *bk, int stream, int slot);
     int (*graph_launch)(hx_backend *bk, int stream, int slot);
+    /* release the graphs: before the transport goes, since a graph may hold its resources (NCCL's
+     * communicator waits for the graphs that captured it) */
+    void (*drop_graphs)(hx_backend *bk);
     void (*destroy)(hx_backend *bk);
 } hx_backend_ops;
 

@@ -340,20 +340,22 @@ __global__ void sweep_cells(const T *__restrict__ src, T *__restrict__ dst, box_
 typedef struct {
     int by2, chunk2; /* 2D: block 32 x by2, rows per thread */
     int by3, chunk3; /* 3D: block 32 x by3, planes per block */
-    int pipe;        /* 3D: planes copied ahead through shared memory (1..3); 0 = register kernel */
+    int pipe;        /* 3D: planes copied ahead through shared memory (1..3); 0 = register kernel;
+                        -1 = by stencil: measured on an H200, the pipeline wins only for radius 2
+                        in fp64 (77% vs 70% of copy bandwidth) and loses for radius 1 (66% vs 79%) */
     int sms;         /* multiprocessors: small boxes get shorter marches to fill them */
 } tile_shape;
 
 static tile_shape default_tiles(void)
 {
-    tile_shape t = {4, 8, 8, 16, 2, 132};
+    tile_shape t = {4, 8, 8, 16, -1, 132};
     /* HALOX_TILE="BY2,CHUNK2,BY3,CHUNK3[,PIPE]" overrides, for tuning runs of `halox roofline` */
     const char *e = getenv("HALOX_TILE");
     if (e) {
         tile_shape u = t;
         int n = sscanf(e, "%d,%d,%d,%d,%d", &u.by2, &u.chunk2, &u.by3, &u.chunk3, &u.pipe);
         if (n >= 4 && u.by2 >= 1 && u.by2 <= 8 && u.by3 >= 1 && u.by3 <= 8 && u.chunk2 >= 1 && u.chunk3 >= 1 &&
-            u.pipe >= 0 && u.pipe <= 3)
+            u.pipe >= -1 && u.pipe <= 3)
             t = u;
         else
             fprintf(stderr, "halox: warning: HALOX_TILE='%s' ignored: give BY2,CHUNK2,BY3,CHUNK3[,PIPE] with BY in 1..8, PIPE in 0..3\n", e);
@@ -415,9 +417,10 @@ template <typename T, int R> static void launch_sweep(const hx_decomp *d, const 
         if (blocks >= 4L * t.sms) break;
         chunk /= 2;
     }
-    if (d->dim == 3 && t.pipe > 0) {
-        if (t.pipe == 1) launch_pipe<T, R, 1>(d, b, src, dst, st, by, a, groups, chunk);
-        else if (t.pipe == 2) launch_pipe<T, R, 2>(d, b, src, dst, st, by, a, groups, chunk);
+    const int pipe = t.pipe >= 0 ? t.pipe : (R == 2 && sizeof(T) == 8 ? 2 : 0);
+    if (d->dim == 3 && pipe > 0) {
+        if (pipe == 1) launch_pipe<T, R, 1>(d, b, src, dst, st, by, a, groups, chunk);
+        else if (pipe == 2) launch_pipe<T, R, 2>(d, b, src, dst, st, by, a, groups, chunk);
         else launch_pipe<T, R, 3>(d, b, src, dst, st, by, a, groups, chunk);
         return;
     }
@@ -765,6 +768,16 @@ static int cu_capture_end(hx_backend *bk, int stream, int slot)
     return 0;
 }
 
+static void cu_drop_graphs(hx_backend *bk)
+{
+    cuda_state *s = state(bk);
+    for (int i = 0; i < HX_MAX_GRAPHS; i++)
+        if (s->graph[i]) {
+            cudaGraphExecDestroy(s->graph[i]);
+            s->graph[i] = NULL;
+        }
+}
+
 static int cu_graph_launch(hx_backend *bk, int stream, int slot)
 {
     CU_TRY(bk, cudaGraphLaunch(state(bk)->graph[slot], state(bk)->stream[stream]));
@@ -780,8 +793,7 @@ static void cu_destroy(hx_backend *bk)
         if (s->stream[i]) cudaStreamDestroy(s->stream[i]);
     for (int i = 0; i < HX_NUM_EVENTS; i++)
         if (s->event[i]) cudaEventDestroy(s->event[i]);
-    for (int i = 0; i < HX_MAX_GRAPHS; i++)
-        if (s->graph[i]) cudaGraphExecDestroy(s->graph[i]);
+    cu_drop_graphs(bk);
     if (s->norm_dev) cudaFree(s->norm_dev);
     if (s->norm_host) cudaFreeHost(s->norm_host);
     free(s);
@@ -792,7 +804,7 @@ static const hx_backend_ops cuda_ops = {
     "cuda",        cu_alloc,      cu_free,     cu_alloc_host,  cu_free_host, cu_to_host,
     cu_to_device,  cu_copy,       cu_init_field, cu_sweep,     cu_sweep_shell, cu_pack,
     cu_unpack,     cu_diff_norm2, cu_record,   cu_wait_event,  cu_sync,      cu_elapsed,
-    cu_native_stream, cu_capture_begin, cu_capture_end, cu_graph_launch, cu_destroy,
+    cu_native_stream, cu_capture_begin, cu_capture_end, cu_graph_launch, cu_drop_graphs, cu_destroy,
 };
 
 extern "C" int hx_cuda_built(void) { return 1; }

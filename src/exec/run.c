@@ -238,6 +238,7 @@ int hx_run(const hx_config *cfg_in, MPI_Comm world)
     free(reps);
 
 cleanup:
+    if (bk.ops->drop_graphs) bk.ops->drop_graphs(&bk);
     for (int i = 0; i < 2; i++)
         if (s.field[i]) bk.ops->free(&bk, s.field[i]);
     hx_transport_destroy(&tr);
