@@ -22,7 +22,7 @@ for stage in "$@"; do
     echo "=== $stage"
     case $stage in
     tests)
-        (cd $BUILD && ctest -L gpu -E sanitizer -V -j 4) >"$OUT/gpu_tests.log" 2>&1
+        (cd $BUILD && timeout ${TESTS_TIMEOUT:-3000} ctest -L gpu -E sanitizer -V -j ${TESTS_JOBS:-4}) >"$OUT/gpu_tests.log" 2>&1
         grep -E "runs, |FAIL|tests passed|tests failed" "$OUT/gpu_tests.log" ;;
     test23)
         (cd $BUILD && ctest -R "gpu_np[23]" -V -j 2) >"$OUT/gpu_np23.log" 2>&1
@@ -46,6 +46,14 @@ for stage in "$@"; do
             $MPI -np "$NGPU" $H run --backend cuda --transport $tr --size 4096x4096 --iters 960 --repeat 3 --pattern direct \
                 --depth 1,4,8,16,32 --overlap=on,off --graph=off,on --format csv
         done 2>&1 | tee "$OUT/graph4k.csv" | cut -d, -f11,13,16,48,50 ;;
+    fbench)
+        # fused sweeps and graphs side by side with plain launches, one job per size (2D fp32 jacobi5)
+        $MPI -np "$NGPU" $H run --backend cuda --transport mpi,ipc,nccl --size 4096x4096 --iters 960 --repeat 3 \
+            --pattern direct --depth 16 --overlap=on --fuse 1,4 --graph=off,on --format csv 2>/dev/null | tee "$OUT/fbench4k.csv" |
+            cut -d, -f10,11,16,48,50
+        $MPI -np "$NGPU" $H run --backend cuda --transport mpi,ipc,nccl --size 16384x16384 --iters 400 --repeat 3 \
+            --pattern direct --depth 1,2,3 --overlap=on --fuse 1,2 --format csv 2>/dev/null | tee "$OUT/fbench16k.csv" |
+            cut -d, -f10,11,16,48,50 ;;
     share)
         # two ranks on one GPU (the one-GPU case): the matrix, and ipc, on GPU 0 alone
         (cd $BUILD && CUDA_VISIBLE_DEVICES=0 ctest -R "gpu_np2|gpu_ipc_np2|gpu_graph_np2" -V -j 3) >"$OUT/share.log" 2>&1

@@ -62,6 +62,10 @@ expect 1 2 "unknown command"      -- frobnicate
 expect 2 2 "backend cuda"         -- run --size 32x32 --backend cpu --graph
 expect 1 2 "multiple of --depth"  -- run --size 32x32 --depth 4 --norm-every 6 --graph
 expect 1 2 "takes no value\|--graph" -- run --size 32x32 --graph=maybe
+expect 2 2 "cuda backend"         -- run --size 32x32 --backend cpu --fuse 2
+expect 1 2 "2D only"              -- run --size 16x16x16 --fuse 2
+expect 1 2 "at most 2 sweeps"     -- run --size 64x64 --stencil star9 --fuse 3
+expect 1 2 "bad --fuse"           -- run --size 64x64 --fuse 0
 expect 2 3 "cannot open --output" -- run --size 32x32 --iters 2 --output "$tmp/no/such/dir/f.npy"
 # ranks started with different options
 n=$((n + 1))

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# --graph (cycles replayed from CUDA graphs) and the 3D kernel variants, bit for bit against the
+# --graph (cycles replayed from CUDA graphs), --fuse (sweeps fused in one pass) and the 3D
+# kernel variants, bit for bit against the
 # single-domain reference; skipped without a GPU. Usage: gpu_graph.sh HALOX MPIEXEC NP
 # Graphs: odd and even depths (one graph per field parity), a shorter last cycle (run without a
 # graph), repeats (graphs reused after re-initialisation), norms at cycle ends, overlap on/off;
@@ -31,6 +32,16 @@ for tr in $transports; do
         run_case --transport "$tr" --graph --size 33x30x28 --stencil star13 --depth 1 --iters 5 --overlap=$overlap \
             --pattern staged --dtype double
     done
+done
+# --fuse: several sweeps per pass (2D), alone and with graphs; odd sizes put strip and box edges
+# at every alignment; norms force a pass to end early; fixed boundaries keep their zeros
+for tr in $transports; do
+    run_case --transport "$tr" --fuse 2 --size 1001x999 --depth 3 --iters 11 --pattern direct --overlap=on
+    run_case --transport "$tr" --fuse 4 --size 301x257 --depth 8 --iters 21 --pattern staged --no-overlap --boundary fixed
+    run_case --transport "$tr" --fuse 3 --size 129x131 --depth 7 --iters 14 --dtype double --norm-every 7 --boundary fixed
+    run_case --transport "$tr" --fuse 2 --size 200x96 --stencil star9 --depth 4 --iters 9 --dtype double --overlap=off
+    run_case --transport "$tr" --fuse 4 --graph --size 160x150 --depth 6 --iters 18 --pattern direct --dtype float
+    run_case --transport "$tr" --fuse 2 --graph --size 100x90 --stencil star9 --depth 3 --iters 9 --boundary fixed --overlap=on
 done
 # 3D sweep variants: register kernel (PIPE 0) and 1..3 planes copied ahead, small and odd tiles
 for tile in 4,8,8,16,0 4,8,4,8,1 4,8,8,32,3 4,8,2,5,2; do

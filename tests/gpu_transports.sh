@@ -1,19 +1,23 @@
 #!/usr/bin/env bash
 # The GPU transports at one rank count: bit-for-bit runs over both patterns, overlap on/off,
-# deep halos, 2D and 3D, both dtypes and boundaries; skipped without a GPU.
+# deep halos, 2D and 3D, both dtypes and boundaries; for ipc at 2 and 4 ranks, also with links
+# forced onto host-staged MPI (HALOX_IPC_FALLBACK); skipped without a GPU.
 # Usage: gpu_transports.sh HALOX MPIEXEC NP TRANSPORT
 set -u
 HALOX=$1 MPIEXEC=$2 NP=$3 TR=$4
 . "$(dirname "$0")/gpu_common.sh"
 . "$(dirname "$0")/mpi_env.sh"
-unset OMPI_MCA_mpi_yield_when_idle
+unset OMPI_MCA_mpi_yield_when_idle HALOX_IPC_FALLBACK
 fail=0 runs=0
 run_case() {
     runs=$((runs + 1))
     out=$(MPIRUN "$NP" "$HALOX" run --backend cuda --transport "$TR" "$@" --verify --warmup 2 --quiet 2>&1)
     rc=$?
+    local knob=${HALOX_IPC_FALLBACK:+HALOX_IPC_FALLBACK=$HALOX_IPC_FALLBACK }
     if [ $rc -ne 0 ] || ! grep -q "verify: bit-identical" <<<"$out"; then
-        echo "FAIL (np=$NP, exit $rc): halox run --transport $TR $*"; echo "$out" | grep -v '^$' | tail -4; fail=$((fail + 1))
+        echo "FAIL (np=$NP, exit $rc): ${knob}halox run --transport $TR $*"; echo "$out" | grep -v '^$' | tail -4; fail=$((fail + 1))
+    elif [ -n "$knob" ] && ! grep -Eq " [1-9][0-9]* by host-staged MPI" <<<"$out"; then
+        echo "FAIL (np=$NP): ${knob}sent no message over MPI: halox run --transport $TR $*"; fail=$((fail + 1))
     fi
 }
 k=0
@@ -29,5 +33,23 @@ for pattern in staged direct; do
         done
     done
 done
+# ipc with links forced onto host-staged MPI, as between nodes: every link but a rank's own, or only
+# rank 1's, so that one phase mixes peer copies and MPI (and self copies at 2 ranks)
+if [ "$TR" = ipc ] && { [ "$NP" -eq 2 ] || [ "$NP" -eq 4 ]; }; then
+    export HALOX_IPC_FALLBACK
+    k=0
+    for HALOX_IPC_FALLBACK in all 1; do
+        for pattern in staged direct; do
+            for overlap in on off; do
+                bnd=$([ $((k % 3)) -eq 0 ] && echo fixed || echo periodic)
+                run_case --size 131x67 --depth 2 --iters 9 --pattern $pattern --overlap=$overlap --boundary $bnd
+                run_case --size 40x36x34 --stencil star13 --depth 2 --iters 5 --pattern $pattern --overlap=$overlap \
+                    --dtype double --boundary periodic
+                k=$((k + 1))
+            done
+        done
+    done
+    unset HALOX_IPC_FALLBACK
+fi
 echo "np=$NP transport $TR: $runs runs, $fail failed"
 [ $fail -eq 0 ]

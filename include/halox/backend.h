@@ -15,6 +15,7 @@ extern "C" {
 #endif
 
 enum { HX_STREAM_MAIN = 0, HX_STREAM_INNER = 1, HX_STREAM_COMM = 2, HX_NUM_STREAMS = 3 };
+#define HX_FUSE_MAX 4     /* fused sweeps x stencil radius: the registers of one thread bound it */
 #define HX_MAX_GRAPHS 2   /* one captured cycle per field parity */
 #define HX_MAX_EVENTS 512 /* timing events, used as a ring by hx_clock */
 /* events reserved for ordering streams, after the timing ones */
@@ -63,6 +64,9 @@ typedef struct {
     /* release the graphs: before the transport goes, since a graph may hold its resources (NCCL's
      * communicator waits for the graphs that captured it) */
     void (*drop_graphs)(hx_backend *bk);
+    /* temporal blocking (NULL where absent): `levels` sweeps in one pass over the field, sweep j
+     * on boxes[j]; dst gets the last one on boxes[levels-1], bit-identical to separate sweeps */
+    int (*sweep_fused)(hx_backend *bk, int stream, int levels, const hx_box *boxes, const void *src, void *dst);
     void (*destroy)(hx_backend *bk);
 } hx_backend_ops;
 

@@ -24,6 +24,7 @@ typedef struct {
     hx_pattern pattern;
     int overlap;
     int graph;           /* replay each exchange cycle from a CUDA graph */
+    int fuse;            /* sweeps computed in one pass over the field (temporal blocking), 1 = off */
     hx_boundary boundary;
     uint64_t seed;
     hx_backend_kind backend;

@@ -16,6 +16,20 @@ int hx_node_rank(MPI_Comm comm, int *node_rank, int *node_size);
  * node_rank % device_count. Returns 0, or -1 with a message naming the fix. */
 int hx_pick_device(const char *list, int node_rank, int device_count, int *device, char *err, size_t errlen);
 
+/* Collective: for every rank of comm, the lowest rank on its node, a node id all ranks agree on
+ * (leader has one slot per rank). Returns 0, or -1 when an MPI call fails. */
+int hx_node_leaders(MPI_Comm comm, int *leader);
+
+/* HALOX_IPC_FALLBACK, the test knob of --transport ipc: NULL, "" or "none" marks no rank, "all"
+ * every rank, or a comma list of ranks such as "1,3" marks those; off has nranks slots.
+ * Returns 0, or -1 with a one-line message naming the accepted values. */
+int hx_ipc_fallback_parse(const char *spec, int nranks, unsigned char *off, char *err, size_t errlen);
+
+/* 1 when the ipc link between ranks a and b goes over host-staged MPI: they are on different
+ * nodes, or either is marked off; never a rank with itself (that copy stays on its GPU).
+ * Symmetric in a and b, so both ends of every message choose the same route. */
+int hx_ipc_link_over_mpi(const int *leader, const unsigned char *off, int a, int b);
+
 #ifdef __cplusplus
 }
 #endif

@@ -162,6 +162,98 @@ __global__ void __launch_bounds__(256) sweep2d(const T *__restrict__ src, T *__r
     }
 }
 
+/* ---------------------------------------------------------------- 2D, several sweeps in one pass
+ * Temporal blocking for the sweeps of a deep-halo cycle: level j+1 (sweep k+j) is computed from
+ * level j as the rows of level j come out, so the field is read and written once for L sweeps.
+ * A warp owns a strip of 32 vectors and marches down y; each level keeps 2R+1 rows in registers
+ * and takes its x neighbours from the adjacent lanes (shuffles). The outermost `margin` lanes of a
+ * strip only feed their neighbours (their own cells lack the x neighbours after a level or two),
+ * so strips overlap by 2*margin lanes. Each level's cells outside that sweep's box keep the value
+ * of the source field, as in separate sweeps (fixed boundary cells stay 0); the arithmetic is the
+ * shared expression tree, so the result is bit-identical to L separate sweeps. */
+
+struct fused_args {
+    int lo[HX_FUSE_MAX][2], hi[HX_FUSE_MAX][2]; /* the box of each level (sweep) */
+    int xstart;                                  /* first output vector of strip 0 */
+    int margin;                                  /* lanes of a strip that only feed neighbours */
+    int pitch, rows;                             /* allocation: cells per row, rows */
+    long sy;
+};
+
+template <typename T, int R>
+__device__ __forceinline__ cells<T> level_row(const cells<T> (&w)[2 * R + 1])
+{
+    const int V = vec16<T>::n;
+    xrow<T, R> c;
+#pragma unroll
+    for (int i = 0; i < R; i++) {
+        c.v[i] = __shfl_up_sync(0xffffffffu, w[R].v[V - R + i], 1);
+        c.v[R + V + i] = __shfl_down_sync(0xffffffffu, w[R].v[i], 1);
+    }
+#pragma unroll
+    for (int i = 0; i < V; i++) c.v[R + i] = w[R].v[i];
+    cells<T> out;
+#pragma unroll
+    for (int i = 0; i < V; i++) {
+        const int k = R + i;
+        out.v[i] = apply2(c.v[k - 1], c.v[k + 1], w[R - 1].v[i], w[R + 1].v[i], c.v[k - R], c.v[k + R], w[0].v[i],
+                          w[2 * R].v[i], R);
+    }
+    return out;
+}
+
+template <typename T, int R, int L, int ROWS>
+__global__ void __launch_bounds__(128) sweep2d_fused(const T *__restrict__ src, T *__restrict__ dst, fused_args a)
+{
+    const int V = vec16<T>::n, m = a.margin, lane = threadIdx.x;
+    const int x0 = a.xstart + ((int)blockIdx.x * (32 - 2 * m) + lane - m) * V; /* may lie left of the row */
+    const int Y0 = a.lo[L - 1][1] + (blockIdx.y * blockDim.y + threadIdx.y) * ROWS;
+    if (Y0 >= a.hi[L - 1][1]) return; /* the whole warp: shuffles stay complete */
+    const int Y1 = min(Y0 + ROWS, a.hi[L - 1][1]);
+    const T *col = src + min(max(x0, 0), a.pitch - V);
+    cells<T> w[L][2 * R + 1]; /* w[j]: the last 2R+1 rows of level j (level 0 = src) */
+#pragma unroll
+    for (int j = 0; j < L; j++)
+#pragma unroll
+        for (int k = 0; k <= 2 * R; k++)
+#pragma unroll
+            for (int i = 0; i < V; i++) w[j][k].v[i] = (T)0;
+    int t = Y0 - L * R; /* level-0 row loaded at this step; level j+1 is computed at row t-(j+1)R */
+#pragma unroll
+    for (int k = 0; k < 2 * R; k++) w[0][k] = load_vec(col + (long)(t + k) * a.sy);
+    t += 2 * R;
+    const int last = Y1 - 1 + L * R;
+    cells<T> ahead = load_vec(col + (long)t * a.sy);
+    for (; t <= last; t++) {
+        w[0][2 * R] = ahead;
+        if (t + 1 <= last) ahead = load_vec(col + (long)(t + 1) * a.sy);
+#pragma unroll
+        for (int j = 0; j < L; j++) {
+            const int row = t - (j + 1) * R;
+            cells<T> out = level_row<T, R>(w[j]);
+            if (j + 1 < L) {
+                /* cells outside this sweep's box keep the source value */
+                const bool row_in = row >= a.lo[j][1] && row < a.hi[j][1];
+                if (!row_in || x0 < a.lo[j][0] || x0 + V > a.hi[j][0]) {
+                    const T *sr = src + (long)min(max(row, 0), a.rows - 1) * a.sy;
+#pragma unroll
+                    for (int i = 0; i < V; i++) {
+                        const int x = x0 + i;
+                        if (!row_in || x < a.lo[j][0] || x >= a.hi[j][0]) out.v[i] = __ldg(sr + min(max(x, 0), a.pitch - 1));
+                    }
+                }
+                w[j + 1][2 * R] = out;
+            } else if (row >= Y0 && lane >= m && lane < 32 - m) {
+                store_cells(dst + (long)row * a.sy + x0, out, x0, a.lo[j][0], a.hi[j][0]);
+            }
+        }
+#pragma unroll
+        for (int j = 0; j < L; j++)
+#pragma unroll
+            for (int k = 0; k < 2 * R; k++) w[j][k] = w[j][k + 1];
+    }
+}
+
 /* ---------------------------------------------------------------- 3D sweep: march in z
  * z neighbours from the register window, y neighbours as vectors (L1/L2 hits: the rows of
  * the block's other warps), both loaded one plane ahead. */
@@ -432,6 +524,41 @@ template <typename T, int R> static void launch_sweep(const hx_decomp *d, const 
     }
 }
 
+template <typename T, int R, int L, int ROWS>
+static void launch_fused_rows(const fused_args &a, int strips, int chunks, const T *src, T *dst, cudaStream_t st)
+{
+    dim3 block(32, 4), grid((unsigned)strips, (unsigned)((chunks + 3) / 4));
+    sweep2d_fused<T, R, L, ROWS><<<grid, block, 0, st>>>(src, dst, a);
+}
+
+template <typename T, int R, int L>
+static void launch_fused(const hx_decomp *d, const hx_box *boxes, const T *src, T *dst, cudaStream_t st, int sms)
+{
+    const int V = vec16<T>::n;
+    const hx_box *out = &boxes[L - 1];
+    fused_args a;
+    for (int j = 0; j < L; j++)
+        for (int i = 0; i < 2; i++) {
+            a.lo[j][i] = boxes[j].lo[i];
+            a.hi[j][i] = boxes[j].hi[i];
+        }
+    a.margin = (L * R + V - 1) / V;
+    a.xstart = out->lo[0] / V * V;
+    a.pitch = d->alloc[0];
+    a.rows = d->alloc[1];
+    a.sy = d->alloc[0];
+    const int per_strip = 32 - 2 * a.margin;
+    const int strips = ((out->hi[0] - a.xstart + V - 1) / V + per_strip - 1) / per_strip;
+    const int ny = out->hi[1] - out->lo[1];
+    /* long marches amortise the 2LR rows that start one; shorten them until the GPU is full */
+    int rows = 64;
+    while (rows > 16 && (long)strips * ((ny + rows - 1) / rows) < 16L * sms) rows /= 2;
+    const int chunks = (ny + rows - 1) / rows;
+    if (rows == 64) launch_fused_rows<T, R, L, 64>(a, strips, chunks, src, dst, st);
+    else if (rows == 32) launch_fused_rows<T, R, L, 32>(a, strips, chunks, src, dst, st);
+    else launch_fused_rows<T, R, L, 16>(a, strips, chunks, src, dst, st);
+}
+
 /* ---------------------------------------------------------------- pack / unpack: one launch per phase */
 
 struct dev_msg {
@@ -615,6 +742,33 @@ static int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *s
         if (r == 1) launch_sweep<float, 1>(d, box, (const float *)src, (float *)dst, st, t);
         else launch_sweep<float, 2>(d, box, (const float *)src, (float *)dst, st, t);
     }
+    CU_LAUNCHED(bk);
+    return 0;
+}
+
+/* levels sweeps (2..HX_FUSE_MAX/radius) in one pass; boxes[j] is the box of the j-th. 2D only. */
+static int cu_sweep_fused(hx_backend *bk, int stream, int levels, const hx_box *boxes, const void *src, void *dst)
+{
+    const hx_decomp *d = bk->decomp;
+    const int r = hx_stencil_get(bk->stencil)->radius;
+    if (d->dim != 2 || levels < 2 || levels * r > HX_FUSE_MAX) {
+        snprintf(bk->err, sizeof bk->err, "fused sweeps are 2D only, 2 to %d sweeps of radius %d (asked %d in %dD)",
+                 HX_FUSE_MAX / r, r, levels, d->dim);
+        return -1;
+    }
+    if (hx_box_cells(&boxes[levels - 1]) == 0) return 0;
+    cudaStream_t st = state(bk)->stream[stream];
+    const int sms = state(bk)->tile[5];
+#define HX_FUSE_CASE(T, R, L)                                                                 \
+    if (r == R && levels == L) launch_fused<T, R, L>(d, boxes, (const T *)src, (T *)dst, st, sms)
+    if (bk->dtype == HX_DOUBLE) {
+        HX_FUSE_CASE(double, 1, 2); else HX_FUSE_CASE(double, 1, 3); else HX_FUSE_CASE(double, 1, 4);
+        else HX_FUSE_CASE(double, 2, 2);
+    } else {
+        HX_FUSE_CASE(float, 1, 2); else HX_FUSE_CASE(float, 1, 3); else HX_FUSE_CASE(float, 1, 4);
+        else HX_FUSE_CASE(float, 2, 2);
+    }
+#undef HX_FUSE_CASE
     CU_LAUNCHED(bk);
     return 0;
 }
@@ -804,7 +958,7 @@ static const hx_backend_ops cuda_ops = {
     "cuda",        cu_alloc,      cu_free,     cu_alloc_host,  cu_free_host, cu_to_host,
     cu_to_device,  cu_copy,       cu_init_field, cu_sweep,     cu_sweep_shell, cu_pack,
     cu_unpack,     cu_diff_norm2, cu_record,   cu_wait_event,  cu_sync,      cu_elapsed,
-    cu_native_stream, cu_capture_begin, cu_capture_end, cu_graph_launch, cu_drop_graphs, cu_destroy,
+    cu_native_stream, cu_capture_begin, cu_capture_end, cu_graph_launch, cu_drop_graphs, cu_sweep_fused, cu_destroy,
 };
 
 extern "C" int hx_cuda_built(void) { return 1; }

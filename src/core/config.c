@@ -38,6 +38,7 @@ void hx_config_defaults(hx_config *c)
     c->dtype = HX_FLOAT;
     c->pattern = HX_STAGED;
     c->overlap = 1;
+    c->fuse = 1;
     c->boundary = HX_PERIODIC;
     c->seed = 42;
     c->backend = HX_BACKEND_AUTO;
@@ -68,6 +69,8 @@ void hx_config_usage(FILE *out)
           "  --graph                capture each cycle in a CUDA graph and replay it (cuda backend): the whole\n"
           "                         cycle with a stream transport (nccl), the sweeps after the exchange with a\n"
           "                         host transport; segments inside a whole-cycle graph are not timed apart\n"
+          "  --fuse N               compute up to N sweeps of a cycle in one pass over the field (temporal\n"
+          "                         blocking; 2D, cuda backend, N x radius <= 4; default 1 = one pass per sweep)\n"
           "  --backend auto|cpu|cuda  where the field lives (default auto: cuda if a GPU is visible)\n"
           "  --devices LIST         GPUs to use, e.g. 0,1,2,3 (default: node-local rank %% device count)\n"
           "  --transport NAME|all   communication model (default mpi; see `halox info`); all: every one, with\n"
@@ -164,7 +167,7 @@ int hx_config_parse(hx_config *c, int argc, char **argv, char *err, size_t n)
         static const char *const valued[] = {"--size", "--grid", "--depth", "--iters", "--stencil", "--dtype",
                                              "--pattern", "--boundary", "--seed", "--backend", "--transport",
                                              "--devices", "--repeat", "--warmup", "--output", "--format",
-                                             "--norm-every"};
+                                             "--norm-every", "--fuse"};
         if (choose(name, valued, (int)(sizeof valued / sizeof *valued)) < 0)
             return fail(err, n, "unknown option '%s' (see --help)", name);
         if (eq) val = eq + 1;
@@ -185,6 +188,9 @@ int hx_config_parse(hx_config *c, int argc, char **argv, char *err, size_t n)
         } else if (!strcmp(name, "--depth")) {
             if (parse_long(val, 1, 1 << 20, &v)) return fail(err, n, "bad --depth '%s': the halo depth must be an integer >= 1", val);
             c->depth = (int)v;
+        } else if (!strcmp(name, "--fuse")) {
+            if (parse_long(val, 1, 64, &v)) return fail(err, n, "bad --fuse '%s': give the sweeps per pass, 1 (off) to %d", val, HX_FUSE_MAX);
+            c->fuse = (int)v;
         } else if (!strcmp(name, "--iters")) {
             if (parse_long(val, 1, LONG_MAX, &v)) return fail(err, n, "bad --iters '%s': give a number of sweeps >= 1", val);
             c->iters = v;
@@ -276,6 +282,11 @@ int hx_config_check(const hx_config *c, int nranks, char *err, size_t n)
     if (st->dim != c->dim)
         return fail(err, n, "stencil %s is %dD but --size is %dD: give --size with %d numbers or a %dD stencil (%s)",
                     st->name, st->dim, c->dim, st->dim, c->dim, c->dim == 2 ? "jacobi5, star9" : "jacobi7, star13");
+    if (c->fuse > 1 && c->dim != 2)
+        return fail(err, n, "--fuse %d: fused sweeps are 2D only: use --fuse 1 in 3D", c->fuse);
+    if (c->fuse > 1 && c->fuse * st->radius > HX_FUSE_MAX)
+        return fail(err, n, "--fuse %d with %s (radius %d): at most %d sweeps per pass", c->fuse, st->name, st->radius,
+                    HX_FUSE_MAX / st->radius);
     if (c->graph && c->norm_every > 0 && c->norm_every % c->depth)
         return fail(err, n, "--graph replays whole cycles of %d sweeps, so --norm-every %ld cannot fall inside one: "
                     "give a multiple of --depth", c->depth, c->norm_every);

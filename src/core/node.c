@@ -1,4 +1,4 @@
-/* Node-local rank and GPU choice. */
+/* Node-local rank, GPU choice, and which ipc links cross nodes. */
 #include "halox/node.h"
 
 #include <stdio.h>
@@ -46,4 +46,43 @@ int hx_pick_device(const char *list, int node_rank, int device_count, int *devic
     }
     *device = ids[node_rank % n];
     return 0;
+}
+
+int hx_node_leaders(MPI_Comm comm, int *leader)
+{
+    MPI_Comm node;
+    int rank, mine;
+    if (MPI_Comm_rank(comm, &rank) != MPI_SUCCESS) return -1;
+    if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node) != MPI_SUCCESS) return -1;
+    int rc = MPI_Allreduce(&rank, &mine, 1, MPI_INT, MPI_MIN, node);
+    MPI_Comm_free(&node);
+    if (rc != MPI_SUCCESS) return -1;
+    return MPI_Allgather(&mine, 1, MPI_INT, leader, 1, MPI_INT, comm) == MPI_SUCCESS ? 0 : -1;
+}
+
+int hx_ipc_fallback_parse(const char *spec, int nranks, unsigned char *off, char *err, size_t errlen)
+{
+    memset(off, 0, (size_t)nranks);
+    if (!spec || !*spec || !strcmp(spec, "none")) return 0;
+    if (!strcmp(spec, "all")) {
+        memset(off, 1, (size_t)nranks);
+        return 0;
+    }
+    for (const char *p = spec;;) {
+        char *end;
+        long r = strtol(p, &end, 10);
+        if (end == p || r < 0 || r >= nranks || (*end && *end != ',')) {
+            snprintf(err, errlen, "HALOX_IPC_FALLBACK='%s': give all, none, or a comma list of ranks below %d such as 0,1",
+                     spec, nranks);
+            return -1;
+        }
+        off[r] = 1;
+        if (!*end) return 0;
+        p = end + 1;
+    }
+}
+
+int hx_ipc_link_over_mpi(const int *leader, const unsigned char *off, int a, int b)
+{
+    return a != b && (leader[a] != leader[b] || off[a] || off[b]);
 }

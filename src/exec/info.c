@@ -1,7 +1,9 @@
 /* `halox info`: what this build holds and what this machine offers. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "halox/halox.h"
+#include "halox/node.h"
 #ifdef HALOX_HAVE_NCCL
 #include <nccl.h>
 #endif
@@ -13,6 +15,56 @@ void hx_cuda_print_info(FILE *out)
 }
 #endif
 
+/* Append the ranks whose leader is `leader` to buf as ranges, e.g. "0-3,8". */
+static void append_ranks(char *buf, size_t n, const int *leaders, int size, int leader)
+{
+    for (int r = 0; r < size; r++) {
+        if (leaders[r] != leader) continue;
+        int last = r;
+        while (last + 1 < size && leaders[last + 1] == leader) last++;
+        size_t used = strlen(buf);
+        if (last > r) snprintf(buf + used, n - used, "%s%d-%d", buf[0] ? "," : "", r, last);
+        else snprintf(buf + used, n - used, "%s%d", buf[0] ? "," : "", r);
+        r = last;
+    }
+}
+
+/* Collective: which ranks share a node (the ipc transport's routes follow it), printed by rank 0
+ * as one line, e.g. "nodes      2: gpu01 ranks 0-3; gpu02 ranks 4-7". */
+static void print_nodes(FILE *out, MPI_Comm comm, int rank, int size)
+{
+    char name[MPI_MAX_PROCESSOR_NAME] = "";
+    int len = 0, *leaders = malloc(sizeof(int) * (size_t)size);
+    char *names = rank == 0 ? malloc((size_t)size * MPI_MAX_PROCESSOR_NAME) : NULL;
+    int ok = leaders && (rank != 0 || names);
+    MPI_Get_processor_name(name, &len);
+    if (!ok || hx_node_leaders(comm, leaders) ||
+        MPI_Gather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, comm) != MPI_SUCCESS) {
+        if (rank == 0) fprintf(out, "nodes      unknown (MPI_Comm_split_type or MPI_Gather failed)\n");
+        free(leaders);
+        free(names);
+        return;
+    }
+    if (rank == 0) {
+        int nnodes = 0, shown = 0;
+        for (int r = 0; r < size; r++) nnodes += leaders[r] == r;
+        fprintf(out, "nodes      %d:", nnodes);
+        for (int r = 0; r < size; r++) {
+            if (leaders[r] != r) continue;
+            if (shown++ == 8) {
+                fprintf(out, " ... (%d more)", nnodes - 8);
+                break;
+            }
+            char ranks[256] = "";
+            append_ranks(ranks, sizeof ranks, leaders, size, r);
+            fprintf(out, "%s %s ranks %s", shown > 1 ? ";" : "", names + (size_t)r * MPI_MAX_PROCESSOR_NAME, ranks);
+        }
+        fprintf(out, "\n");
+    }
+    free(leaders);
+    free(names);
+}
+
 void hx_print_info(FILE *out, MPI_Comm comm)
 {
     int rank, size, len;
@@ -20,11 +72,15 @@ void hx_print_info(FILE *out, MPI_Comm comm)
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
     MPI_Get_library_version(lib, &len);
-    if (rank != 0) return;
+    if (rank != 0) {
+        if (size > 1) print_nodes(out, comm, rank, size);
+        return;
+    }
     char *nl = strchr(lib, '\n');
     if (nl) *nl = 0;
     fprintf(out, "halox %s\n", HALOX_VERSION);
     fprintf(out, "mpi        %s (%d rank%s in this job)\n", lib, size, size == 1 ? "" : "s");
+    if (size > 1) print_nodes(out, comm, rank, size);
     hx_cuda_print_info(out);
     fprintf(out, "backends   cpu%s\n", hx_cuda_built() ? ", cuda" : "");
 #ifdef HALOX_HAVE_NCCL
@@ -50,7 +106,8 @@ void hx_print_info(FILE *out, MPI_Comm comm)
                 t->caps & HX_PATH_STREAM ? "stream" : "", t->caps & HX_PATH_DEVICE ? " device" : "",
                 ok || strcmp(t->name, "mpi") == 0 ? "" : "\n             not usable here: ", ok || !strcmp(t->name, "mpi") ? "" : why);
     }
-    fprintf(out, "  (ipc needs every neighbour on one node; ranks on other nodes are refused, not yet routed over mpi)\n");
+    if (hx_transport_find("ipc"))
+        fprintf(out, "  (ipc: peer copies within a node, host-staged MPI between nodes; HALOX_IPC_FALLBACK=all|RANKS forces MPI)\n");
     fprintf(out, "stencils  ");
     for (int i = 0; i < HX_NUM_STENCILS; i++) {
         const hx_stencil_info *s = hx_stencil_get((hx_stencil_id)i);

@@ -154,6 +154,10 @@ int hx_run(const hx_config *cfg_in, MPI_Comm world)
         goto out;
     }
 
+    if (cfg.fuse > 1 && kind != HX_BACKEND_CUDA) {
+        snprintf(err, sizeof err, "--fuse %d: fused sweeps run on the cuda backend: use --backend cuda or --fuse 1", cfg.fuse);
+        if (any_failed(comm, 1, err)) goto out;
+    }
     if (cfg.graph) {
         err[0] = 0;
         if (kind != HX_BACKEND_CUDA)

@@ -167,26 +167,58 @@ static int overlapped_first_sweep(hx_sim *s, const hx_box *region)
     return 0;
 }
 
+/* --fuse: how many of the `left` sweeps to compute in one pass. A norm compares the last two
+ * iterates, so a pass never ends on a sweep that is followed by a norm (that sweep runs alone). */
+static int fused_levels(const hx_sim *s, int left)
+{
+    int levels = s->cfg->fuse < left ? s->cfg->fuse : left;
+    long every = s->cfg->norm_every;
+    if (levels > 1 && every > 0) {
+        long until = every - s->sweeps_done % every; /* sweeps until the next norm */
+        if (until <= levels) levels = (int)until - 1;
+    }
+    return levels;
+}
+
+/* Sweeps k .. k+levels-1 of a cycle of m in one pass. Only the last level is written, into
+ * next_field: the buffers then hold the newest iterate and the one `levels` sweeps older, and
+ * nothing reads the older one before it is overwritten. */
+static int fused_sweeps(hx_sim *s, int k, int levels, int m)
+{
+    hx_box boxes[HX_FUSE_MAX];
+    for (int j = 0; j < levels; j++) boxes[j] = hx_sweep_box(s->d, (m - 1 - k - j) * s->radius);
+    int ev = hx_clock_start(&s->clock, HX_STREAM_MAIN);
+    TRY_CLOCK(ev);
+    TRY_BK(s->bk->ops->sweep_fused(s->bk, HX_STREAM_MAIN, levels, boxes, cur_field(s), next_field(s)));
+    TRY_CLOCK(hx_clock_stop(&s->clock, HX_STREAM_MAIN, HX_SEG_COMPUTE, ev));
+    s->cur = 1 - s->cur;
+    s->sweeps_done += levels;
+    return norm_if_due(s);
+}
+
 /* Sweeps k0 .. m-1 of a cycle of m: sweep k updates the owned block grown by (m-1-k)*r, so each
  * sweep consumes r ghost layers. */
 static int later_sweeps(hx_sim *s, int k0, int m)
 {
-    for (int k = k0; k < m; k++) {
+    for (int k = k0; k < m;) {
+        int levels = fused_levels(s, m - k);
+        if (levels > 1) {
+            if (fused_sweeps(s, k, levels, m)) return -1;
+            k += levels;
+            continue;
+        }
         hx_box box = hx_sweep_box(s->d, (m - 1 - k) * s->radius);
         if (timed_sweep(s, HX_STREAM_MAIN, HX_SEG_COMPUTE, &box) || finish_sweep(s)) return -1;
+        k++;
     }
     return 0;
 }
 
 static int plain_cycle(hx_sim *s, int sweeps)
 {
+    if (!s->cfg->overlap) return exchange_all(s, 0) || later_sweeps(s, 0, sweeps) ? -1 : 0;
     hx_box first = hx_sweep_box(s->d, (sweeps - 1) * s->radius);
-    if (s->cfg->overlap) {
-        if (overlapped_first_sweep(s, &first)) return -1;
-    } else {
-        if (exchange_all(s, 0) || timed_sweep(s, HX_STREAM_MAIN, HX_SEG_COMPUTE, &first)) return -1;
-    }
-    if (finish_sweep(s)) return -1;
+    if (overlapped_first_sweep(s, &first) || finish_sweep(s)) return -1;
     return later_sweeps(s, 1, sweeps);
 }
 

@@ -1,23 +1,35 @@
 /* CUDA IPC: packed faces go straight into the neighbour's receive buffer with peer copies over
- * NVLink/PCIe; no byte passes through the host.
+ * NVLink/PCIe; no byte passes through the host. Neighbours on another node are served instead by
+ * host-staged MPI, like --transport mpi, message by message.
  *
- * Set-up: every rank exports its receive buffers and two interprocess events per phase ("sent",
- * "unpacked") and gathers everyone's handles over MPI; each rank opens those of its neighbours.
- * The offset of a message in the neighbour's buffer comes from the neighbour's own plan, which
- * every rank can compute (decomposition and plans are pure arithmetic).
+ * Routes (set-up): the link between two ranks is host-staged MPI when they are on different nodes
+ * (MPI_COMM_TYPE_SHARED) or when HALOX_IPC_FALLBACK marks either of them (a test knob: "all", or
+ * a list of ranks); otherwise IPC. The rule is symmetric, so both ends of a message agree; a rank's
+ * messages to itself always stay a copy on its GPU. Rank 0 prints how many messages take each route.
+ *
+ * IPC set-up: every rank exports its receive buffers and two interprocess events per phase
+ * ("sent", "unpacked") and gathers everyone's handles over MPI; each rank opens those of its IPC
+ * neighbours. The offset of a message in the neighbour's buffer comes from the neighbour's own
+ * plan, which every rank can compute (decomposition and plans are pure arithmetic).
  *
  * One exchange, host path:
- *   post  record "unpacked" (everything before, the last unpack included, is done when it fires),
- *         trade a zero-byte token with each neighbour, make the stream wait for the neighbour's
- *         "unpacked" (its buffer is free), copy into it, record "sent", send a second token;
- *   wait  take the neighbour's "sent" token and make the stream wait on its "sent" event.
- * The tokens only order event records and waits: data and completion travel GPU to GPU. All
- * neighbours must share this node (checked at set-up). */
+ *   post  MPI messages first: copy their slices of the send buffer to pinned host memory, sync the
+ *         stream (MPI reads host memory at once), post MPI_Irecv/MPI_Isend; then IPC: record
+ *         "unpacked" (everything before, the last unpack included, is done when it fires), trade
+ *         a zero-byte token with each IPC neighbour, make the stream wait for the neighbour's
+ *         "unpacked" (its buffer is free), copy into it, record "sent";
+ *   wait  one deadline-bound wait for the MPI messages and each IPC neighbour's "sent" token,
+ *         then copy the MPI slices back into the receive buffer and make the stream wait on the
+ *         neighbours' "sent" events, all before the unpack.
+ * The tokens only order event records and waits: IPC data and completion travel GPU to GPU.
+ * MPI and IPC messages of a phase use disjoint slices of the same packed buffers. */
 #include <cuda_runtime_api.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../core/check.h"
+#include "halox/node.h"
 #include "halox/transport.h"
 #include "wait.h"
 
@@ -25,10 +37,13 @@
 #define TAG_SENT 9200
 
 typedef struct {
-    int npeers;                               /* distinct neighbours of the phase */
+    int npeers;                               /* distinct IPC neighbours of the phase */
     int peer[HX_MAX_MSGS];
-    void *remote_recv[HX_MAX_MSGS];           /* per message: where its bytes go */
-    cudaEvent_t peer_sent[HX_MAX_MSGS];       /* per distinct neighbour */
+    void *remote_recv[HX_MAX_MSGS];           /* per IPC message: where its bytes go */
+    unsigned char over_mpi[HX_MAX_MSGS];      /* per message: 1 for host-staged MPI */
+    int nmpi;                                 /* messages over MPI */
+    void *host_send, *host_recv;              /* pinned mirrors of send_buf/recv_buf (same offsets), when nmpi */
+    cudaEvent_t peer_sent[HX_MAX_MSGS];       /* per distinct IPC neighbour */
     cudaEvent_t peer_unpacked[HX_MAX_MSGS];
     cudaEvent_t sent, unpacked;               /* this rank's, exported */
 } ipc_phase;
@@ -39,9 +54,11 @@ typedef struct {
     int nopened;
     cudaEvent_t opened_ev[1024];
     int nopened_ev;
-    MPI_Request req[2 * HX_MAX_MSGS];
-    int rpeer[2 * HX_MAX_MSGS];
-    const char *what[2 * HX_MAX_MSGS];
+    /* requests: the phase's MPI messages first (posted in post, completed in wait), tokens after */
+    MPI_Request req[4 * HX_MAX_MSGS];
+    int rpeer[4 * HX_MAX_MSGS];
+    const char *what[4 * HX_MAX_MSGS];
+    int ndata;
     char token_out, token_in[HX_MAX_MSGS];
 } ipc_state;
 
@@ -96,6 +113,79 @@ static long remote_offset(const hx_decomp *me, const hx_plan *myplan, int q, int
     return -1;
 }
 
+/* Rank 0 tells, on stderr (stdout may carry a CSV or JSON report), how many messages per exchange
+ * take each route. counts: by IPC, by MPI between nodes, by MPI forced by HALOX_IPC_FALLBACK. */
+static int report_routes(hx_transport *t, const int counts[3], char *err, size_t n)
+{
+    int sum[3] = {0, 0, 0};
+    HX_MPI_TRY(MPI_Reduce(counts, sum, 3, MPI_INT, MPI_SUM, 0, t->comm), err, n);
+    if (t->bk->decomp->rank != 0) return 0;
+    fprintf(stderr, "halox: ipc: per exchange, %d halo messages by IPC peer copy, %d by host-staged MPI", sum[0],
+            sum[1] + sum[2]);
+    if (sum[1] && sum[2]) fprintf(stderr, " (%d off-node, %d forced by HALOX_IPC_FALLBACK)\n", sum[1], sum[2]);
+    else if (sum[1]) fprintf(stderr, " (off-node)\n");
+    else if (sum[2]) fprintf(stderr, " (forced by HALOX_IPC_FALLBACK)\n");
+    else fprintf(stderr, "\n");
+    fflush(stderr);
+    return 0;
+}
+
+/* The route of every message (see the top of the file). Collective; every rank agrees on the
+ * outcome, so that no rank goes on to a collective the others skip. */
+static int choose_routes(hx_transport *t, ipc_state *s, char *err, size_t n)
+{
+    const hx_decomp *d = t->bk->decomp;
+    int rank = d->rank, nranks = d->nranks, rc = -1, ok = 0, counts[3] = {0, 0, 0};
+    int *leader = malloc(sizeof(int) * (size_t)nranks);
+    unsigned char *off = malloc((size_t)nranks), *lo = malloc((size_t)nranks), *hi = malloc((size_t)nranks);
+    if (!leader || !off || !lo || !hi) {
+        snprintf(err, n, "out of host memory for the ipc transport");
+        goto out;
+    }
+    if (hx_node_leaders(t->comm, leader)) {
+        snprintf(err, n, "finding which ranks share a node failed (MPI_Comm_split_type or MPI_Allgather)");
+        goto out;
+    }
+    ok = hx_ipc_fallback_parse(getenv("HALOX_IPC_FALLBACK"), nranks, off, err, n) == 0;
+    if (!all_ok(t->comm, ok)) {
+        if (ok) snprintf(err, n, "another rank could not read HALOX_IPC_FALLBACK");
+        goto out;
+    }
+    /* ranks that read different values would choose different routes for one message and hang */
+    if (MPI_Allreduce(off, lo, nranks, MPI_UNSIGNED_CHAR, MPI_MIN, t->comm) != MPI_SUCCESS ||
+        MPI_Allreduce(off, hi, nranks, MPI_UNSIGNED_CHAR, MPI_MAX, t->comm) != MPI_SUCCESS) {
+        snprintf(err, n, "MPI_Allreduce of the HALOX_IPC_FALLBACK ranks failed");
+        goto out;
+    }
+    if (memcmp(lo, hi, (size_t)nranks)) {
+        snprintf(err, n, "HALOX_IPC_FALLBACK differs between ranks: give every rank the same value (mpirun -x HALOX_IPC_FALLBACK)");
+        goto out;
+    }
+    for (int p = 0; p < t->plan->nphases; p++)
+        for (int m = 0; m < t->plan->phase[p].nmsg; m++) {
+            const hx_message *msg = &t->plan->phase[p].msg[m];
+            int q = msg->peer, mpi = hx_ipc_link_over_mpi(leader, off, rank, q);
+            s->ph[p].over_mpi[m] = (unsigned char)mpi;
+            s->ph[p].nmpi += mpi;
+            counts[!mpi ? 0 : leader[q] != leader[rank] ? 1 : 2]++;
+            if (mpi && ok && (size_t)msg->count * t->bk->elem > INT_MAX) {
+                snprintf(err, n, "a halo message to rank %d exceeds 2 GiB: use a smaller --depth or more ranks", q);
+                ok = 0;
+            }
+        }
+    if (!all_ok(t->comm, ok)) {
+        if (ok) snprintf(err, n, "another rank could not set up --transport ipc");
+        goto out;
+    }
+    rc = report_routes(t, counts, err, n);
+out:
+    free(leader);
+    free(off);
+    free(lo);
+    free(hi);
+    return rc;
+}
+
 static int ipc_setup(hx_transport *t, char *err, size_t n)
 {
     hx_backend *bk = t->bk;
@@ -103,30 +193,8 @@ static int ipc_setup(hx_transport *t, char *err, size_t n)
     ipc_state *s = calloc(1, sizeof *s);
     if (!s) return snprintf(err, n, "out of host memory for the ipc transport"), -1;
     t->impl = s;
-    int rank = d->rank, nranks = d->nranks;
-
-    /* every neighbour must be on this node */
-    MPI_Comm node;
-    int leader = rank, *leaders = malloc(sizeof(int) * (size_t)nranks);
-    HX_MPI_TRY(MPI_Comm_split_type(t->comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node), err, n);
-    HX_MPI_TRY(MPI_Allreduce(&rank, &leader, 1, MPI_INT, MPI_MIN, node), err, n);
-    MPI_Comm_free(&node);
-    HX_MPI_TRY(MPI_Allgather(&leader, 1, MPI_INT, leaders, 1, MPI_INT, t->comm), err, n);
-    int ok = 1;
-    for (int p = 0; p < t->plan->nphases; p++)
-        for (int m = 0; m < t->plan->phase[p].nmsg; m++) {
-            int q = t->plan->phase[p].msg[m].peer;
-            if (ok && leaders[q] != leader) {
-                snprintf(err, n, "--transport ipc needs every neighbour on this node, but rank %d's neighbour %d is on "
-                                 "another: use --transport mpi", rank, q);
-                ok = 0;
-            }
-        }
-    free(leaders);
-    if (!all_ok(t->comm, ok)) {
-        if (ok) snprintf(err, n, "another rank could not set up --transport ipc");
-        return -1;
-    }
+    int rank = d->rank, nranks = d->nranks, ok;
+    if (choose_routes(t, s, err, n)) return -1;
 
     cudaIpcMemHandle_t *mine = calloc(HX_MAX_PHASES, sizeof *mine);
     cudaIpcEventHandle_t *mine_ev = calloc(2 * HX_MAX_PHASES, sizeof *mine_ev);
@@ -145,6 +213,15 @@ static int ipc_setup(hx_transport *t, char *err, size_t n)
         if (e == cudaSuccess) e = cudaIpcGetEventHandle(&mine_ev[2 * p + 1], ph->unpacked);
         if (e != cudaSuccess) {
             snprintf(err, n, "exporting IPC handles on GPU %d failed: %s", bk->device, cudaGetErrorString(e));
+            goto out;
+        }
+        /* pinned mirrors for the MPI messages, laid out like the device buffers */
+        size_t bytes = (size_t)t->plan->phase[p].cells * bk->elem;
+        if (ph->nmpi) e = cudaMallocHost(&ph->host_send, bytes);
+        if (ph->nmpi && e == cudaSuccess) e = cudaMallocHost(&ph->host_recv, bytes);
+        if (e != cudaSuccess) {
+            snprintf(err, n, "cannot allocate two %zu-byte pinned host buffers for the MPI messages: %s", bytes,
+                     cudaGetErrorString(e));
             goto out;
         }
     }
@@ -167,12 +244,10 @@ out:
         void *base[HX_MAX_MSGS];
         for (int m = 0; m < t->plan->phase[p].nmsg; m++) {
             const hx_message *msg = &t->plan->phase[p].msg[m];
-            int q = msg->peer, slot = peer_slot(ph, q);
-            /* map each neighbour's buffer and events once per phase */
-            int known = 0;
-            for (int k = 0; k < m; k++)
-                if (t->plan->phase[p].msg[k].peer == q) known = 1;
-            if (!known) {
+            if (ph->over_mpi[m]) continue; /* its bytes go through host memory and MPI */
+            int q = msg->peer, before = ph->npeers, slot = peer_slot(ph, q);
+            /* map each IPC neighbour's buffer and events once per phase */
+            if (ph->npeers > before) {
                 if (q == rank) {
                     base[slot] = t->recv_buf[p];
                     ph->peer_sent[slot] = ph->sent;
@@ -211,10 +286,11 @@ done:
     return rc;
 }
 
-/* Zero-byte tokens with every distinct neighbour of the phase: send ours, receive theirs. */
-static int trade_tokens(hx_transport *t, ipc_state *s, ipc_phase *ph, int tag, const char *what)
+/* Post zero-byte tokens with every IPC neighbour of the phase, ours out and theirs in, at
+ * s->req[at...]. Returns how many requests, or -1. */
+static int post_tokens(hx_transport *t, ipc_state *s, const ipc_phase *ph, int tag, const char *what, int at)
 {
-    int nreq = 0;
+    int nreq = at;
     for (int i = 0; i < ph->npeers; i++) {
         s->rpeer[nreq] = ph->peer[i];
         s->what[nreq] = what;
@@ -225,7 +301,60 @@ static int trade_tokens(hx_transport *t, ipc_state *s, ipc_phase *ph, int tag, c
         s->what[nreq] = "a token to be taken by";
         HX_MPI_TRY(MPI_Isend(&s->token_out, 0, MPI_BYTE, ph->peer[i], tag, t->comm, &s->req[nreq++]), t->err, sizeof t->err);
     }
-    return hx_wait_all(t->comm, nreq, s->req, s->rpeer, s->what, t->err, sizeof t->err);
+    return nreq - at;
+}
+
+/* Copy the slices of the MPI messages between a packed device buffer and its pinned mirror, one
+ * copy per run of adjacent slices (the plan lays messages out one after another). */
+static int copy_mpi_slices(hx_transport *t, const ipc_phase *ph, const hx_phase *plan, void *dst, const void *src,
+                           enum cudaMemcpyKind kind, cudaStream_t st)
+{
+    size_t elem = t->bk->elem;
+    for (int m = 0; m < plan->nmsg;) {
+        if (!ph->over_mpi[m]) {
+            m++;
+            continue;
+        }
+        long lo = plan->msg[m].offset, hi = lo + plan->msg[m].count;
+        for (m++; m < plan->nmsg && ph->over_mpi[m] && plan->msg[m].offset == hi; m++) hi += plan->msg[m].count;
+        CUDA_TRY(cudaMemcpyAsync((char *)dst + (size_t)lo * elem, (const char *)src + (size_t)lo * elem,
+                                 (size_t)(hi - lo) * elem, kind, st));
+    }
+    return 0;
+}
+
+/* The MPI half of post: stage the MPI messages to the host and post them (receives first). */
+static int post_mpi(hx_transport *t, ipc_state *s, ipc_phase *ph, int phase, int stream, cudaStream_t st)
+{
+    const hx_phase *plan = &t->plan->phase[phase];
+    size_t elem = t->bk->elem;
+    int ev = hx_clock_start(t->clock, stream);
+    if (copy_mpi_slices(t, ph, plan, ph->host_send, t->send_buf[phase], cudaMemcpyDeviceToHost, st)) return -1;
+    if (hx_clock_stop(t->clock, stream, HX_SEG_PACK, ev)) return snprintf(t->err, sizeof t->err, "%s", t->bk->err), -1;
+    /* MPI reads host_send as soon as it is posted, and the last exchange's copy out of host_recv
+     * must be done before MPI writes it again */
+    CUDA_TRY(cudaStreamSynchronize(st));
+    double t0 = MPI_Wtime();
+    for (int m = 0; m < plan->nmsg; m++) {
+        const hx_message *msg = &plan->msg[m];
+        if (!ph->over_mpi[m]) continue;
+        s->rpeer[s->ndata] = msg->peer;
+        s->what[s->ndata] = "the halo from";
+        HX_MPI_TRY(MPI_Irecv((char *)ph->host_recv + (size_t)msg->offset * elem, (int)((size_t)msg->count * elem), MPI_BYTE,
+                             msg->peer, msg->recv_tag, t->comm, &s->req[s->ndata++]),
+                   t->err, sizeof t->err);
+    }
+    for (int m = 0; m < plan->nmsg; m++) {
+        const hx_message *msg = &plan->msg[m];
+        if (!ph->over_mpi[m]) continue;
+        s->rpeer[s->ndata] = msg->peer;
+        s->what[s->ndata] = "its halo to be taken by";
+        HX_MPI_TRY(MPI_Isend((char *)ph->host_send + (size_t)msg->offset * elem, (int)((size_t)msg->count * elem), MPI_BYTE,
+                             msg->peer, msg->send_tag, t->comm, &s->req[s->ndata++]),
+                   t->err, sizeof t->err);
+    }
+    t->clock->acc->t[HX_SEG_MESSAGE] += MPI_Wtime() - t0;
+    return 0;
 }
 
 static int ipc_post(hx_transport *t, int phase, int stream)
@@ -235,16 +364,24 @@ static int ipc_post(hx_transport *t, int phase, int stream)
     const hx_phase *plan = &t->plan->phase[phase];
     hx_backend *bk = t->bk;
     cudaStream_t st = (cudaStream_t)bk->ops->native_stream(bk, stream);
+    /* MPI first: the off-node messages, the slowest, leave first, and the stream sync they need
+     * does not also wait for this phase's peer copies */
+    s->ndata = 0;
+    if (ph->nmpi && post_mpi(t, s, ph, phase, stream, st)) return -1;
     double t0 = MPI_Wtime();
     CUDA_TRY(cudaEventRecord(ph->unpacked, st));
-    if (trade_tokens(t, s, ph, TAG_UNPACKED + phase, "the 'buffer free' token of")) return -1;
+    int ntok = post_tokens(t, s, ph, TAG_UNPACKED + phase, "the 'buffer free' token of", s->ndata);
+    if (ntok < 0 || hx_wait_all(t->comm, ntok, s->req + s->ndata, s->rpeer + s->ndata, s->what + s->ndata, t->err,
+                                sizeof t->err))
+        return -1;
     for (int i = 0; i < ph->npeers; i++)
         if (ph->peer[i] != bk->decomp->rank) CUDA_TRY(cudaStreamWaitEvent(st, ph->peer_unpacked[i], 0));
     t->clock->acc->t[HX_SEG_MESSAGE] += MPI_Wtime() - t0;
     int ev = hx_clock_start(t->clock, stream);
     for (int m = 0; m < plan->nmsg; m++)
-        CUDA_TRY(cudaMemcpyAsync(ph->remote_recv[m], (char *)t->send_buf[phase] + (size_t)plan->msg[m].offset * bk->elem,
-                                 (size_t)plan->msg[m].count * bk->elem, cudaMemcpyDeviceToDevice, st));
+        if (!ph->over_mpi[m])
+            CUDA_TRY(cudaMemcpyAsync(ph->remote_recv[m], (char *)t->send_buf[phase] + (size_t)plan->msg[m].offset * bk->elem,
+                                     (size_t)plan->msg[m].count * bk->elem, cudaMemcpyDeviceToDevice, st));
     if (hx_clock_stop(t->clock, stream, HX_SEG_MESSAGE, ev)) return snprintf(t->err, sizeof t->err, "%s", bk->err), -1;
     CUDA_TRY(cudaEventRecord(ph->sent, st));
     return 0;
@@ -257,10 +394,19 @@ static int ipc_wait(hx_transport *t, int phase, int stream)
     hx_backend *bk = t->bk;
     cudaStream_t st = (cudaStream_t)bk->ops->native_stream(bk, stream);
     double t0 = MPI_Wtime();
-    if (trade_tokens(t, s, ph, TAG_SENT + phase, "the 'data sent' token of")) return -1;
+    /* one deadline for the MPI messages and the IPC tokens, so a silent neighbour is named */
+    int ntok = post_tokens(t, s, ph, TAG_SENT + phase, "the 'data sent' token of", s->ndata);
+    if (ntok < 0 || hx_wait_all(t->comm, s->ndata + ntok, s->req, s->rpeer, s->what, t->err, sizeof t->err)) return -1;
+    s->ndata = 0;
+    t->clock->acc->t[HX_SEG_MESSAGE] += MPI_Wtime() - t0;
+    if (ph->nmpi) {
+        int ev = hx_clock_start(t->clock, stream);
+        if (copy_mpi_slices(t, ph, &t->plan->phase[phase], t->recv_buf[phase], ph->host_recv, cudaMemcpyHostToDevice, st))
+            return -1;
+        if (hx_clock_stop(t->clock, stream, HX_SEG_UNPACK, ev)) return snprintf(t->err, sizeof t->err, "%s", bk->err), -1;
+    }
     for (int i = 0; i < ph->npeers; i++)
         if (ph->peer[i] != bk->decomp->rank) CUDA_TRY(cudaStreamWaitEvent(st, ph->peer_sent[i], 0));
-    t->clock->acc->t[HX_SEG_MESSAGE] += MPI_Wtime() - t0;
     return 0;
 }
 
@@ -274,6 +420,8 @@ static void ipc_destroy(hx_transport *t)
         for (int p = 0; p < HX_MAX_PHASES; p++) {
             if (s->ph[p].sent) cudaEventDestroy(s->ph[p].sent);
             if (s->ph[p].unpacked) cudaEventDestroy(s->ph[p].unpacked);
+            if (s->ph[p].host_send) cudaFreeHost(s->ph[p].host_send);
+            if (s->ph[p].host_recv) cudaFreeHost(s->ph[p].host_recv);
         }
     }
     /* neighbours may still read our events and buffers until every rank is done */
