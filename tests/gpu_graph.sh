@@ -22,7 +22,8 @@ run_case() {
     fi
 }
 transports=mpi
-"$HALOX" info | grep -q '^  nccl ' && transports="mpi nccl"
+# nccl takes one GPU per rank: left out when ranks share GPUs
+"$HALOX" info | grep -q '^  nccl ' && [ "$NP" -le "$gpu_count" ] && transports="mpi nccl"
 for tr in $transports; do
     for overlap in on off; do
         run_case --transport "$tr" --graph --size 131x67 --depth 3 --iters 14 --repeat 2 --overlap=$overlap --pattern direct

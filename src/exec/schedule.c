@@ -242,7 +242,10 @@ static int captured(hx_sim *s, int whole, int sweeps)
         hx_clock_pause(&s->clock, 0);
         if (rc) return -1;
         TRY_BK(rc_end);
+        /* the capture did the bookkeeping (buffer swaps, fused passes): keep where it ended */
         s->graph_ready[slot] = 1;
+        s->graph_end_cur[slot] = s->cur;
+        s->graph_sweeps[slot] = (int)(s->sweeps_done - done0);
         s->cur = cur0;
         s->sweeps_done = done0;
     }
@@ -250,11 +253,8 @@ static int captured(hx_sim *s, int whole, int sweeps)
     TRY_CLOCK(ev);
     TRY_BK(bk->ops->graph_launch(bk, HX_STREAM_MAIN, slot));
     if (!whole) TRY_CLOCK(hx_clock_stop(&s->clock, HX_STREAM_MAIN, HX_SEG_COMPUTE, ev));
-    /* the graph made sweeps-1 (or sweeps) sweeps: advance the bookkeeping by as many */
-    for (int k = whole ? 0 : 1; k < sweeps; k++) {
-        s->cur = 1 - s->cur;
-        s->sweeps_done++;
-    }
+    s->cur = s->graph_end_cur[slot];
+    s->sweeps_done += s->graph_sweeps[slot];
     return norm_if_due(s);
 }
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../core/check.h"
+#include "halox/node.h"
 #include "halox/transport.h"
 
 typedef struct {
@@ -90,6 +91,33 @@ static int nccl_enqueue(hx_transport *t, int phase, int stream)
     return 0;
 }
 
+/* NCCL refuses two ranks of one communicator on one GPU; say so in our words, on every rank. */
+static int one_gpu_per_rank(hx_transport *t, char *err, size_t n)
+{
+    int nranks = t->bk->decomp->nranks, rc = 0;
+    int *leader = malloc(sizeof(int) * (size_t)nranks), *dev = malloc(sizeof(int) * (size_t)nranks);
+    if (!leader || !dev) {
+        free(leader);
+        free(dev);
+        return snprintf(err, n, "out of host memory for the nccl transport"), -1;
+    }
+    if (hx_node_leaders(t->comm, leader) ||
+        MPI_Allgather(&t->bk->device, 1, MPI_INT, dev, 1, MPI_INT, t->comm) != MPI_SUCCESS) {
+        snprintf(err, n, "nccl set-up: gathering the GPU of every rank failed");
+        rc = -1;
+    }
+    for (int a = 0; a < nranks && rc == 0; a++)
+        for (int b = a + 1; b < nranks && rc == 0; b++)
+            if (leader[a] == leader[b] && dev[a] == dev[b]) {
+                snprintf(err, n, "--transport nccl needs one GPU per rank, but ranks %d and %d share GPU %d: run at most "
+                         "as many ranks per node as GPUs, or use --transport ipc or mpi", a, b, dev[a]);
+                rc = -1;
+            }
+    free(leader);
+    free(dev);
+    return rc;
+}
+
 static int nccl_setup(hx_transport *t, char *err, size_t n)
 {
     hx_backend *bk = t->bk;
@@ -101,6 +129,7 @@ static int nccl_setup(hx_transport *t, char *err, size_t n)
         by_key(&t->plan->phase[p], s->order_send[p], 0);
         by_key(&t->plan->phase[p], s->order_recv[p], 1);
     }
+    if (one_gpu_per_rank(t, err, n)) return -1;
     ncclUniqueId id;
     int rank = bk->decomp->rank;
     if (rank == 0) NCCL_TRY(ncclGetUniqueId(&id), err, n);
