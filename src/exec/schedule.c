@@ -214,11 +214,20 @@ static int later_sweeps(hx_sim *s, int k0, int m)
     return 0;
 }
 
+/* The exchange and the first sweep of a cycle, its interior overlapped with the exchange when
+ * asked; the buffers are not swapped yet. */
+static int exchange_and_first_sweep(hx_sim *s, int sweeps)
+{
+    hx_box first = hx_sweep_box(s->d, (sweeps - 1) * s->radius);
+    if (s->cfg->overlap) return overlapped_first_sweep(s, &first);
+    return exchange_all(s, 0) || timed_sweep(s, HX_STREAM_MAIN, HX_SEG_COMPUTE, &first) ? -1 : 0;
+}
+
 static int plain_cycle(hx_sim *s, int sweeps)
 {
+    /* without overlap the first sweep may start a fused pass too */
     if (!s->cfg->overlap) return exchange_all(s, 0) || later_sweeps(s, 0, sweeps) ? -1 : 0;
-    hx_box first = hx_sweep_box(s->d, (sweeps - 1) * s->radius);
-    if (overlapped_first_sweep(s, &first) || finish_sweep(s)) return -1;
+    if (exchange_and_first_sweep(s, sweeps) || finish_sweep(s)) return -1;
     return later_sweeps(s, 1, sweeps);
 }
 
@@ -261,16 +270,8 @@ static int captured(hx_sim *s, int whole, int sweeps)
 static int graph_cycle(hx_sim *s, int sweeps)
 {
     if (s->tr->ops->caps & HX_PATH_HOST) {
-        hx_box first = hx_sweep_box(s->d, (sweeps - 1) * s->radius);
-        if (s->cfg->overlap) {
-            if (overlapped_first_sweep(s, &first)) return -1;
-        } else {
-            if (exchange_all(s, 0) || timed_sweep(s, HX_STREAM_MAIN, HX_SEG_COMPUTE, &first)) return -1;
-        }
-        s->cur = 1 - s->cur;
-        s->sweeps_done++;
-        if (sweeps == 1) return norm_if_due(s);
-        return captured(s, 0, sweeps);
+        if (exchange_and_first_sweep(s, sweeps) || finish_sweep(s)) return -1;
+        return sweeps > 1 ? captured(s, 0, sweeps) : 0;
     }
     return captured(s, 1, sweeps);
 }
