@@ -327,7 +327,6 @@ static int copy_mpi_slices(hx_transport *t, const ipc_phase *ph, const hx_phase 
 static int post_mpi(hx_transport *t, ipc_state *s, ipc_phase *ph, int phase, int stream, cudaStream_t st)
 {
     const hx_phase *plan = &t->plan->phase[phase];
-    size_t elem = t->bk->elem;
     int ev = hx_clock_start(t->clock, stream);
     if (copy_mpi_slices(t, ph, plan, ph->host_send, t->send_buf[phase], cudaMemcpyDeviceToHost, st)) return -1;
     if (hx_clock_stop(t->clock, stream, HX_SEG_PACK, ev)) return snprintf(t->err, sizeof t->err, "%s", t->bk->err), -1;
@@ -335,24 +334,9 @@ static int post_mpi(hx_transport *t, ipc_state *s, ipc_phase *ph, int phase, int
      * must be done before MPI writes it again */
     CUDA_TRY(cudaStreamSynchronize(st));
     double t0 = MPI_Wtime();
-    for (int m = 0; m < plan->nmsg; m++) {
-        const hx_message *msg = &plan->msg[m];
-        if (!ph->over_mpi[m]) continue;
-        s->rpeer[s->ndata] = msg->peer;
-        s->what[s->ndata] = "the halo from";
-        HX_MPI_TRY(MPI_Irecv((char *)ph->host_recv + (size_t)msg->offset * elem, (int)((size_t)msg->count * elem), MPI_BYTE,
-                             msg->peer, msg->recv_tag, t->comm, &s->req[s->ndata++]),
-                   t->err, sizeof t->err);
-    }
-    for (int m = 0; m < plan->nmsg; m++) {
-        const hx_message *msg = &plan->msg[m];
-        if (!ph->over_mpi[m]) continue;
-        s->rpeer[s->ndata] = msg->peer;
-        s->what[s->ndata] = "its halo to be taken by";
-        HX_MPI_TRY(MPI_Isend((char *)ph->host_send + (size_t)msg->offset * elem, (int)((size_t)msg->count * elem), MPI_BYTE,
-                             msg->peer, msg->send_tag, t->comm, &s->req[s->ndata++]),
-                   t->err, sizeof t->err);
-    }
+    if (hx_post_messages(t->comm, plan, t->bk->elem, ph->over_mpi, ph->host_send, ph->host_recv, s->req, s->rpeer,
+                         s->what, &s->ndata, t->err, sizeof t->err))
+        return -1;
     t->clock->acc->t[HX_SEG_MESSAGE] += MPI_Wtime() - t0;
     return 0;
 }

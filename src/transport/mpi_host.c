@@ -101,24 +101,9 @@ static int mpi_post(hx_transport *t, int phase, int stream)
     if (bk->async && bytes && bk->ops->sync(bk, stream)) goto backend_failed;
     double t0 = MPI_Wtime();
     s->nreq = 0;
-    for (int m = 0; m < ph->nmsg; m++) {
-        const hx_message *msg = &ph->msg[m];
-        char *base = (char *)s->host_recv[phase] + (size_t)msg->offset * bk->elem;
-        s->peer[s->nreq] = msg->peer;
-        s->what[s->nreq] = "the halo from";
-        HX_MPI_TRY(MPI_Irecv(base, (int)((size_t)msg->count * bk->elem), MPI_BYTE, msg->peer, msg->recv_tag, t->comm,
-                             &s->req[s->nreq++]),
-                   t->err, sizeof t->err);
-    }
-    for (int m = 0; m < ph->nmsg; m++) {
-        const hx_message *msg = &ph->msg[m];
-        char *base = (char *)s->host_send[phase] + (size_t)msg->offset * bk->elem;
-        s->peer[s->nreq] = msg->peer;
-        s->what[s->nreq] = "its halo to be taken by";
-        HX_MPI_TRY(MPI_Isend(base, (int)((size_t)msg->count * bk->elem), MPI_BYTE, msg->peer, msg->send_tag, t->comm,
-                             &s->req[s->nreq++]),
-                   t->err, sizeof t->err);
-    }
+    if (hx_post_messages(t->comm, ph, bk->elem, NULL, s->host_send[phase], s->host_recv[phase], s->req, s->peer,
+                         s->what, &s->nreq, t->err, sizeof t->err))
+        return -1;
     t->clock->acc->t[HX_SEG_MESSAGE] += MPI_Wtime() - t0;
     return 0;
 backend_failed:

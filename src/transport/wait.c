@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 
+#include "../core/check.h"
 #include "halox/backend.h"
 
 int hx_wait_all(MPI_Comm comm, int n, MPI_Request *req, const int *peer, const char *const *what, char *err,
@@ -36,4 +37,22 @@ int hx_wait_all(MPI_Comm comm, int n, MPI_Request *req, const int *peer, const c
     }
     snprintf(err, errlen, "rank %d: messages timed out", me);
     return -1;
+}
+
+int hx_post_messages(MPI_Comm comm, const hx_phase *ph, size_t elem, const unsigned char *only, void *send,
+                     void *recv, MPI_Request *req, int *peer, const char **what, int *n, char *err, size_t errlen)
+{
+    /* receives first, so that no message arrives unexpected */
+    for (int pass = 0; pass < 2; pass++)
+        for (int m = 0; m < ph->nmsg; m++) {
+            const hx_message *msg = &ph->msg[m];
+            if (only && !only[m]) continue;
+            char *base = (char *)(pass ? send : recv) + (size_t)msg->offset * elem;
+            int bytes = (int)((size_t)msg->count * elem);
+            peer[*n] = msg->peer;
+            what[*n] = pass ? "its halo to be taken by" : "the halo from";
+            if (pass) HX_MPI_TRY(MPI_Isend(base, bytes, MPI_BYTE, msg->peer, msg->send_tag, comm, &req[(*n)++]), err, errlen);
+            else HX_MPI_TRY(MPI_Irecv(base, bytes, MPI_BYTE, msg->peer, msg->recv_tag, comm, &req[(*n)++]), err, errlen);
+        }
+    return 0;
 }
