@@ -23,7 +23,6 @@ typedef struct {
     long sweeps_done;
     int graph_ready[HX_MAX_GRAPHS]; /* --graph: slot cur holds the cycle that starts from field[cur] */
     int graph_end_cur[HX_MAX_GRAPHS];   /* ... and leaves the newest iterate in field[this] */
-    int graph_sweeps[HX_MAX_GRAPHS];    /* ... after this many sweeps */
     hx_clock clock;
     hx_times times;
     int print_norms;     /* rank 0 prints each --norm-every result */

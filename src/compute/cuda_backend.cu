@@ -120,6 +120,36 @@ __device__ __forceinline__ double apply3(double w, double e, double s, double n,
     return R == 1 ? hx_jacobi7v_f64(w, e, s, n, d, u) : hx_star13v_f64(w, e, s, n, d, u, ww, ee, ss, nn, dd, uu);
 }
 
+/* The V outputs of one vector: c is the centre row with R cells each side, w the 2R+1 vectors
+ * along the marching axis (centre at w[R]), ys (3D) the vectors y-R .. y-1, y+1 .. y+R. For
+ * R == 1 the distance-2 arguments are unused. */
+template <typename T, int R>
+__device__ __forceinline__ cells<T> stencil_row2(const xrow<T, R> &c, const cells<T> (&w)[2 * R + 1])
+{
+    cells<T> out;
+#pragma unroll
+    for (int i = 0; i < vec16<T>::n; i++) {
+        const int k = R + i;
+        out.v[i] = apply2(c.v[k - 1], c.v[k + 1], w[R - 1].v[i], w[R + 1].v[i], c.v[k - R], c.v[k + R], w[0].v[i],
+                          w[2 * R].v[i], R);
+    }
+    return out;
+}
+
+template <typename T, int R>
+__device__ __forceinline__ cells<T> stencil_row3(const xrow<T, R> &c, const cells<T> (&ys)[2 * R],
+                                                 const cells<T> (&w)[2 * R + 1])
+{
+    cells<T> out;
+#pragma unroll
+    for (int i = 0; i < vec16<T>::n; i++) {
+        const int k = R + i;
+        out.v[i] = apply3(c.v[k - 1], c.v[k + 1], ys[R - 1].v[i], ys[R].v[i], w[R - 1].v[i], w[R + 1].v[i], c.v[k - R],
+                          c.v[k + R], ys[0].v[i], ys[2 * R - 1].v[i], w[0].v[i], w[2 * R].v[i], R);
+    }
+    return out;
+}
+
 struct sweep_args {
     int lo[3], hi[3];
     int xbase;  /* lo[0] rounded down to a vector boundary */
@@ -148,15 +178,7 @@ __global__ void __launch_bounds__(256) sweep2d(const T *__restrict__ src, T *__r
         win[2 * R] = ahead;
         if (y + 1 < y1) ahead = load_vec(base + (long)(y + 1 + R) * a.sy);
         xrow<T, R> c = load_xrow<T, R>(src + (long)y * a.sy, win[R], x0, a.pitch);
-        cells<T> out;
-#pragma unroll
-        for (int i = 0; i < V; i++) {
-            const int k = R + i;
-            /* for R == 1 the distance-2 arguments are unused */
-            out.v[i] = apply2(c.v[k - 1], c.v[k + 1], win[R - 1].v[i], win[R + 1].v[i], c.v[k - R], c.v[k + R],
-                              win[0].v[i], win[2 * R].v[i], R);
-        }
-        store_cells(dst + (long)y * a.sy + x0, out, x0, a.lo[0], a.hi[0]);
+        store_cells(dst + (long)y * a.sy + x0, stencil_row2<T, R>(c, win), x0, a.lo[0], a.hi[0]);
 #pragma unroll
         for (int k = 0; k < 2 * R; k++) win[k] = win[k + 1];
     }
@@ -192,14 +214,7 @@ __device__ __forceinline__ cells<T> level_row(const cells<T> (&w)[2 * R + 1])
     }
 #pragma unroll
     for (int i = 0; i < V; i++) c.v[R + i] = w[R].v[i];
-    cells<T> out;
-#pragma unroll
-    for (int i = 0; i < V; i++) {
-        const int k = R + i;
-        out.v[i] = apply2(c.v[k - 1], c.v[k + 1], w[R - 1].v[i], w[R + 1].v[i], c.v[k - R], c.v[k + R], w[0].v[i],
-                          w[2 * R].v[i], R);
-    }
-    return out;
+    return stencil_row2<T, R>(c, w);
 }
 
 template <typename T, int R, int L, int ROWS>
@@ -280,7 +295,9 @@ __global__ void __launch_bounds__(256) sweep3d(const T *__restrict__ src, T *__r
     }
     for (int z = z0; z < z1; z++) {
         win[2 * R] = ahead;
-        const cells<T> s1 = ys[R - 1], n1 = ys[R], s2 = ys[0], n2 = ys[2 * R - 1];
+        cells<T> cur_ys[2 * R]; /* this plane's; ys now takes the next plane's */
+#pragma unroll
+        for (int j = 0; j < 2 * R; j++) cur_ys[j] = ys[j];
         if (z + 1 < z1) {
             ahead = load_vec(base + (long)(z + 1 + R) * a.sz);
 #pragma unroll
@@ -291,14 +308,7 @@ __global__ void __launch_bounds__(256) sweep3d(const T *__restrict__ src, T *__r
         }
         const T *plane = base + (long)z * a.sz;
         xrow<T, R> c = load_xrow<T, R>(plane - x0, win[R], x0, a.pitch);
-        cells<T> out;
-#pragma unroll
-        for (int i = 0; i < V; i++) {
-            const int k = R + i;
-            out.v[i] = apply3(c.v[k - 1], c.v[k + 1], s1.v[i], n1.v[i], win[R - 1].v[i], win[R + 1].v[i], c.v[k - R],
-                              c.v[k + R], s2.v[i], n2.v[i], win[0].v[i], win[2 * R].v[i], R);
-        }
-        store_cells(dst + x0 + (long)y * a.sy + (long)z * a.sz, out, x0, a.lo[0], a.hi[0]);
+        store_cells(dst + x0 + (long)y * a.sy + (long)z * a.sz, stencil_row3<T, R>(c, cur_ys, win), x0, a.lo[0], a.hi[0]);
 #pragma unroll
         for (int k = 0; k < 2 * R; k++) win[k] = win[k + 1];
     }
@@ -388,16 +398,7 @@ __global__ void __launch_bounds__(256) sweep3d_pipe(const T *__restrict__ src, T
         }
 #pragma unroll
         for (int i = 0; i < V; i++) c.v[R + i] = win[R].v[i];
-        if (active) {
-            cells<T> out;
-#pragma unroll
-            for (int i = 0; i < V; i++) {
-                const int k = R + i;
-                out.v[i] = apply3(c.v[k - 1], c.v[k + 1], ys[R - 1].v[i], ys[R].v[i], win[R - 1].v[i], win[R + 1].v[i],
-                                  c.v[k - R], c.v[k + R], ys[0].v[i], ys[2 * R - 1].v[i], win[0].v[i], win[2 * R].v[i], R);
-            }
-            store_cells(dst + x0 + (long)y * a.sy + (long)z * a.sz, out, x0, a.lo[0], a.hi[0]);
-        }
+        if (active) store_cells(dst + x0 + (long)y * a.sy + (long)z * a.sz, stencil_row3<T, R>(c, ys, win), x0, a.lo[0], a.hi[0]);
 #pragma unroll
         for (int k = 0; k < 2 * R; k++) win[k] = win[k + 1];
     }

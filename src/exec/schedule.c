@@ -251,19 +251,22 @@ static int captured(hx_sim *s, int whole, int sweeps)
         hx_clock_pause(&s->clock, 0);
         if (rc) return -1;
         TRY_BK(rc_end);
-        /* the capture did the bookkeeping (buffer swaps, fused passes): keep where it ended */
+        /* the capture did the buffer swaps (one per pass when fused): keep where they ended */
         s->graph_ready[slot] = 1;
         s->graph_end_cur[slot] = s->cur;
-        s->graph_sweeps[slot] = (int)(s->sweeps_done - done0);
         s->cur = cur0;
         s->sweeps_done = done0;
     }
-    int ev = hx_clock_start(&s->clock, HX_STREAM_MAIN);
-    TRY_CLOCK(ev);
-    TRY_BK(bk->ops->graph_launch(bk, HX_STREAM_MAIN, slot));
-    if (!whole) TRY_CLOCK(hx_clock_stop(&s->clock, HX_STREAM_MAIN, HX_SEG_COMPUTE, ev));
+    if (whole) {
+        TRY_BK(bk->ops->graph_launch(bk, HX_STREAM_MAIN, slot));
+    } else {
+        int ev = hx_clock_start(&s->clock, HX_STREAM_MAIN);
+        TRY_CLOCK(ev);
+        TRY_BK(bk->ops->graph_launch(bk, HX_STREAM_MAIN, slot));
+        TRY_CLOCK(hx_clock_stop(&s->clock, HX_STREAM_MAIN, HX_SEG_COMPUTE, ev));
+    }
     s->cur = s->graph_end_cur[slot];
-    s->sweeps_done += s->graph_sweeps[slot];
+    s->sweeps_done += whole ? sweeps : sweeps - 1;
     return norm_if_due(s);
 }
 
