@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "halox/node.h"
+#include "core/node.h"
 
 int main(void)
 {

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "halox/backend.h"
+#include "compute/backend.h"
 #include "halox/plan.h"
 
 static long wrapped_index(const hx_decomp *d, const int local[3], int *outside)

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "halox/config.h"
+#include "config.h"
 #include "halox/stencil.h"
 
 int main(void)

@@ -1,22 +1,35 @@
-/* Single-domain reference: the same problem on one process, with no decomposition and no halo
- * machinery (periodic wrap or zero cells filled directly each sweep). --verify and the tests
- * compare every decomposed run against it bit for bit. */
+/* Single-domain reference: halox's stencil problem on one process, with no decomposition and no
+ * halo machinery (periodic wrap or zero cells filled directly each sweep). Every decomposed run
+ * is compared with it bit for bit. */
 #ifndef HALOX_REFERENCE_H
 #define HALOX_REFERENCE_H
 
-#include "halox/config.h"
+#include "halox/stencil.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Computes cfg->iters sweeps of cfg's problem into out (NX*NY*NZ cells of cfg->dtype, x fastest).
+typedef struct {
+    int dim;
+    int size[3];     /* global cells per axis (size[2] = 1 in 2D) */
+    hx_stencil_id stencil;
+    hx_dtype dtype;
+    hx_boundary boundary;
+    uint64_t seed;   /* initial field: hx_initial_value(seed, global index) */
+    long iters;      /* sweeps */
+} hx_problem;
+
+/* Computes p->iters sweeps into out (NX*NY*NZ cells of p->dtype, x fastest).
  * Returns 0, or -1 when memory runs out. */
-int hx_reference_run(const hx_config *cfg, void *out);
+int hx_reference_run(const hx_problem *p, void *out);
 
 /* Compare two global fields of n cells: returns the number of cells whose bits differ and the
  * largest absolute difference; *first_bad gets the first differing index (or -1). */
 long hx_compare_fields(hx_dtype t, const void *a, const void *b, long n, double *max_abs, long *first_bad);
+
+/* The order-independent checksum of hx_field_checksum over a contiguous array of n cells. */
+uint64_t hx_checksum_cells(hx_dtype t, const void *cells, long n);
 
 #ifdef __cplusplus
 }

@@ -10,7 +10,6 @@ extern "C" {
 #endif
 
 #define HX_MAX_DIM 3
-#define HX_MAX_NEIGHBOURS 26
 #define HX_MAX_PHASES 3
 #define HX_MAX_MSGS 26 /* per phase */
 #define HX_MAX_OUTER_BOXES 6

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "halox/backend.h"
+#include "compute/backend.h"
 
 int hx_backend_create(hx_backend *bk, hx_backend_kind kind, const hx_decomp *d, hx_stencil_id stencil,
                       hx_dtype dtype, int device, char *err, size_t errlen)
@@ -17,6 +17,16 @@ int hx_backend_create(hx_backend *bk, hx_backend_kind kind, const hx_decomp *d, 
     return hx_cpu_backend_create(bk, err, errlen);
 }
 
+void hx_backend_bind(hx_backend *view, const hx_backend *base, const hx_decomp *d, hx_stencil_id stencil, hx_dtype dtype)
+{
+    *view = *base;
+    view->decomp = d;
+    view->stencil = stencil;
+    view->dtype = dtype;
+    view->elem = hx_dtype_size(dtype);
+    view->err[0] = 0;
+}
+
 double hx_timeout_seconds(void)
 {
     const char *e = getenv("HALOX_TIMEOUT");
@@ -27,11 +37,15 @@ double hx_timeout_seconds(void)
 #ifndef HALOX_HAVE_CUDA
 int hx_cuda_built(void) { return 0; }
 int hx_cuda_device_count(void) { return 0; }
+void hx_cuda_print_info(FILE *out)
+{
+    fprintf(out, "cuda       not built (no nvcc at configure time, or -DHALOX_CUDA=OFF)\n");
+}
 int hx_cuda_backend_create(hx_backend *bk, int device, char *err, size_t errlen)
 {
     (void)bk;
     (void)device;
-    snprintf(err, errlen, "this halox was built without CUDA: install the CUDA toolkit and rebuild, or use --backend cpu");
+    snprintf(err, errlen, "this halox was built without CUDA: install the CUDA toolkit and rebuild, or use the cpu backend");
     return -1;
 }
 #endif

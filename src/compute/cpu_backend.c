@@ -4,7 +4,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "halox/backend.h"
+#include "compute/backend.h"
 
 typedef struct {
     double stamp[HX_NUM_EVENTS];

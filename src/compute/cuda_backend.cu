@@ -13,8 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "halox/backend.h"
-#include "halox/run.h"
+#include "compute/backend.h"
 
 #define CU_TRY(bk, call)                                                                                   \
     do {                                                                                                   \
@@ -27,7 +26,8 @@
 #define CU_LAUNCHED(bk) CU_TRY(bk, cudaGetLastError())
 
 typedef struct {
-    cudaStream_t stream[HX_NUM_STREAMS];
+    cudaStream_t stream[HX_NUM_STREAMS]; /* what each slot runs on now */
+    cudaStream_t own[HX_NUM_STREAMS];    /* the backend's own streams, destroyed at the end */
     cudaEvent_t event[HX_NUM_EVENTS];
     double *norm_dev;
     double *norm_host;
@@ -939,13 +939,20 @@ static int cu_graph_launch(hx_backend *bk, int stream, int slot)
     return 0;
 }
 
+static int cu_use_stream(hx_backend *bk, int stream, void *native)
+{
+    cuda_state *s = state(bk);
+    s->stream[stream] = native ? (cudaStream_t)native : s->own[stream];
+    return 0;
+}
+
 static void cu_destroy(hx_backend *bk)
 {
     cuda_state *s = state(bk);
     if (!s) return;
     cudaDeviceSynchronize();
     for (int i = 0; i < HX_NUM_STREAMS; i++)
-        if (s->stream[i]) cudaStreamDestroy(s->stream[i]);
+        if (s->own[i] || s->stream[i]) cudaStreamDestroy(s->own[i] ? s->own[i] : s->stream[i]);
     for (int i = 0; i < HX_NUM_EVENTS; i++)
         if (s->event[i]) cudaEventDestroy(s->event[i]);
     cu_drop_graphs(bk);
@@ -959,7 +966,7 @@ static const hx_backend_ops cuda_ops = {
     "cuda",        cu_alloc,      cu_free,     cu_alloc_host,  cu_free_host, cu_to_host,
     cu_to_device,  cu_copy,       cu_init_field, cu_sweep,     cu_sweep_shell, cu_pack,
     cu_unpack,     cu_diff_norm2, cu_record,   cu_wait_event,  cu_sync,      cu_elapsed,
-    cu_native_stream, cu_capture_begin, cu_capture_end, cu_graph_launch, cu_drop_graphs, cu_sweep_fused, cu_destroy,
+    cu_native_stream, cu_capture_begin, cu_capture_end, cu_graph_launch, cu_drop_graphs, cu_sweep_fused, cu_use_stream, cu_destroy,
 };
 
 extern "C" int hx_cuda_built(void) { return 1; }
@@ -998,7 +1005,8 @@ extern "C" int hx_cuda_backend_create(hx_backend *bk, int device, char *err, siz
     /* main carries packing and the boundary shell: highest priority; the interior yields to it */
     if (e == cudaSuccess) step = "cudaStreamCreateWithPriority", e = cudaStreamCreateWithPriority(&s->stream[HX_STREAM_MAIN], cudaStreamNonBlocking, hi);
     if (e == cudaSuccess) e = cudaStreamCreateWithPriority(&s->stream[HX_STREAM_INNER], cudaStreamNonBlocking, lo);
-    if (e == cudaSuccess) e = cudaStreamCreateWithPriority(&s->stream[HX_STREAM_COMM], cudaStreamNonBlocking, hi);
+    if (e == cudaSuccess) e = cudaStreamCreateWithPriority(&s->stream[HX_STREAM_USER], cudaStreamNonBlocking, hi);
+    for (int i = 0; i < HX_NUM_STREAMS; i++) s->own[i] = s->stream[i];
     for (int i = 0; i < HX_NUM_EVENTS && e == cudaSuccess; i++) {
         step = "cudaEventCreate";
         e = cudaEventCreateWithFlags(&s->event[i], i < HX_MAX_EVENTS ? cudaEventDefault : cudaEventDisableTiming);

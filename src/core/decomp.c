@@ -70,10 +70,10 @@ int hx_decomp_init(hx_decomp *d, int dim, const int global[3], const int pgrid[3
     }
     if (d->pgrid[0] * d->pgrid[1] * d->pgrid[2] != nranks) {
         if (dim == 2)
-            snprintf(err, errlen, "process grid %dx%d has %d ranks but the job has %d: pass a --grid whose product is %d",
+            snprintf(err, errlen, "process grid %dx%d has %d ranks but the job has %d: give a process grid whose product is %d",
                      d->pgrid[0], d->pgrid[1], d->pgrid[0] * d->pgrid[1], nranks, nranks);
         else
-            snprintf(err, errlen, "process grid %dx%dx%d has %d ranks but the job has %d: pass a --grid whose product is %d",
+            snprintf(err, errlen, "process grid %dx%dx%d has %d ranks but the job has %d: give a process grid whose product is %d",
                      d->pgrid[0], d->pgrid[1], d->pgrid[2], d->pgrid[0] * d->pgrid[1] * d->pgrid[2], nranks, nranks);
         return -1;
     }
@@ -91,7 +91,7 @@ int hx_decomp_init(hx_decomp *d, int dim, const int global[3], const int pgrid[3
             const char *axis = "xyz" + a;
             snprintf(err, errlen,
                      "blocks along %c are %d cells (%d cells over %d ranks) but the halo is %d cells wide: "
-                     "use a larger --size, a smaller --depth or fewer ranks along %c",
+                     "use a larger grid, a narrower halo or fewer ranks along %c",
                      *axis, smallest, d->global[a], d->pgrid[a], halo, *axis);
             return -1;
         }

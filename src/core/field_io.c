@@ -1,10 +1,10 @@
 /* Field extraction, gathering and .npy output (see halox/field_io.h). */
-#include "halox/field_io.h"
+#include "core/field_io.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "core/check.h"
 
 int hx_owned_to_host(hx_backend *bk, const void *field, void *owned, char *err, size_t errlen)
 {
@@ -24,6 +24,30 @@ int hx_owned_to_host(hx_backend *bk, const void *field, void *owned, char *err, 
             out += (size_t)d->local[0] * es;
         }
     free(all);
+    return 0;
+}
+
+int hx_owned_from_host(hx_backend *bk, void *field, const void *owned, char *err, size_t errlen)
+{
+    const hx_decomp *d = bk->decomp;
+    size_t es = bk->elem, bytes = (size_t)hx_alloc_cells(d) * es;
+    char *all = malloc(bytes);
+    if (!all) return snprintf(err, errlen, "out of host memory copying the field (%zu bytes)", bytes), -1;
+    /* read the whole array first, so that ghost cells keep their values */
+    if (bk->ops->to_host(bk, HX_STREAM_MAIN, all, field, bytes) || bk->ops->sync(bk, HX_STREAM_MAIN)) {
+        free(all);
+        return snprintf(err, errlen, "copying the field to the host failed: %s", bk->err), -1;
+    }
+    const char *in = owned;
+    for (int z = 0; z < d->local[2]; z++)
+        for (int y = 0; y < d->local[1]; y++) {
+            long dst = hx_local_index(d, d->ghost[0], y + d->ghost[1], z + d->ghost[2]);
+            memcpy(all + (size_t)dst * es, in, (size_t)d->local[0] * es);
+            in += (size_t)d->local[0] * es;
+        }
+    int rc = bk->ops->to_device(bk, HX_STREAM_MAIN, field, all, bytes) || bk->ops->sync(bk, HX_STREAM_MAIN);
+    free(all);
+    if (rc) return snprintf(err, errlen, "copying the field to the device failed: %s", bk->err), -1;
     return 0;
 }
 
@@ -101,7 +125,7 @@ int hx_write_npy(MPI_Comm comm, const char *path, const hx_decomp *d, hx_dtype t
     MPI_File fh;
     int rc = MPI_File_open(comm, path, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh);
     if (rc != MPI_SUCCESS)
-        return snprintf(err, errlen, "cannot open --output '%s' for writing: check the directory exists and is writable", path), -1;
+        return snprintf(err, errlen, "cannot open '%s' for writing: check the directory exists and is writable", path), -1;
     HX_MPI_TRY(MPI_File_set_size(fh, 0), err, errlen);
     if (d->rank == 0) HX_MPI_TRY(MPI_File_write_at(fh, 0, header, (int)hlen, MPI_BYTE, MPI_STATUS_IGNORE), err, errlen);
     MPI_Datatype type;

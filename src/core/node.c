@@ -1,5 +1,5 @@
 /* Node-local rank, GPU choice, and which ipc links cross nodes. */
-#include "halox/node.h"
+#include "core/node.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +19,7 @@ int hx_node_rank(MPI_Comm comm, int *node_rank, int *node_size)
 int hx_pick_device(const char *list, int node_rank, int device_count, int *device, char *err, size_t errlen)
 {
     if (device_count <= 0) {
-        snprintf(err, errlen, "no CUDA GPU is visible to this rank: use --backend cpu, or check CUDA_VISIBLE_DEVICES and the driver");
+        snprintf(err, errlen, "no CUDA GPU is visible to this rank: use the cpu backend, or check CUDA_VISIBLE_DEVICES and the driver");
         return -1;
     }
     if (!list || !*list) {
@@ -34,14 +34,14 @@ int hx_pick_device(const char *list, int node_rank, int device_count, int *devic
         int id = atoi(tok);
         if (n == 64) break;
         if (id < 0 || id >= device_count) {
-            snprintf(err, errlen, "--devices names GPU %d but only %d GPU%s visible (0..%d): fix the list", id,
+            snprintf(err, errlen, "the device list names GPU %d but only %d GPU%s visible (0..%d): fix the list", id,
                      device_count, device_count == 1 ? " is" : "s are", device_count - 1);
             return -1;
         }
         ids[n++] = id;
     }
     if (n == 0) {
-        snprintf(err, errlen, "--devices '%s' names no GPU: give a list such as 0,1", list);
+        snprintf(err, errlen, "the device list '%s' names no GPU: give a list such as 0,1", list);
         return -1;
     }
     *device = ids[node_rank % n];

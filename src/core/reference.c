@@ -2,6 +2,8 @@
  * global array whose pad is refilled from the opposite side (periodic) or left 0 (fixed). */
 #include "halox/reference.h"
 
+#include <stdint.h>
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +11,7 @@
 static long wrap(long i, long n) { return ((i % n) + n) % n; }
 
 #define DEFINE_REFERENCE(T, SUF)                                                                   \
-    static int reference_##SUF(const hx_config *c, T *out)                                        \
+    static int reference_##SUF(const hx_problem *c, T *out)                                        \
     {                                                                                              \
         const int r = hx_stencil_get(c->stencil)->radius, dim = c->dim;                            \
         const long nx = c->size[0], ny = c->size[1], nz = dim == 3 ? c->size[2] : 1;               \
@@ -60,9 +62,23 @@ static long wrap(long i, long n) { return ((i % n) + n) % n; }
 DEFINE_REFERENCE(float, f32)
 DEFINE_REFERENCE(double, f64)
 
-int hx_reference_run(const hx_config *cfg, void *out)
+int hx_reference_run(const hx_problem *cfg, void *out)
 {
     return cfg->dtype == HX_DOUBLE ? reference_f64(cfg, out) : reference_f32(cfg, out);
+}
+
+uint64_t hx_checksum_cells(hx_dtype t, const void *cells, long n)
+{
+    uint64_t sum = 0;
+    size_t size = t == HX_DOUBLE ? 8 : 4;
+    for (long i = 0; i < n; i++) {
+        uint64_t b = 0;
+        uint32_t w;
+        if (size == 8) memcpy(&b, (const char *)cells + 8 * i, 8);
+        else memcpy(&w, (const char *)cells + 4 * i, 4), b = w;
+        sum += b;
+    }
+    return sum;
 }
 
 long hx_compare_fields(hx_dtype t, const void *a, const void *b, long n, double *max_abs, long *first_bad)

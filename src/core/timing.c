@@ -1,7 +1,7 @@
 /* Segment accumulation through backend events. */
-#include "halox/timing.h"
+#include "core/timing.h"
 
-#include "halox/backend.h"
+#include "compute/backend.h"
 
 const char *const hx_segment_names[HX_NUM_SEGS] = {"pack",    "message", "unpack", "inner", "outer",
                                                    "compute", "desync",  "norm",   "total"};

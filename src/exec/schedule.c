@@ -1,13 +1,13 @@
-/* The serial and overlap schedules of one exchange cycle, for any backend and any host-path
- * transport. Order on the device is expressed with streams and events only. */
-#include "halox/schedule.h"
+/* The serial and overlap schedules of one exchange cycle, for any backend and any host-path or
+ * stream-path transport. Order on the device is expressed with streams and events only. */
+#include "exec/schedule.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/check.h"
+#include "core/check.h"
 
 #define TRY_BK(call)                                                                          \
     do {                                                                                      \
@@ -74,7 +74,7 @@ static int silent(const hx_sim *s)
         const char *e = getenv("HALOX_FAULT_SILENT_RANK");
         rank = e ? atoi(e) : -1;
     }
-    return rank == s->d->rank && s->sweeps_done >= 2L * s->cfg->depth;
+    return rank == s->d->rank && s->sweeps_done >= 2L * s->opt.depth;
 }
 
 static int post_phase(hx_sim *s, int p)
@@ -100,7 +100,7 @@ static int wait_phase(hx_sim *s, int p)
 
 static int desync_barrier(hx_sim *s)
 {
-    if (!s->cfg->desync_barrier) return 0;
+    if (!s->opt.desync_barrier) return 0;
     double t0 = MPI_Wtime();
     HX_MPI_TRY(MPI_Barrier(s->comm), s->err, sizeof s->err);
     s->times.t[HX_SEG_DESYNC] += MPI_Wtime() - t0;
@@ -110,7 +110,7 @@ static int desync_barrier(hx_sim *s)
 /* Every norm_every sweeps, reduce the update norm over ranks. */
 static int norm_if_due(hx_sim *s)
 {
-    long k = s->cfg->norm_every;
+    long k = s->opt.norm_every;
     if (k <= 0 || s->sweeps_done % k || s->clock.paused) return 0;
     double t0 = MPI_Wtime(), local = 0, global = 0;
     hx_box owned = hx_owned_box(s->d);
@@ -171,8 +171,8 @@ static int overlapped_first_sweep(hx_sim *s, const hx_box *region)
  * iterates, so a pass never ends on a sweep that is followed by a norm (that sweep runs alone). */
 static int fused_levels(const hx_sim *s, int left)
 {
-    int levels = s->cfg->fuse < left ? s->cfg->fuse : left;
-    long every = s->cfg->norm_every;
+    int levels = s->opt.fuse < left ? s->opt.fuse : left;
+    long every = s->opt.norm_every;
     if (levels > 1 && every > 0) {
         long until = every - s->sweeps_done % every; /* sweeps until the next norm */
         if (until <= levels) levels = (int)until - 1;
@@ -219,14 +219,14 @@ static int later_sweeps(hx_sim *s, int k0, int m)
 static int exchange_and_first_sweep(hx_sim *s, int sweeps)
 {
     hx_box first = hx_sweep_box(s->d, (sweeps - 1) * s->radius);
-    if (s->cfg->overlap) return overlapped_first_sweep(s, &first);
+    if (s->opt.overlap) return overlapped_first_sweep(s, &first);
     return exchange_all(s, 0) || timed_sweep(s, HX_STREAM_MAIN, HX_SEG_COMPUTE, &first) ? -1 : 0;
 }
 
 static int plain_cycle(hx_sim *s, int sweeps)
 {
     /* without overlap the first sweep may start a fused pass too */
-    if (!s->cfg->overlap) return exchange_all(s, 0) || later_sweeps(s, 0, sweeps) ? -1 : 0;
+    if (!s->opt.overlap) return exchange_all(s, 0) || later_sweeps(s, 0, sweeps) ? -1 : 0;
     if (exchange_and_first_sweep(s, sweeps) || finish_sweep(s)) return -1;
     return later_sweeps(s, 1, sweeps);
 }
@@ -283,7 +283,7 @@ int hx_cycle(hx_sim *s, int sweeps)
 {
     if (desync_barrier(s)) return -1;
     /* a shorter last cycle is not worth a graph of its own */
-    if (s->cfg->graph && sweeps == s->cfg->depth) return graph_cycle(s, sweeps);
+    if (s->opt.graph && sweeps == s->opt.depth) return graph_cycle(s, sweeps);
     return plain_cycle(s, sweeps);
 }
 
@@ -311,7 +311,7 @@ int hx_iterate(hx_sim *s, long sweeps)
 {
     long left = sweeps;
     while (left > 0) {
-        int m = left < s->cfg->depth ? (int)left : s->cfg->depth;
+        int m = left < s->opt.depth ? (int)left : s->opt.depth;
         if (hx_cycle(s, m)) return with_neighbours(s);
         left -= m;
     }

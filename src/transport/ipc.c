@@ -9,8 +9,8 @@
  *
  * IPC set-up: every rank exports its receive buffers and two interprocess events per phase
  * ("sent", "unpacked") and gathers everyone's handles over MPI; each rank opens those of its IPC
- * neighbours. The offset of a message in the neighbour's buffer comes from the neighbour's own
- * plan, which every rank can compute (decomposition and plans are pure arithmetic).
+ * neighbours. The offset of a message in the neighbour's buffer is traded with the neighbour at
+ * set-up (hx_transport_trade_offsets), so hand-made plans work too.
  *
  * One exchange, host path:
  *   post  MPI messages first: copy their slices of the send buffer to pinned host memory, sync the
@@ -28,9 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/check.h"
-#include "halox/node.h"
-#include "halox/transport.h"
+#include "core/check.h"
+#include "core/node.h"
+#include "transport/transport.h"
 #include "wait.h"
 
 #define TAG_UNPACKED 9100
@@ -74,19 +74,13 @@ typedef struct {
 static int ipc_available(const hx_backend *bk, char *why, size_t n)
 {
     if (bk->host_accessible || bk->device < 0) {
-        snprintf(why, n, "--transport ipc copies between GPUs: use it with --backend cuda, or --transport mpi");
+        snprintf(why, n, "transport ipc copies between GPUs: use it with the cuda backend, or transport mpi");
         return 0;
     }
     return 1;
 }
 
-/* Collective: 1 when every rank is ok, so that no rank enters a collective the others skip. */
-static int all_ok(MPI_Comm comm, int ok)
-{
-    int all = 0;
-    if (MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) return 0;
-    return all;
-}
+#define all_ok hx_transport_all_ok
 
 /* The rank's index of the distinct neighbour q in phase p, adding it when new. */
 static int peer_slot(ipc_phase *ph, int q)
@@ -95,22 +89,6 @@ static int peer_slot(ipc_phase *ph, int q)
         if (ph->peer[i] == q) return i;
     ph->peer[ph->npeers] = q;
     return ph->npeers++;
-}
-
-/* Offset, in the buffer of rank q, of the message q receives from this rank with tag send_tag. */
-static long remote_offset(const hx_decomp *me, const hx_plan *myplan, int q, int phase, int send_tag)
-{
-    hx_decomp dq;
-    hx_plan pq;
-    char err[256];
-    int halo = me->ghost[0];
-    if (hx_decomp_init(&dq, me->dim, me->global, me->pgrid, q, me->nranks, me->boundary, halo, err, sizeof err)) return -1;
-    hx_plan_build(&pq, &dq, myplan->pattern);
-    for (int k = 0; k < pq.phase[phase].nmsg; k++) {
-        const hx_message *m = &pq.phase[phase].msg[k];
-        if (m->peer == me->rank && m->recv_tag == send_tag) return m->offset;
-    }
-    return -1;
 }
 
 /* Rank 0 tells, on stderr (stdout may carry a CSV or JSON report), how many messages per exchange
@@ -169,12 +147,12 @@ static int choose_routes(hx_transport *t, ipc_state *s, char *err, size_t n)
             s->ph[p].nmpi += mpi;
             counts[!mpi ? 0 : leader[q] != leader[rank] ? 1 : 2]++;
             if (mpi && ok && (size_t)msg->count * t->bk->elem > INT_MAX) {
-                snprintf(err, n, "a halo message to rank %d exceeds 2 GiB: use a smaller --depth or more ranks", q);
+                snprintf(err, n, "a halo message to rank %d exceeds 2 GiB: use a narrower halo or more ranks", q);
                 ok = 0;
             }
         }
     if (!all_ok(t->comm, ok)) {
-        if (ok) snprintf(err, n, "another rank could not set up --transport ipc");
+        if (ok) snprintf(err, n, "another rank could not set up transport ipc");
         goto out;
     }
     rc = report_routes(t, counts, err, n);
@@ -203,6 +181,16 @@ static int ipc_setup(hx_transport *t, char *err, size_t n)
     if (!mine || !mine_ev || !all || !all_ev) return snprintf(err, n, "out of host memory for IPC handles"), -1;
     int rc = -1;
     ok = 0;
+    long (*roff)[HX_MAX_MSGS] = calloc(HX_MAX_PHASES, sizeof *roff);
+    int (*ridx)[HX_MAX_MSGS] = calloc(HX_MAX_PHASES, sizeof *ridx);
+    if (!roff || !ridx) {
+        snprintf(err, n, "out of host memory for the ipc transport");
+        goto out;
+    }
+    if (hx_fault_setup(rank)) {
+        snprintf(err, n, "set-up failure injected by HALOX_FAULT_SETUP");
+        goto out;
+    }
     if (hx_transport_alloc_buffers(t, err, n)) goto out;
     for (int p = 0; p < t->plan->nphases; p++) {
         ipc_phase *ph = &s->ph[p];
@@ -228,7 +216,12 @@ static int ipc_setup(hx_transport *t, char *err, size_t n)
     ok = 1;
 out:
     if (!all_ok(t->comm, ok)) {
-        if (ok) snprintf(err, n, "another rank could not set up --transport ipc");
+        if (ok) snprintf(err, n, "another rank could not set up transport ipc");
+        goto done;
+    }
+    ok = hx_transport_trade_offsets(t, roff, ridx, err, n) == 0;
+    if (!all_ok(t->comm, ok)) {
+        if (ok) snprintf(err, n, "another rank could not trade its ipc buffer offsets");
         goto done;
     }
     if (MPI_Allgather(mine, (int)(HX_MAX_PHASES * sizeof *mine), MPI_BYTE, all, (int)(HX_MAX_PHASES * sizeof *mine),
@@ -266,11 +259,7 @@ out:
                     }
                 }
             }
-            long off = remote_offset(d, t->plan, q, p, msg->send_tag);
-            if (off < 0) {
-                snprintf(err, n, "rank %d: no matching message at neighbour %d (plan mismatch)", rank, q);
-                goto mapped;
-            }
+            long off = roff[p][m];
             ph->remote_recv[m] = (char *)base[slot] + (size_t)off * bk->elem;
         }
     }
@@ -279,6 +268,8 @@ mapped:
     if (all_ok(t->comm, ok)) rc = 0;
     else if (ok) snprintf(err, n, "another rank could not map its neighbours' IPC buffers");
 done:
+    free(roff);
+    free(ridx);
     free(mine);
     free(mine_ev);
     free(all);

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/check.h"
-#include "halox/transport.h"
+#include "core/check.h"
+#include "transport/transport.h"
 #include "wait.h"
 #ifdef HALOX_HAVE_MPI_EXT
 #include <mpi-ext.h>
@@ -30,11 +30,11 @@ static int mpi_cuda_aware(char *why, size_t n)
 #if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
     if (MPIX_Query_cuda_support()) return 1;
     snprintf(why, n, "the MPI library was built CUDA-aware but reports no CUDA support at run time "
-                     "(check its CUDA settings, e.g. OMPI_MCA_opal_cuda_support): use --transport mpi");
+                     "(check its CUDA settings, e.g. OMPI_MCA_opal_cuda_support): use transport mpi");
     return 0;
 #else
     snprintf(why, n, "the MPI library is not CUDA-aware (MPIX_CUDA_AWARE_SUPPORT is 0 or absent at build time): "
-                     "use --transport mpi (host-staged), or rebuild against a CUDA-aware MPI");
+                     "use transport mpi (host-staged), or rebuild against a CUDA-aware MPI");
     return 0;
 #endif
 }
@@ -50,7 +50,7 @@ static int mpi_available(const hx_backend *bk, char *why, size_t n)
 static int mpi_cuda_available(const hx_backend *bk, char *why, size_t n)
 {
     if (bk->host_accessible) {
-        snprintf(why, n, "--transport mpi-cuda moves device buffers: use it with --backend cuda, or --transport mpi");
+        snprintf(why, n, "transport mpi-cuda moves device buffers: use it with the cuda backend, or transport mpi");
         return 0;
     }
     return mpi_cuda_aware(why, n);
@@ -67,7 +67,8 @@ static int setup(hx_transport *t, int staged, char *err, size_t n)
     for (int p = 0; p < t->plan->nphases; p++)
         for (int m = 0; m < t->plan->phase[p].nmsg; m++)
             if ((size_t)t->plan->phase[p].msg[m].count * bk->elem > INT_MAX)
-                return snprintf(err, n, "a halo message exceeds 2 GiB: use a smaller --depth or more ranks"), -1;
+                return snprintf(err, n, "a halo message exceeds 2 GiB: use a narrower halo or more ranks"), -1;
+    if (hx_fault_setup(bk->decomp->rank)) return snprintf(err, n, "set-up failure injected by HALOX_FAULT_SETUP"), -1;
     if (hx_transport_alloc_buffers(t, err, n)) return -1;
     for (int p = 0; p < t->plan->nphases; p++) {
         if (!staged) {
@@ -78,7 +79,7 @@ static int setup(hx_transport *t, int staged, char *err, size_t n)
             s->host_recv[p] = bk->ops->alloc_host(bk, bytes ? bytes : 1);
         }
         if (!s->host_send[p] || !s->host_recv[p])
-            return snprintf(err, n, "cannot allocate %zu-byte pinned host buffers: use a smaller --depth", bytes), -1;
+            return snprintf(err, n, "cannot allocate %zu-byte pinned host buffers (%s): use a narrower halo", bytes, bk->err), -1;
     }
     return 0;
 }

@@ -12,12 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/check.h"
-#include "halox/node.h"
-#include "halox/transport.h"
+#include "core/check.h"
+#include "core/node.h"
+#include "core/objects.h"
+#include "transport/transport.h"
 
 typedef struct {
-    ncclComm_t comm;
+    ncclComm_t comm; /* the context's, shared by all its nccl exchanges */
     int order_send[HX_MAX_PHASES][HX_MAX_MSGS]; /* message indices in posting order */
     int order_recv[HX_MAX_PHASES][HX_MAX_MSGS];
 } nccl_state;
@@ -34,7 +35,7 @@ typedef struct {
 static int nccl_available(const hx_backend *bk, char *why, size_t n)
 {
     if (bk->host_accessible || bk->device < 0) {
-        snprintf(why, n, "--transport nccl moves device buffers on a CUDA stream: use it with --backend cuda, or --transport mpi");
+        snprintf(why, n, "transport nccl moves device buffers on a CUDA stream: use it with the cuda backend, or transport mpi");
         return 0;
     }
     int v = 0;
@@ -109,13 +110,43 @@ static int one_gpu_per_rank(hx_transport *t, char *err, size_t n)
     for (int a = 0; a < nranks && rc == 0; a++)
         for (int b = a + 1; b < nranks && rc == 0; b++)
             if (leader[a] == leader[b] && dev[a] == dev[b]) {
-                snprintf(err, n, "--transport nccl needs one GPU per rank, but ranks %d and %d share GPU %d: run at most "
-                         "as many ranks per node as GPUs, or use --transport ipc or mpi", a, b, dev[a]);
+                snprintf(err, n, "transport nccl needs one GPU per rank, but ranks %d and %d share GPU %d: run at most "
+                         "as many ranks per node as GPUs, or use transport ipc or mpi", a, b, dev[a]);
                 rc = -1;
             }
     free(leader);
     free(dev);
     return rc;
+}
+
+static void release_comm(void *comm) { ncclCommDestroy((ncclComm_t)comm); }
+
+/* The context's communicator, made on first use. Its initialisation is collective, so ranks agree
+ * before it (a rank that failed earlier would leave the others waiting in it) and after. */
+static int shared_comm(hx_transport *t, ncclComm_t *comm, char *err, size_t n)
+{
+    int rank = t->bk->decomp->rank, ok = 1;
+    ncclUniqueId id;
+    memset(&id, 0, sizeof id);
+    if (hx_fault_setup(rank)) ok = 0, snprintf(err, n, "set-up failure injected by HALOX_FAULT_SETUP");
+    if (ok && rank == 0 && ncclGetUniqueId(&id) != ncclSuccess) ok = 0, snprintf(err, n, "ncclGetUniqueId failed");
+    if (!hx_transport_all_ok(t->comm, ok)) {
+        if (ok) snprintf(err, n, "another rank could not set up NCCL");
+        return -1;
+    }
+    HX_MPI_TRY(MPI_Bcast(&id, (int)sizeof id, MPI_BYTE, 0, t->comm), err, n);
+    ncclResult_t r = ncclCommInitRank(comm, t->bk->decomp->nranks, id, rank);
+    ok = r == ncclSuccess;
+    if (!ok) snprintf(err, n, "ncclCommInitRank: %s", ncclGetErrorString(r));
+    if (!hx_transport_all_ok(t->comm, ok)) {
+        if (ok) {
+            ncclCommDestroy(*comm);
+            snprintf(err, n, "ncclCommInitRank failed on another rank");
+        }
+        return -1;
+    }
+    hx_context_set_shared(t->ctx, HX_SHARED_NCCL_COMM, *comm, release_comm);
+    return 0;
 }
 
 static int nccl_setup(hx_transport *t, char *err, size_t n)
@@ -124,17 +155,18 @@ static int nccl_setup(hx_transport *t, char *err, size_t n)
     nccl_state *s = calloc(1, sizeof *s);
     if (!s) return snprintf(err, n, "out of host memory for the nccl transport"), -1;
     t->impl = s;
-    if (hx_transport_alloc_buffers(t, err, n)) return -1;
+    int ok = hx_transport_alloc_buffers(t, err, n) == 0;
+    if (!hx_transport_all_ok(t->comm, ok)) {
+        if (ok) snprintf(err, n, "another rank could not allocate its nccl halo buffers");
+        return -1;
+    }
     for (int p = 0; p < t->plan->nphases; p++) {
         by_key(&t->plan->phase[p], s->order_send[p], 0);
         by_key(&t->plan->phase[p], s->order_recv[p], 1);
     }
     if (one_gpu_per_rank(t, err, n)) return -1;
-    ncclUniqueId id;
-    int rank = bk->decomp->rank;
-    if (rank == 0) NCCL_TRY(ncclGetUniqueId(&id), err, n);
-    HX_MPI_TRY(MPI_Bcast(&id, (int)sizeof id, MPI_BYTE, 0, t->comm), err, n);
-    NCCL_TRY(ncclCommInitRank(&s->comm, bk->decomp->nranks, id, rank), err, n);
+    s->comm = (ncclComm_t)hx_context_shared(t->ctx, HX_SHARED_NCCL_COMM);
+    if (!s->comm && shared_comm(t, &s->comm, err, n)) return -1;
     /* the first send/recv between two ranks sets up their connection, which can take hundreds
      * of milliseconds: do one exchange of every phase now, outside any timing */
     for (int p = 0; p < t->plan->nphases; p++)
@@ -146,7 +178,6 @@ static int nccl_setup(hx_transport *t, char *err, size_t n)
 static void nccl_destroy(hx_transport *t)
 {
     nccl_state *s = t->impl;
-    if (s && s->comm) ncclCommDestroy(s->comm);
     hx_transport_free_buffers(t);
     free(s);
     t->impl = NULL;

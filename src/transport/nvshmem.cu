@@ -3,6 +3,9 @@
  * nvshmemx_signal_wait_until_on_stream; the host only enqueues. Host API only (no device
  * library): initialised with nvshmemx_hostlib_init_attr and a unique ID sent over MPI.
  *
+ * NVSHMEM is initialised once per process, on first use, and finalised at exit: it cannot be
+ * initialised again after a finalize, so every context of the process shares it.
+ *
  * Signals count exchanges (value = exchange number, compared with >=), so nothing is reset.
  * Receive buffers alternate between two halves by exchange parity: a neighbour can be at most one
  * exchange ahead (its next put needs our data, which we send only after unpacking the previous
@@ -14,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/check.h"
-#include "halox/transport.h"
+#include "core/check.h"
+#include "transport/transport.h"
 
 typedef struct {
     char *recv[2];                               /* symmetric, by parity */
@@ -38,28 +41,10 @@ static void shutdown_nvshmem(void)
 static int shmem_available(const hx_backend *bk, char *why, size_t n)
 {
     if (bk->host_accessible || bk->device < 0) {
-        snprintf(why, n, "--transport nvshmem puts into GPU memory: use it with --backend cuda, or --transport mpi");
+        snprintf(why, n, "transport nvshmem puts into GPU memory: use it with the cuda backend, or transport mpi");
         return 0;
     }
     return 1;
-}
-
-/* The neighbour's view of a message we send: its index and its receive offset. */
-static int match_at_peer(const hx_decomp *me, const hx_plan *plan, int q, int phase, int send_tag, int *slot, long *offset)
-{
-    hx_decomp dq;
-    hx_plan pq;
-    char err[256];
-    if (hx_decomp_init(&dq, me->dim, me->global, me->pgrid, q, me->nranks, me->boundary, me->ghost[0], err, sizeof err))
-        return -1;
-    hx_plan_build(&pq, &dq, plan->pattern);
-    for (int k = 0; k < pq.phase[phase].nmsg; k++)
-        if (pq.phase[phase].msg[k].peer == me->rank && pq.phase[phase].msg[k].recv_tag == send_tag) {
-            *slot = k;
-            *offset = pq.phase[phase].msg[k].offset;
-            return 0;
-        }
-    return -1;
 }
 
 static int shmem_setup(hx_transport *t, char *err, size_t n)
@@ -72,15 +57,25 @@ static int shmem_setup(hx_transport *t, char *err, size_t n)
 
     /* one PE per GPU: NVSHMEM does not share a device between PEs */
     MPI_Comm node;
-    int node_size = 1, ndev = 0;
+    int node_size = 1, ndev = 0, ok = 1;
     HX_MPI_TRY(MPI_Comm_split_type(t->comm, MPI_COMM_TYPE_SHARED, d->rank, MPI_INFO_NULL, &node), err, n);
     MPI_Comm_size(node, &node_size);
     MPI_Comm_free(&node);
-    cudaGetDeviceCount(&ndev);
-    if (node_size > ndev)
-        return snprintf(err, n, "--transport nvshmem needs one GPU per rank, but %d ranks share %d GPUs on this node: "
-                                "run fewer ranks or use --transport nccl", node_size, ndev), -1;
-
+    if (cudaGetDeviceCount(&ndev) != cudaSuccess) ndev = 0;
+    if (node_size > ndev) {
+        snprintf(err, n, "transport nvshmem needs one GPU per rank, but %d ranks share %d GPUs on this node: "
+                         "run fewer ranks or use transport nccl", node_size, ndev);
+        ok = 0;
+    }
+    if (ok && hx_fault_setup(d->rank)) {
+        snprintf(err, n, "set-up failure injected by HALOX_FAULT_SETUP");
+        ok = 0;
+    }
+    /* NVSHMEM's initialisation is collective: no rank enters it unless all do */
+    if (!hx_transport_all_ok(t->comm, ok)) {
+        if (ok) snprintf(err, n, "another rank could not set up transport nvshmem");
+        return -1;
+    }
     if (!initialised) {
         nvshmemx_uniqueid_t id;
         memset(&id, 0, sizeof id);
@@ -90,8 +85,12 @@ static int shmem_setup(hx_transport *t, char *err, size_t n)
         memset(&attr, 0, sizeof attr);
         if (nvshmemx_set_attr_uniqueid_args(d->rank, d->nranks, &id, &attr) != 0)
             return snprintf(err, n, "nvshmemx_set_attr_uniqueid_args failed"), -1;
-        if (nvshmemx_hostlib_init_attr(NVSHMEMX_INIT_WITH_UNIQUEID, &attr) != 0)
-            return snprintf(err, n, "NVSHMEM initialisation failed (check LD_LIBRARY_PATH holds NVSHMEM's bootstrap plugins)"), -1;
+        ok = nvshmemx_hostlib_init_attr(NVSHMEMX_INIT_WITH_UNIQUEID, &attr) == 0;
+        if (!hx_transport_all_ok(t->comm, ok)) {
+            if (!ok) snprintf(err, n, "NVSHMEM initialisation failed (check LD_LIBRARY_PATH holds NVSHMEM's bootstrap plugins)");
+            else snprintf(err, n, "NVSHMEM initialisation failed on another rank");
+            return -1;
+        }
         initialised = 1;
         atexit(shutdown_nvshmem);
     }
@@ -107,19 +106,23 @@ static int shmem_setup(hx_transport *t, char *err, size_t n)
     s->recv[0] = (char *)nvshmem_malloc(2 * half * HX_MAX_PHASES);
     s->send = (char *)nvshmem_malloc(half * HX_MAX_PHASES);
     s->signal = (uint64_t *)nvshmem_calloc(HX_MAX_PHASES * HX_MAX_MSGS, sizeof(uint64_t));
-    if (!s->recv[0] || !s->send || !s->signal)
-        return snprintf(err, n, "nvshmem_malloc of %zu bytes failed: raise NVSHMEM_SYMMETRIC_SIZE", 3 * half * HX_MAX_PHASES), -1;
+    ok = s->recv[0] && s->send && s->signal;
+    if (!hx_transport_all_ok(t->comm, ok)) {
+        if (!ok) snprintf(err, n, "nvshmem_malloc of %zu bytes failed: raise NVSHMEM_SYMMETRIC_SIZE", 3 * half * HX_MAX_PHASES);
+        else snprintf(err, n, "nvshmem_malloc failed on another rank");
+        return -1;
+    }
     s->recv[1] = s->recv[0] + half * HX_MAX_PHASES;
+    long off[HX_MAX_PHASES][HX_MAX_MSGS];
+    ok = hx_transport_trade_offsets(t, off, s->remote_slot, err, n) == 0;
+    if (!hx_transport_all_ok(t->comm, ok)) {
+        if (ok) snprintf(err, n, "another rank could not trade its nvshmem buffer offsets");
+        return -1;
+    }
     for (int p = 0; p < t->plan->nphases; p++) {
         t->send_buf[p] = s->send + half * p;
         t->recv_buf[p] = s->recv[0] + half * p;
-        for (int m = 0; m < t->plan->phase[p].nmsg; m++) {
-            const hx_message *msg = &t->plan->phase[p].msg[m];
-            long off;
-            if (match_at_peer(d, t->plan, msg->peer, p, msg->send_tag, &s->remote_slot[p][m], &off))
-                return snprintf(err, n, "rank %d: no matching message at neighbour %d (plan mismatch)", d->rank, msg->peer), -1;
-            s->remote_offset[p][m] = (long)(half * p) + off * (long)bk->elem;
-        }
+        for (int m = 0; m < t->plan->phase[p].nmsg; m++) s->remote_offset[p][m] = (long)(half * p) + off[p][m] * (long)bk->elem;
     }
     nvshmem_barrier_all();
     return 0;
@@ -164,15 +167,17 @@ static void shmem_destroy(hx_transport *t)
     t->impl = NULL;
 }
 
-extern "C" const hx_transport_ops hx_transport_nvshmem = {
-    "nvshmem",
-    "NVSHMEM put+signal and signal-wait enqueued on the compute stream (host API)",
-    HX_PATH_STREAM,
-    shmem_available,
-    shmem_setup,
-    NULL,
-    NULL,
-    shmem_enqueue,
-    NULL,
-    shmem_destroy,
-};
+static hx_transport_ops make_ops(void)
+{
+    hx_transport_ops o;
+    memset(&o, 0, sizeof o);
+    o.name = "nvshmem";
+    o.summary = "NVSHMEM put+signal and signal-wait enqueued on the compute stream (host API)";
+    o.caps = HX_PATH_STREAM;
+    o.available = shmem_available;
+    o.setup = shmem_setup;
+    o.enqueue = shmem_enqueue;
+    o.destroy = shmem_destroy;
+    return o;
+}
+extern "C" const hx_transport_ops hx_transport_nvshmem = make_ops();

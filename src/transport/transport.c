@@ -1,8 +1,12 @@
 /* The transport registry and the buffer set-up common to every transport. */
-#include "halox/transport.h"
+#include "transport/transport.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "core/check.h"
+#include "transport/wait.h"
 
 extern const hx_transport_ops hx_transport_mpi, hx_transport_mpi_cuda, hx_transport_ipc, hx_transport_nccl,
     hx_transport_nvshmem;
@@ -45,11 +49,12 @@ const hx_transport_ops *hx_transport_find(const char *name)
     return NULL;
 }
 
-int hx_transport_create(hx_transport *t, const hx_transport_ops *ops, hx_backend *bk, const hx_plan *plan,
-                        MPI_Comm comm, hx_clock *clock, char *err, size_t errlen)
+int hx_transport_create(hx_transport *t, const hx_transport_ops *ops, struct hx_context *ctx, hx_backend *bk,
+                        const hx_plan *plan, MPI_Comm comm, hx_clock *clock, char *err, size_t errlen)
 {
     memset(t, 0, sizeof *t);
     t->ops = ops;
+    t->ctx = ctx;
     t->bk = bk;
     t->plan = plan;
     t->comm = comm;
@@ -57,7 +62,7 @@ int hx_transport_create(hx_transport *t, const hx_transport_ops *ops, hx_backend
     if (!ops->available(bk, err, errlen)) return -1;
     /* the schedules drive the host path, or else the stream path */
     if (!(ops->caps & (HX_PATH_HOST | HX_PATH_STREAM))) {
-        snprintf(err, errlen, "transport %s has no host or stream path, which the run schedules need", ops->name);
+        snprintf(err, errlen, "transport %s has no host or stream path, which exchanges need", ops->name);
         return -1;
     }
     return ops->setup(t, err, errlen);
@@ -77,7 +82,7 @@ int hx_transport_alloc_buffers(hx_transport *t, char *err, size_t errlen)
         t->send_buf[p] = bk->ops->alloc(bk, bytes ? bytes : 1);
         t->recv_buf[p] = bk->ops->alloc(bk, bytes ? bytes : 1);
         if (!t->send_buf[p] || !t->recv_buf[p]) {
-            snprintf(err, errlen, "cannot allocate two %zu-byte halo buffers per phase: use a smaller --depth", bytes);
+            snprintf(err, errlen, "cannot allocate two %zu-byte halo buffers per phase (%s): use a narrower halo", bytes, bk->err);
             return -1;
         }
     }
@@ -91,4 +96,61 @@ void hx_transport_free_buffers(hx_transport *t)
         if (t->recv_buf[p]) t->bk->ops->free(t->bk, t->recv_buf[p]);
         t->send_buf[p] = t->recv_buf[p] = NULL;
     }
+}
+
+int hx_transport_all_ok(MPI_Comm comm, int ok)
+{
+    int all = 0;
+    if (MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) return 0;
+    return all;
+}
+
+int hx_fault_setup(int rank)
+{
+    const char *e = getenv("HALOX_FAULT_SETUP");
+    return e && *e && atoi(e) == rank;
+}
+
+/* Trade tags live above the plan's: a message with tag T is described with tag TRADE_TAG + T. */
+#define TRADE_TAG 20000
+
+int hx_transport_trade_offsets(hx_transport *t, long remote_offset[HX_MAX_PHASES][HX_MAX_MSGS],
+                               int remote_index[HX_MAX_PHASES][HX_MAX_MSGS], char *err, size_t errlen)
+{
+    const hx_plan *plan = t->plan;
+    enum { MAXR = 2 * HX_MAX_PHASES * HX_MAX_MSGS };
+    MPI_Request req[MAXR];
+    int peer[MAXR], n = 0;
+    const char *what[MAXR];
+    long mine[HX_MAX_PHASES][HX_MAX_MSGS][3], theirs[HX_MAX_PHASES][HX_MAX_MSGS][3];
+    for (int p = 0; p < plan->nphases; p++)
+        for (int m = 0; m < plan->phase[p].nmsg; m++) {
+            const hx_message *msg = &plan->phase[p].msg[m];
+            peer[n] = msg->peer;
+            what[n] = "the buffer offsets of";
+            HX_MPI_TRY(MPI_Irecv(theirs[p][m], 3, MPI_LONG, msg->peer, TRADE_TAG + msg->send_tag, t->comm, &req[n++]), err, errlen);
+        }
+    for (int p = 0; p < plan->nphases; p++)
+        for (int m = 0; m < plan->phase[p].nmsg; m++) {
+            const hx_message *msg = &plan->phase[p].msg[m];
+            mine[p][m][0] = msg->offset;
+            mine[p][m][1] = m;
+            mine[p][m][2] = msg->count;
+            peer[n] = msg->peer;
+            what[n] = "its buffer offsets to be taken by";
+            HX_MPI_TRY(MPI_Isend(mine[p][m], 3, MPI_LONG, msg->peer, TRADE_TAG + msg->recv_tag, t->comm, &req[n++]), err, errlen);
+        }
+    if (hx_wait_all(t->comm, n, req, peer, what, err, errlen)) return -1;
+    for (int p = 0; p < plan->nphases; p++)
+        for (int m = 0; m < plan->phase[p].nmsg; m++) {
+            if (theirs[p][m][2] != plan->phase[p].msg[m].count) {
+                snprintf(err, errlen, "rank %d sends %ld cells to rank %d, which expects %ld (tag %d): the plans do not match",
+                         t->bk->decomp->rank, plan->phase[p].msg[m].count, plan->phase[p].msg[m].peer, theirs[p][m][2],
+                         plan->phase[p].msg[m].send_tag);
+                return -1;
+            }
+            remote_offset[p][m] = theirs[p][m][0];
+            remote_index[p][m] = (int)theirs[p][m][1];
+        }
+    return 0;
 }

@@ -3,8 +3,8 @@
 
 #include <stdio.h>
 
-#include "../core/check.h"
-#include "halox/backend.h"
+#include "core/check.h"
+#include "compute/backend.h"
 
 int hx_wait_all(MPI_Comm comm, int n, MPI_Request *req, const int *peer, const char *const *what, char *err,
                 size_t errlen)

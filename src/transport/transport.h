@@ -17,14 +17,15 @@
 
 #include <mpi.h>
 
-#include "halox/backend.h"
-#include "halox/timing.h"
+#include "compute/backend.h"
+#include "halox/exchange.h"
+#include "core/timing.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-enum { HX_PATH_HOST = 1u, HX_PATH_STREAM = 2u, HX_PATH_DEVICE = 4u };
+/* HX_PATH_HOST, HX_PATH_STREAM, HX_PATH_DEVICE: halox/exchange.h */
 /* The stream path enqueues the same work every exchange (no per-exchange host state such as
  * changing signal values), so one captured exchange can be replayed from a CUDA graph. */
 enum { HX_CAP_REPLAY = 8u };
@@ -56,8 +57,11 @@ typedef struct {
     void (*destroy)(hx_transport *t);
 } hx_transport_ops;
 
+struct hx_context;
+
 struct hx_transport {
     const hx_transport_ops *ops;
+    struct hx_context *ctx;           /* shared resources (one NCCL communicator, NVSHMEM) */
     hx_backend *bk;
     const hx_plan *plan;
     MPI_Comm comm;
@@ -76,14 +80,30 @@ int hx_transport_count(void);
 const char *hx_transport_missing(const char *name);
 const hx_transport_ops *hx_transport_at(int i);
 
-int hx_transport_create(hx_transport *t, const hx_transport_ops *ops, hx_backend *bk, const hx_plan *plan,
-                        MPI_Comm comm, hx_clock *clock, char *err, size_t errlen);
+/* Collective: set up ops for plan over bk's decomposition. Every rank returns the same outcome
+ * (ranks agree before any step a failed rank would skip). */
+int hx_transport_create(hx_transport *t, const hx_transport_ops *ops, struct hx_context *ctx, hx_backend *bk,
+                        const hx_plan *plan, MPI_Comm comm, hx_clock *clock, char *err, size_t errlen);
 void hx_transport_destroy(hx_transport *t);
 
 /* For transports whose packed buffers are plain backend memory: one send and one receive buffer
  * per phase, each max_phase_cells long; and their release. */
 int hx_transport_alloc_buffers(hx_transport *t, char *err, size_t errlen);
 void hx_transport_free_buffers(hx_transport *t);
+
+/* Collective: for every message of the plan, where its bytes go at the receiving end: the cell
+ * offset of the message in the peer's packed receive buffer, and the peer's index of that
+ * message in its phase. Traded with the neighbours, so no rank recomputes another's plan. */
+int hx_transport_trade_offsets(hx_transport *t, long remote_offset[HX_MAX_PHASES][HX_MAX_MSGS],
+                               int remote_index[HX_MAX_PHASES][HX_MAX_MSGS], char *err, size_t errlen);
+
+/* 1 when both all ranks of comm pass ok (an MPI_Allreduce): call before a step that a failed rank
+ * would skip, such as a communication library's collective initialisation. */
+int hx_transport_all_ok(MPI_Comm comm, int ok);
+
+/* Fault injection for the tests: HALOX_FAULT_SETUP=R makes rank R fail the set-up step of its
+ * transport that precedes the communication library's initialisation. */
+int hx_fault_setup(int rank);
 
 #ifdef __cplusplus
 }

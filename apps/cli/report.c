@@ -1,5 +1,5 @@
 /* Segment reduction and the three report formats. */
-#include "halox/report.h"
+#include "report.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,19 +1,14 @@
-/* `halox info`: what this build holds and what this machine offers. */
+/* hx_print_info (`halox info`): what this build holds and what this machine offers. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "halox/halox.h"
-#include "halox/node.h"
+#include "core/node.h"
+#include "core/objects.h"
 #ifdef HALOX_HAVE_NCCL
 #include <nccl.h>
 #endif
 
-#ifndef HALOX_HAVE_CUDA
-void hx_cuda_print_info(FILE *out)
-{
-    fprintf(out, "cuda       not built (no nvcc at configure time, or -DHALOX_CUDA=OFF)\n");
-}
-#endif
 
 /* Append the ranks whose leader is `leader` to buf as ranges, e.g. "0-3,8". */
 static void append_ranks(char *buf, size_t n, const int *leaders, int size, int leader)

@@ -6,28 +6,13 @@
 #ifndef HALOX_TIMING_H
 #define HALOX_TIMING_H
 
+#include "halox/sweeper.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef enum {
-    HX_SEG_PACK = 0, /* gather faces into packed buffers (and stage them to the host if the model does) */
-    HX_SEG_MESSAGE,  /* host time in the transport: posting and waiting for messages */
-    HX_SEG_UNPACK,   /* scatter received buffers into ghost cells (and staging back) */
-    HX_SEG_INNER,    /* overlap: interior of the first sweep after an exchange */
-    HX_SEG_OUTER,    /* overlap: boundary shell of that sweep */
-    HX_SEG_COMPUTE,  /* full-region sweeps */
-    HX_SEG_DESYNC,   /* --desync-barrier: time ranks wait for each other before an exchange */
-    HX_SEG_NORM,     /* --norm-every: update norm and its reduction */
-    HX_SEG_TOTAL,    /* wall time of the whole iteration loop */
-    HX_NUM_SEGS
-} hx_segment;
-
-extern const char *const hx_segment_names[HX_NUM_SEGS];
-
-typedef struct {
-    double t[HX_NUM_SEGS]; /* seconds, summed over the run */
-} hx_times;
+/* segments and hx_times: halox/sweeper.h */
 
 struct hx_backend;
 

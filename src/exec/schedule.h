@@ -1,17 +1,19 @@
-/* Schedules: how one exchange-plus-sweeps cycle is ordered. A schedule composes a backend
- * (compute) with a transport (communication); it never names a particular model. */
+/* Schedules: how one exchange-plus-sweeps cycle is ordered, on the host path (the host posts and
+ * waits) or the stream path (the exchange is enqueued and the host never waits). A schedule
+ * composes a backend (compute) with a transport (communication); it never names a model.
+ * The public face of this is hx_sweeper (halox/sweeper.h). */
 #ifndef HALOX_SCHEDULE_H
 #define HALOX_SCHEDULE_H
 
-#include "halox/config.h"
-#include "halox/transport.h"
+#include "halox/sweeper.h"
+#include "transport/transport.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 typedef struct {
-    const hx_config *cfg;
+    hx_sweep_options opt; /* depth, overlap, graph, fuse, norms */
     const hx_decomp *d;
     const hx_plan *plan;
     hx_backend *bk;
@@ -31,10 +33,10 @@ typedef struct {
 } hx_sim;
 
 /* One cycle: exchange the halo once, then `sweeps` (<= depth) sweeps with shrinking regions.
- * With cfg->overlap, the first sweep's interior runs while the exchange is in flight. */
+ * With opt.overlap, the first sweep's interior runs while the exchange is in flight. */
 int hx_cycle(hx_sim *s, int sweeps);
 
-/* `sweeps` sweeps as cycles of cfg->depth; waits for the device at the end. */
+/* `sweeps` sweeps as cycles of opt.depth; waits for the device at the end. */
 int hx_iterate(hx_sim *s, long sweeps);
 
 #ifdef __cplusplus

@@ -5,7 +5,7 @@
 
 #include <mpi.h>
 
-#include "halox/backend.h"
+#include "compute/backend.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -13,6 +13,9 @@ extern "C" {
 
 /* Copy the owned cells of a backend field into a contiguous host array (local sizes, x fastest). */
 int hx_owned_to_host(hx_backend *bk, const void *field, void *owned, char *err, size_t errlen);
+
+/* The reverse: owned cells from a contiguous host array into a backend field (ghosts kept). */
+int hx_owned_from_host(hx_backend *bk, void *field, const void *owned, char *err, size_t errlen);
 
 /* Gather every rank's owned block into the global array on rank 0 (global may be NULL elsewhere). */
 int hx_gather_global(MPI_Comm comm, const hx_decomp *d, hx_dtype t, const void *owned, void *global, char *err,

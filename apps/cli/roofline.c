@@ -1,9 +1,12 @@
 /* `halox roofline`: one device, no communication. Measures the device-to-device copy bandwidth
  * and each stencil's sweep rate in the same run, and prints their ratio: how close a sweep comes
- * to the memory-bandwidth floor (one read and one write per cell). */
+ * to the memory-bandwidth floor (one read and one write per cell).
+ * The one CLI file below the public API: it times the backend's kernels themselves, through the
+ * private backend interface (src/compute/backend.h). */
 #include <stdlib.h>
 #include <string.h>
 
+#include "compute/backend.h"
 #include "halox/halox.h"
 
 static int cmp_double(const void *a, const void *b)

@@ -5,9 +5,9 @@
 #include <mpi.h>
 #include <stdio.h>
 
-#include "halox/config.h"
+#include "config.h"
 #include "halox/decomp.h"
-#include "halox/timing.h"
+#include "core/timing.h"
 
 #ifdef __cplusplus
 extern "C" {

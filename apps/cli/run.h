@@ -1,10 +1,10 @@
-/* The `halox run` driver, callable from any MPI program. */
+/* The `halox run` driver and the other subcommands of the CLI. */
 #ifndef HALOX_RUN_H
 #define HALOX_RUN_H
 
 #include <mpi.h>
 
-#include "halox/config.h"
+#include "config.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -21,14 +21,13 @@ typedef struct {
 } hx_run_result;
 const hx_run_result *hx_last_run(void);
 
-/* `halox info`: build, MPI, GPUs, backends and transports. Rank 0 prints. */
-void hx_print_info(FILE *out, MPI_Comm comm);
+
+/* `halox reference [run options]` (one process): prints the reference field's checksum. */
+int hx_reference_main(int argc, char **argv);
 
 /* `halox roofline [options]` (one process). Returns the exit code. */
 int hx_roofline_main(int argc, char **argv);
 
-/* CUDA part of `halox info` (a line saying CUDA is absent when it is). */
-void hx_cuda_print_info(FILE *out);
 
 #ifdef __cplusplus
 }

@@ -7,21 +7,26 @@
 #ifndef HALOX_BACKEND_H
 #define HALOX_BACKEND_H
 
+#include "halox/context.h"
+#include "halox/sweeper.h" /* HX_FUSE_MAX */
 #include "halox/plan.h"
 #include "halox/stencil.h"
+
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-enum { HX_STREAM_MAIN = 0, HX_STREAM_INNER = 1, HX_STREAM_COMM = 2, HX_NUM_STREAMS = 3 };
-#define HX_FUSE_MAX 4     /* fused sweeps x stencil radius: the registers of one thread bound it */
+/* main: packing, exchanges, shells, sweeps; inner: the overlapped interior (lower priority);
+ * user: a slot a library caller binds to its own stream (use_stream), so that exchanges it
+ * starts are ordered with its own kernels. */
+enum { HX_STREAM_MAIN = 0, HX_STREAM_INNER = 1, HX_STREAM_USER = 2, HX_NUM_STREAMS = 3 };
 #define HX_MAX_GRAPHS 2   /* one captured cycle per field parity */
 #define HX_MAX_EVENTS 512 /* timing events, used as a ring by hx_clock */
 /* events reserved for ordering streams, after the timing ones */
 enum { HX_EVENT_CYCLE_START = HX_MAX_EVENTS, HX_EVENT_INNER_DONE, HX_NUM_EVENTS };
 
-typedef enum { HX_BACKEND_AUTO = 0, HX_BACKEND_CPU = 1, HX_BACKEND_CUDA = 2 } hx_backend_kind;
 
 typedef struct hx_backend hx_backend;
 
@@ -67,9 +72,15 @@ typedef struct {
     /* temporal blocking (NULL where absent): `levels` sweeps in one pass over the field, sweep j
      * on boxes[j]; dst gets the last one on boxes[levels-1], bit-identical to separate sweeps */
     int (*sweep_fused)(hx_backend *bk, int stream, int levels, const hx_box *boxes, const void *src, void *dst);
+    /* point stream slot `stream` at the caller's native stream (a cudaStream_t), or back at the
+     * backend's own with NULL; NULL op where the backend has no streams (CPU: all work is synchronous) */
+    int (*use_stream)(hx_backend *bk, int stream, void *native);
     void (*destroy)(hx_backend *bk);
 } hx_backend_ops;
 
+/* A backend is created once per rank (device, streams, events) and then bound, as a cheap copy
+ * (hx_backend_bind), to each decomposition, stencil and dtype it computes on: every copy shares
+ * the streams and events of the one it came from, and only that first one is destroyed. */
 struct hx_backend {
     const hx_backend_ops *ops;
     const hx_decomp *decomp;
@@ -86,6 +97,8 @@ struct hx_backend {
 /* Create a backend for this rank. Returns 0, or -1 with a one-line reason in err. */
 int hx_backend_create(hx_backend *bk, hx_backend_kind kind, const hx_decomp *d, hx_stencil_id stencil,
                       hx_dtype dtype, int device, char *err, size_t errlen);
+/* A copy of base that computes on decomposition d (which must outlive it) with this stencil and dtype. */
+void hx_backend_bind(hx_backend *view, const hx_backend *base, const hx_decomp *d, hx_stencil_id stencil, hx_dtype dtype);
 int hx_cpu_backend_create(hx_backend *bk, char *err, size_t errlen);
 int hx_cuda_backend_create(hx_backend *bk, int device, char *err, size_t errlen);
 
@@ -96,6 +109,8 @@ double hx_timeout_seconds(void);
 /* Whether this build holds the CUDA backend, and how many devices it sees (0 without one). */
 int hx_cuda_built(void);
 int hx_cuda_device_count(void);
+/* The CUDA part of `halox info`: runtime, driver, GPUs, peer access (a line saying CUDA is absent when it is). */
+void hx_cuda_print_info(FILE *out);
 
 #ifdef __cplusplus
 }

@@ -1,10 +1,13 @@
-/* Run configuration: the options of `halox run`, their defaults and their checks. */
+/* Run configuration: the options of `halox run`, their defaults and their checks. The options
+ * themselves (names, types, ranges, defaults, help, which ones sweep) are one table in config.c
+ * (hx_run_command, see options.h). */
 #ifndef HALOX_CONFIG_H
 #define HALOX_CONFIG_H
 
 #include <stdio.h>
 
-#include "halox/backend.h"
+#include "halox/halox.h"
+#include "options.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -31,7 +34,7 @@ typedef struct {
     char transport[32];
     char devices[128];   /* --devices list, "" = node-local rank % device count */
     int repeat;
-    int warmup;          /* untimed cycles before each timed run */
+    int warmup;          /* untimed sweeps, run once before the first timed repeat */
     int verify;
     char output[512];
     hx_format format;
@@ -40,6 +43,9 @@ typedef struct {
     int quiet;
     int no_header;       /* CSV: leave out the header line (later runs of a sweep) */
 } hx_config;
+
+/* `halox run`'s option table, with the target struct hx_config. */
+extern const hx_command hx_run_command;
 
 void hx_config_defaults(hx_config *c);
 
@@ -53,11 +59,9 @@ int hx_config_check(const hx_config *c, int nranks, char *err, size_t errlen);
 /* The process grid to use for nranks (forced or chosen). Returns 0 or -1 with err. */
 int hx_config_grid(const hx_config *c, int nranks, int pgrid[3], char *err, size_t errlen);
 
+/* `halox run --help`, generated from hx_run_command. */
 void hx_config_usage(FILE *out);
-const char *hx_pattern_name(hx_pattern p);
-const char *hx_boundary_name(hx_boundary b);
-const char *hx_dtype_name(hx_dtype t);
-const char *hx_backend_name(hx_backend_kind k);
+/* hx_pattern_name, hx_boundary_name, hx_dtype_name, hx_backend_name: halox/context.h */
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,212 @@
+/* The options of `halox run` (one table) and the checks that need the rank count. Every failure
+ * is one line that names the fix. */
+#include "config.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "compute/backend.h" /* HX_FUSE_MAX: to become public with the sweeper */
+
+static int fail(char *err, size_t n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, n, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* moving to the library (halox/context.h declares them; src/core/context.c will define them) */
+const char *hx_pattern_name(hx_pattern p) { return p == HX_DIRECT ? "direct" : "staged"; }
+const char *hx_boundary_name(hx_boundary b) { return b == HX_FIXED ? "fixed" : "periodic"; }
+const char *hx_dtype_name(hx_dtype t) { return t == HX_DOUBLE ? "double" : "float"; }
+const char *hx_backend_name(hx_backend_kind k)
+{
+    return k == HX_BACKEND_CPU ? "cpu" : k == HX_BACKEND_CUDA ? "cuda" : "auto";
+}
+
+/* The options of `halox run`: the one place that says what each option accepts, its default,
+ * whether a comma list sweeps it, its help, and which report field records it. */
+static const hx_opt_choice stencils[] = {
+    {"jacobi5", HX_JACOBI5}, {"jacobi7", HX_JACOBI7}, {"star9", HX_STAR9}, {"star13", HX_STAR13}, {NULL, 0}};
+static const hx_opt_choice dtypes[] = {
+    {"float", HX_FLOAT}, {"double", HX_DOUBLE}, {"fp32", HX_FLOAT}, {"fp64", HX_DOUBLE}, {NULL, 0}};
+static const hx_opt_choice patterns[] = {{"staged", HX_STAGED}, {"direct", HX_DIRECT}, {NULL, 0}};
+static const hx_opt_choice boundaries[] = {{"periodic", HX_PERIODIC}, {"fixed", HX_FIXED}, {NULL, 0}};
+static const hx_opt_choice backends[] = {
+    {"auto", HX_BACKEND_AUTO}, {"cpu", HX_BACKEND_CPU}, {"cuda", HX_BACKEND_CUDA}, {NULL, 0}};
+static const hx_opt_choice formats[] = {
+    {"table", HX_FORMAT_TABLE}, {"csv", HX_FORMAT_CSV}, {"json", HX_FORMAT_JSON}, {NULL, 0}};
+
+#define F(member) HX_OPT_FIELD(hx_config, member)
+#define AT(member) HX_OPT_AT(hx_config, member)
+#define PROBLEM "problem"
+#define EXCHANGE "decomposition and exchange"
+#define MEASURE "measurement and output"
+#define SW HX_OPT_SWEEP
+static const hx_option run_options[] = {
+    {.name = "size", .type = HX_OPT_DIMS, .meta = "NXxNY[xNZ]", .lo = 1, .hi = 1L << 30, .def = "2048x2048", .flags = SW,
+     .group = PROBLEM, .what = "the global grid", .help = "global grid in cells; three numbers make it 3D",
+     F(size), .count_at = AT(dim), .report = "size"},
+    {.name = "stencil", .type = HX_OPT_CHOICE, .choices = stencils, .def_text = "jacobi5 in 2D, jacobi7 in 3D",
+     .flags = SW, .group = PROBLEM,
+     .help = "jacobi5 (2D), jacobi7 (3D), star9 (2D, radius 2), star13 (3D, radius 2)",
+     F(stencil), .seen_at = AT(stencil_set), .report = "stencil"},
+    {.name = "dtype", .type = HX_OPT_CHOICE, .choices = dtypes, .def = "float", .flags = SW, .group = PROBLEM,
+     .help = "cell type (fp32 and fp64 are accepted too)", F(dtype), .report = "dtype"},
+    {.name = "iters", .type = HX_OPT_INT, .meta = "N", .lo = 1, .hi = LONG_MAX, .def = "100", .flags = SW,
+     .group = PROBLEM, .what = "a number of sweeps", .help = "sweeps in each timed run", F(iters), .report = "iters"},
+    {.name = "boundary", .type = HX_OPT_CHOICE, .choices = boundaries, .def = "periodic", .flags = SW, .group = PROBLEM,
+     .help = "wrap around, or cells outside the grid are 0", F(boundary), .report = "boundary"},
+    {.name = "seed", .type = HX_OPT_U64, .meta = "S", .def = "42", .flags = SW, .group = PROBLEM,
+     .what = "the seed of the initial field",
+     .help = "initial field: global cell idx = x + NX*(y + NY*z) gets (splitmix64(S+idx) >> 40) * 2^-24",
+     F(seed), .report = "seed"},
+
+    {.name = "grid", .type = HX_OPT_DIMS, .meta = "PXxPY[xPZ]", .lo = 1, .hi = 1L << 30,
+     .def_text = "the most cubic blocks for the rank count", .flags = SW, .group = EXCHANGE,
+     .what = "the process grid", .help = "process grid; must multiply to the rank count", F(grid), .report = "grid"},
+    {.name = "depth", .type = HX_OPT_INT, .meta = "D", .lo = 1, .hi = 1 << 20, .def = "1", .flags = SW,
+     .group = EXCHANGE, .what = "the halo depth in stencil radii",
+     .help = "halo depth in stencil radii: one exchange per D sweeps", F(depth), .report = "depth"},
+    {.name = "pattern", .type = HX_OPT_CHOICE, .choices = patterns, .def = "staged", .flags = SW, .group = EXCHANGE,
+     .help = "axis by axis with corners forwarded (4/6 messages), or all 8/26 neighbours at once",
+     F(pattern), .report = "pattern"},
+    {.name = "overlap", .type = HX_OPT_FLAG, .def = "on", .flags = SW, .group = EXCHANGE,
+     .help = "compute the interior while halos travel", F(overlap), .report = "overlap"},
+    {.name = "fuse", .type = HX_OPT_INT, .meta = "N", .lo = 1, .hi = HX_FUSE_MAX, .def = "1", .flags = SW,
+     .group = EXCHANGE, .what = "the sweeps per pass (1 = off)",
+     .help = "compute up to N sweeps of a cycle in one pass over the field (temporal blocking; 2D, cuda backend, "
+             "N x radius <= 4; bit-identical to separate sweeps; 1 = off)",
+     F(fuse), .report = "fuse"},
+    {.name = "graph", .type = HX_OPT_FLAG, .def = "off", .flags = SW, .group = EXCHANGE,
+     .help = "replay each cycle from a CUDA graph (cuda backend): the whole cycle with a stream transport (nccl), "
+             "the sweeps after the exchange with a host transport; segments inside a whole-cycle graph are not "
+             "timed apart",
+     F(graph), .report = "graph"},
+    {.name = "backend", .type = HX_OPT_CHOICE, .choices = backends, .def = "auto", .flags = SW, .group = EXCHANGE,
+     .help = "where the field lives (auto: cuda when every rank sees a GPU)", F(backend), .report = "backend"},
+    {.name = "devices", .type = HX_OPT_INTLIST, .meta = "LIST", .lo = 0, .hi = 4095,
+     .def_text = "node-local rank modulo the GPU count", .group = EXCHANGE, .what = "GPU numbers",
+     .help = "GPUs to use, e.g. 0,1,2,3: node-local rank i takes the (i modulo the list's length)-th; one list, "
+             "not a sweep",
+     F(devices), .report = "devices"},
+    {.name = "transport", .type = HX_OPT_STRING, .meta = "NAME|all", .def = "mpi", .flags = SW, .group = EXCHANGE,
+     .what = "a transport name (see halox info)",
+     .help = "communication model: mpi, mpi-cuda, ipc, nccl or nvshmem (halox info lists those of this build); "
+             "all: every one, then a table of time per sweep and speed-up over mpi",
+     F(transport), .report = "transport"},
+
+    {.name = "repeat", .type = HX_OPT_INT, .meta = "R", .lo = 1, .hi = 100000, .def = "1", .flags = SW,
+     .group = MEASURE, .what = "a number of timed runs",
+     .help = "timed runs, each from the initial field; the report gives medians and the range", F(repeat),
+     .report = "repeats"},
+    {.name = "warmup", .type = HX_OPT_INT, .meta = "N", .lo = 0, .hi = 1 << 30, .def = "10", .flags = SW,
+     .group = MEASURE, .what = "a number of sweeps",
+     .help = "untimed sweeps, run once before the first timed repeat", F(warmup), .report = "warmup"},
+    {.name = "desync-barrier", .type = HX_OPT_FLAG, .def = "off", .flags = SW, .group = MEASURE,
+     .help = "time a barrier before each exchange as the desync segment (load imbalance)", F(desync_barrier),
+     .report = "desync_barrier"},
+    {.name = "norm-every", .type = HX_OPT_INT, .meta = "K", .lo = 1, .hi = LONG_MAX, .def_text = "off", .flags = SW,
+     .group = MEASURE, .what = "a number of sweeps",
+     .help = "global L2 norm of the update every K sweeps, printed and timed as the norm segment", F(norm_every),
+     .report = "norm_every"},
+    {.name = "verify", .type = HX_OPT_FLAG, .def = "off", .group = MEASURE,
+     .help = "recompute on rank 0 without decomposition; exit 4 unless bit-identical", F(verify), .report = "verified"},
+    {.name = "output", .type = HX_OPT_STRING, .meta = "FILE.npy", .group = MEASURE, .what = "a file name",
+     .help = "the final field as NumPy .npy (C order, shape (NY,NX) or (NZ,NY,NX)), written with MPI-IO; the whole "
+             "value is the name, commas included",
+     F(output)},
+    {.name = "format", .type = HX_OPT_CHOICE, .choices = formats, .def = "table", .group = MEASURE,
+     .help = "report format", F(format)},
+    {.name = "quiet", .type = HX_OPT_FLAG, .def = "off", .group = MEASURE, .help = "print only the report", F(quiet)},
+};
+#undef F
+#undef AT
+#undef SW
+
+const hx_command hx_run_command = {
+    .name = "run",
+    .synopsis = "mpirun -np N halox run [options]",
+    .about = "Runs a stencil over a grid split across the MPI ranks, exchanging halos, and reports the time of "
+             "every phase.",
+    .opts = run_options,
+    .nopts = (int)(sizeof run_options / sizeof run_options[0]),
+    .notes = "Exit codes: 0 success, 2 bad input (one line naming the fix), 3 run-time failure, 4 --verify found "
+             "a difference.",
+};
+
+void hx_config_defaults(hx_config *c)
+{
+    char err[160];
+    memset(c, 0, sizeof *c);
+    hx_opts_defaults(&hx_run_command, c, err, sizeof err); /* the table's defaults parse: test_stencil checks */
+    c->stencil = c->dim == 3 ? HX_JACOBI7 : HX_JACOBI5;
+}
+
+void hx_config_usage(FILE *out) { hx_opts_usage(&hx_run_command, out); }
+
+int hx_config_parse(hx_config *c, int argc, char **argv, char *err, size_t n)
+{
+    int rc = hx_opts_parse(&hx_run_command, c, argc, argv, err, n);
+    if (rc) return rc;
+    if (!c->stencil_set) c->stencil = c->dim == 3 ? HX_JACOBI7 : HX_JACOBI5;
+    return 0;
+}
+
+static const char *cells(long n) { return n == 1 ? "cell" : "cells"; }
+
+int hx_config_grid(const hx_config *c, int nranks, int pgrid[3], char *err, size_t n)
+{
+    const hx_stencil_info *st = hx_stencil_get(c->stencil);
+    int halo = c->depth * st->radius;
+    if (c->grid[0]) {
+        int gdim = c->grid[2] ? 3 : 2;
+        if (gdim != c->dim)
+            return fail(err, n, "--grid has %d numbers but --size has %d: give one process count per axis", gdim, c->dim);
+        long prod = (long)c->grid[0] * c->grid[1] * (c->dim == 3 ? c->grid[2] : 1);
+        if (prod != nranks)
+            return fail(err, n, "--grid %s has %ld ranks but the job has %d: pass a grid whose product is %d or run %ld ranks",
+                        c->dim == 3 ? "PXxPYxPZ" : "PXxPY", prod, nranks, nranks, prod);
+        pgrid[0] = c->grid[0];
+        pgrid[1] = c->grid[1];
+        pgrid[2] = c->dim == 3 ? c->grid[2] : 1;
+        return 0;
+    }
+    if (hx_choose_grid(nranks, c->dim, c->size, halo, pgrid))
+        return fail(err, n, "no process grid of %d ranks leaves every block at least %d %s (depth %d x radius %d) wide "
+                    "on every axis: use a larger --size, a smaller --depth or fewer ranks", nranks, halo, cells(halo),
+                    c->depth, st->radius);
+    return 0;
+}
+
+int hx_config_check(const hx_config *c, int nranks, char *err, size_t n)
+{
+    const hx_stencil_info *st = hx_stencil_get(c->stencil);
+    if (st->dim != c->dim)
+        return fail(err, n, "stencil %s is %dD but --size is %dD: give --size with %d numbers or a %dD stencil (%s)",
+                    st->name, st->dim, c->dim, st->dim, c->dim, c->dim == 2 ? "jacobi5, star9" : "jacobi7, star13");
+    if (c->fuse > 1 && c->dim != 2)
+        return fail(err, n, "--fuse %d: fused sweeps are 2D only: use --fuse 1 in 3D", c->fuse);
+    if (c->fuse > 1 && c->fuse * st->radius > HX_FUSE_MAX)
+        return fail(err, n, "--fuse %d with %s (radius %d): at most %d sweeps per pass", c->fuse, st->name, st->radius,
+                    HX_FUSE_MAX / st->radius);
+    if (c->graph && c->norm_every > 0 && c->norm_every % c->depth)
+        return fail(err, n, "--graph replays whole cycles of %d sweeps, so --norm-every %ld cannot fall inside one: "
+                    "give a multiple of --depth", c->depth, c->norm_every);
+    long halo = (long)c->depth * st->radius;
+    for (int a = 0; a < c->dim; a++)
+        if ((long)c->size[a] + 2 * halo > (1L << 30))
+            return fail(err, n, "--size axis %d (%d) plus the halo is too large: keep each axis under 2^30 cells", a, c->size[a]);
+    int pgrid[3];
+    if (hx_config_grid(c, nranks, pgrid, err, n)) return -1;
+    /* the same check decomposition does, stated for the whole grid */
+    for (int a = 0; a < c->dim; a++)
+        if (c->size[a] / pgrid[a] < halo)
+            return fail(err, n, "blocks along %c are %d %s (%d over %d ranks) but the halo is %ld %s (depth %d x radius %d): "
+                        "use a larger --size, a smaller --depth or fewer ranks along %c", "xyz"[a], c->size[a] / pgrid[a],
+                        cells(c->size[a] / pgrid[a]), c->size[a], pgrid[a], halo, cells(halo), c->depth, st->radius,
+                        "xyz"[a]);
+    return 0;
+}

@@ -1,0 +1,252 @@
+/* `halox run` and `halox reference`: the benchmark driver, written on the public API only
+ * (context, layout, exchange, sweeper). Set-up errors come back agreed by every rank, so rank 0
+ * prints one line and all ranks stop together; a failure in the middle of a run may leave other
+ * ranks blocked in a message, so it aborts the job. */
+#include "run.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "halox/halox.h"
+#include "report.h"
+
+static hx_run_result last_result;
+const hx_run_result *hx_last_run(void) { return &last_result; }
+
+/* Collective: 1 if any rank failed; the lowest failing rank prints its message. For the CLI's
+ * own checks (options, --output), made before the library is involved. */
+static int any_failed(MPI_Comm comm, int failed, const char *msg)
+{
+    int rank, size, first;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    int mine = failed ? rank : size;
+    if (MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) {
+        fprintf(stderr, "halox: error: MPI_Allreduce failed while checking set-up; aborting\n");
+        MPI_Abort(comm, HX_ERR_RUNTIME);
+    }
+    if (first == size) return 0;
+    if (rank == first) {
+        fprintf(stderr, "halox: error: %s\n", msg);
+        fflush(stderr);
+    }
+    return 1;
+}
+
+/* A library call failed at set-up: every rank holds the same message; rank 0 prints it. */
+static int setup_failed(const hx_context *ctx, int rank, int status)
+{
+    if (rank == 0) {
+        fprintf(stderr, "halox: error: %s\n", hx_context_error(ctx));
+        fflush(stderr);
+    }
+    return status;
+}
+
+/* A failure in the middle of a run: other ranks may be blocked in a message, so stop them all. */
+static void die(MPI_Comm comm, int rank, const char *msg)
+{
+    fprintf(stderr, "halox: error (rank %d): %s\n", rank, msg);
+    fflush(stderr);
+    MPI_Abort(comm, HX_ERR_RUNTIME);
+}
+
+static hx_problem problem_of(const hx_config *c)
+{
+    hx_problem p;
+    memset(&p, 0, sizeof p);
+    p.dim = c->dim;
+    memcpy(p.size, c->size, sizeof p.size);
+    p.stencil = c->stencil;
+    p.dtype = c->dtype;
+    p.boundary = c->boundary;
+    p.seed = c->seed;
+    p.iters = c->iters;
+    return p;
+}
+
+/* Rank 0 checks that --output can be written before anything is computed. */
+static int output_writable(const char *path, char *err, size_t n)
+{
+    int existed = access(path, F_OK) == 0;
+    FILE *f = fopen(path, "ab");
+    if (!f) return snprintf(err, n, "cannot open --output '%s' for writing: check the directory exists and is writable", path), -1;
+    fclose(f);
+    if (!existed) remove(path);
+    return 0;
+}
+
+/* Gather the final field and compare it with the single-domain reference on rank 0. */
+static void verify(hx_layout *l, const hx_field *f, const hx_config *cfg, MPI_Comm comm, int rank, hx_report *rep)
+{
+    const hx_decomp *d = hx_layout_decomp(l);
+    long cells = (long)d->global[0] * d->global[1] * d->global[2];
+    size_t elem = cfg->dtype == HX_DOUBLE ? 8 : 4;
+    void *global = NULL, *ref = NULL;
+    if (rank == 0) {
+        global = malloc((size_t)cells * elem);
+        ref = malloc((size_t)cells * elem);
+    }
+    if (any_failed(comm, rank == 0 && (!global || !ref), "out of host memory for --verify: verify a smaller --size")) {
+        free(global), free(ref);
+        MPI_Abort(comm, HX_ERR_RUNTIME);
+    }
+    if (hx_field_gather(l, f, global)) die(comm, rank, "gathering the field for --verify failed");
+    double res[2] = {0, 0};
+    if (rank == 0) {
+        hx_problem p = problem_of(cfg);
+        if (hx_reference_run(&p, ref)) die(comm, 0, "out of host memory for the reference run: verify a smaller --size");
+        long first;
+        res[0] = (double)hx_compare_fields(cfg->dtype, global, ref, cells, &res[1], &first);
+        if (res[0] > 0) {
+            long x = first % d->global[0], y = (first / d->global[0]) % d->global[1], z = first / ((long)d->global[0] * d->global[1]);
+            fprintf(stderr, "halox: verify: first differing cell (x=%ld, y=%ld, z=%ld)\n", x, y, z);
+        }
+    }
+    free(global);
+    free(ref);
+    MPI_Bcast(res, 2, MPI_DOUBLE, 0, comm);
+    rep->bad_cells = (long)res[0];
+    rep->max_diff = res[1];
+    rep->verified = rep->bad_cells == 0 ? 1 : -1;
+}
+
+/* Warm-up, then cfg->repeat timed runs from the seed; one hx_rank_stats per repeat. */
+static void timed_runs(hx_sweeper *sw, hx_context *ctx, const hx_config *cfg, MPI_Comm comm, int rank, hx_rank_stats *reps)
+{
+    if (cfg->warmup > 0 && (hx_sweeper_init(sw, cfg->seed) || hx_sweeper_iterate(sw, cfg->warmup)))
+        die(comm, rank, hx_context_error(ctx));
+    for (int r = 0; r < cfg->repeat; r++) {
+        if (hx_sweeper_init(sw, cfg->seed)) die(comm, rank, hx_context_error(ctx));
+        hx_sweeper_print_norms(sw, !cfg->quiet && cfg->format == HX_FORMAT_TABLE && r == cfg->repeat - 1);
+        MPI_Barrier(comm);
+        if (hx_sweeper_iterate(sw, cfg->iters)) die(comm, rank, hx_context_error(ctx));
+        hx_times t;
+        hx_sweeper_times(sw, &t);
+        if (hx_reduce_times(comm, &t, &reps[r])) die(comm, rank, "MPI_Allreduce of the timings failed");
+    }
+}
+
+int hx_run(const hx_config *cfg_in, MPI_Comm comm)
+{
+    int rank, nranks;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &nranks);
+    char err[320] = "";
+    hx_config cfg = *cfg_in;
+    memset(&last_result, 0, sizeof last_result);
+
+    /* Every rank must run the same problem. */
+    hx_config root = cfg;
+    MPI_Bcast(&root, (int)sizeof root, MPI_BYTE, 0, comm);
+    if (any_failed(comm, memcmp(&root, &cfg, sizeof cfg) != 0,
+                   "ranks were started with different options: give every rank the same command line"))
+        return HX_ERR_INPUT;
+    if (any_failed(comm, hx_config_check(&cfg, nranks, err, sizeof err) != 0, err)) return HX_ERR_INPUT;
+    int pgrid[3];
+    if (any_failed(comm, hx_config_grid(&cfg, nranks, pgrid, err, sizeof err) != 0, err)) return HX_ERR_INPUT;
+    if (any_failed(comm, rank == 0 && cfg.output[0] && output_writable(cfg.output, err, sizeof err), err)) return HX_ERR_INPUT;
+
+    hx_context_options co = hx_context_defaults();
+    co.backend = cfg.backend;
+    co.devices = cfg.devices;
+    hx_context *ctx;
+    int st = hx_context_create(comm, &co, &ctx);
+    if (st) {
+        setup_failed(ctx, rank, st);
+        hx_context_destroy(ctx);
+        return st;
+    }
+    const hx_stencil_info *sti = hx_stencil_get(cfg.stencil);
+    hx_layout_desc ld;
+    memset(&ld, 0, sizeof ld);
+    ld.dim = cfg.dim;
+    memcpy(ld.global, cfg.size, sizeof ld.global);
+    memcpy(ld.pgrid, pgrid, sizeof ld.pgrid);
+    ld.halo = cfg.depth * sti->radius;
+    ld.dtype = cfg.dtype;
+    ld.boundary = cfg.boundary;
+    hx_sweep_options so = hx_sweep_defaults(cfg.stencil);
+    so.depth = cfg.depth;
+    so.overlap = cfg.overlap;
+    so.graph = cfg.graph;
+    so.fuse = cfg.fuse;
+    so.norm_every = cfg.norm_every;
+    so.desync_barrier = cfg.desync_barrier;
+
+    hx_layout *layout = NULL;
+    hx_exchange *x = NULL;
+    hx_sweeper *sw = NULL;
+    int code = HX_OK;
+    if ((st = hx_layout_create(ctx, &ld, &layout)) || (st = hx_exchange_create(layout, cfg.transport, cfg.pattern, 0, &x)) ||
+        (st = hx_sweeper_create(layout, x, &so, &sw))) {
+        code = setup_failed(ctx, rank, st);
+        goto out;
+    }
+
+    hx_rank_stats *reps = calloc((size_t)cfg.repeat, sizeof *reps);
+    if (any_failed(comm, !reps, "out of host memory for the timings")) {
+        code = HX_ERR_RUNTIME;
+        goto out;
+    }
+    timed_runs(sw, ctx, &cfg, comm, rank, reps);
+
+    hx_report rep;
+    memset(&rep, 0, sizeof rep);
+    rep.cfg = &cfg;
+    rep.d = hx_layout_decomp(layout);
+    rep.backend = hx_backend_name(hx_context_backend(ctx));
+    rep.transport = hx_exchange_transport(x);
+    rep.nrep = cfg.repeat;
+    rep.whole_graph = hx_sweeper_whole_graph(sw);
+    rep.reps = reps;
+    rep.have_norm = cfg.norm_every > 0 && cfg.norm_every <= cfg.iters;
+    rep.last_norm = hx_sweeper_last_norm(sw);
+
+    hx_field f = hx_sweeper_field(sw);
+    if (cfg.output[0] && hx_field_write_npy(layout, &f, cfg.output)) {
+        if (rank == 0) fprintf(stderr, "halox: error: %s\n", hx_context_error(ctx));
+        code = HX_ERR_RUNTIME;
+    }
+    if (cfg.verify) {
+        verify(layout, &f, &cfg, comm, rank, &rep);
+        if (rep.verified < 0) code = HX_ERR_VERIFY;
+    }
+    if (rank == 0) hx_report_print(stdout, &rep);
+    last_result.us_per_sweep = 1e6 * hx_report_total_median(&rep) / (double)cfg.iters;
+    last_result.verified = rep.verified;
+    free(reps);
+out:
+    hx_sweeper_destroy(sw);
+    hx_exchange_destroy(x);
+    hx_layout_destroy(layout);
+    hx_context_destroy(ctx);
+    return code;
+}
+
+/* `halox reference [run options]`: the single-domain reference of the problem, on one process,
+ * printed as the checksum of hx_field_checksum (for checking programs built on the library). */
+int hx_reference_main(int argc, char **argv)
+{
+    hx_config cfg;
+    char err[320];
+    hx_config_defaults(&cfg);
+    int rc = hx_config_parse(&cfg, argc, argv, err, sizeof err);
+    if (rc == 1) return 0;
+    if (rc < 0 || hx_config_check(&cfg, 1, err, sizeof err)) {
+        fprintf(stderr, "halox: error: %s\n", err);
+        return HX_ERR_INPUT;
+    }
+    hx_problem p = problem_of(&cfg);
+    long cells = (long)p.size[0] * p.size[1] * (p.dim == 3 ? p.size[2] : 1);
+    void *out = malloc((size_t)cells * (cfg.dtype == HX_DOUBLE ? 8 : 4));
+    if (!out || hx_reference_run(&p, out)) {
+        free(out);
+        fprintf(stderr, "halox: error: out of host memory for the reference run: use a smaller --size\n");
+        return HX_ERR_RUNTIME;
+    }
+    printf("checksum %llu\n", (unsigned long long)hx_checksum_cells(cfg.dtype, out, cells));
+    free(out);
+    return 0;
+}

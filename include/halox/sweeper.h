@@ -1,0 +1,75 @@
+/* hx_sweeper: halox runs the whole stencil loop for callers who want it: a Jacobi double
+ * buffer of one of halox's stencils, deep-halo cycles (an exchange every `depth` sweeps, the
+ * shrinking halo recomputed), overlap of the interior with the exchange, fused sweeps (temporal
+ * blocking) and CUDA graphs. Every segment is timed (hx_sweeper_times). Results are bit-identical
+ * to hx_reference_run for any rank count, depth, pattern, transport and schedule. */
+#ifndef HALOX_SWEEPER_H
+#define HALOX_SWEEPER_H
+
+#include "halox/exchange.h"
+#include "halox/stencil.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct hx_sweeper hx_sweeper;
+
+/* fused sweeps x stencil radius at most this (the registers of one thread bound it) */
+#define HX_FUSE_MAX 4
+
+typedef struct {
+    hx_stencil_id stencil;
+    int depth;           /* sweeps per exchange; the layout's halo must be >= depth x radius */
+    int overlap;         /* first sweep of a cycle: interior while the exchange is in flight */
+    int graph;           /* replay each cycle from a CUDA graph (cuda backend) */
+    int fuse;            /* sweeps per pass over memory (cuda backend, 2D), 1 = off */
+    long norm_every;     /* every K sweeps, ||u_new - u_old||_2 over all ranks; 0 = never */
+    int desync_barrier;  /* an MPI barrier before each exchange, timed as "desync" */
+} hx_sweep_options;
+
+/* depth 1, overlap off, no graph, fuse 1, no norms, for stencil s */
+hx_sweep_options hx_sweep_defaults(hx_stencil_id s);
+
+/* Collective. Allocates the two fields; the exchange must be over layout l with halo >= depth x radius. */
+int hx_sweeper_create(hx_layout *l, hx_exchange *x, const hx_sweep_options *o, hx_sweeper **out);
+void hx_sweeper_destroy(hx_sweeper *s);
+
+/* Both buffers from the seed (hx_field_init); the sweep count and timings restart at 0. */
+int hx_sweeper_init(hx_sweeper *s, uint64_t seed);
+/* Collective: `sweeps` sweeps as cycles of depth; returns after the device is done. A failed
+ * wait names the rank and its neighbours in hx_context_error. */
+int hx_sweeper_iterate(hx_sweeper *s, long sweeps);
+/* The field holding the newest iterate. */
+hx_field hx_sweeper_field(const hx_sweeper *s);
+long hx_sweeper_sweeps(const hx_sweeper *s);
+/* The last norm computed (norm_every > 0), or -1. */
+double hx_sweeper_last_norm(const hx_sweeper *s);
+/* Print each norm as it is computed, on rank 0's stdout. */
+void hx_sweeper_print_norms(hx_sweeper *s, int on);
+
+/* Timed segments, summed on this rank since hx_sweeper_init. */
+typedef enum {
+    HX_SEG_PACK = 0, /* gather faces into packed buffers (and stage them to the host if the model does) */
+    HX_SEG_MESSAGE,  /* host time in the transport passing messages, or device interval for stream transports */
+    HX_SEG_UNPACK,   /* scatter received buffers into ghost cells (and staging back) */
+    HX_SEG_INNER,    /* overlap: interior of the first sweep after an exchange */
+    HX_SEG_OUTER,    /* overlap: boundary shell of that sweep */
+    HX_SEG_COMPUTE,  /* full-region sweeps */
+    HX_SEG_DESYNC,   /* desync_barrier: time ranks wait for each other before an exchange */
+    HX_SEG_NORM,     /* norm_every: update norm and its reduction */
+    HX_SEG_TOTAL,    /* wall time of the iteration loop (hx_sweeper_iterate) */
+    HX_NUM_SEGS
+} hx_segment;
+extern const char *const hx_segment_names[HX_NUM_SEGS];
+typedef struct {
+    double t[HX_NUM_SEGS]; /* seconds */
+} hx_times;
+int hx_sweeper_times(const hx_sweeper *s, hx_times *t);
+/* 1 when whole cycles were replayed as graphs: then only total is timed. */
+int hx_sweeper_whole_graph(const hx_sweeper *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

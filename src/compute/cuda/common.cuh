@@ -1,0 +1,141 @@
+/* Device helpers every sweep kernel shares: 16-byte cell vectors, loads and stores, the stencil row of one vector. */
+/* Header-only (inline templates), so that kernels in any file, a future persistent one included, use them without -rdc.
+ *
+ * Sweep kernels: each thread owns V consecutive cells in x (one aligned 16-byte vector) and
+ * marches along the slowest axis (y in 2D, z in 3D), keeping the 2R+1 vectors of that axis in
+ * registers, so each cell is read from memory about once. Neighbours in x come from two scalar
+ * loads per side that hit L1. The arithmetic is the shared expression tree of halox/stencil.h,
+ * compiled with -fmad=false, so results match the CPU bit for bit. */
+#ifndef HALOX_CUDA_COMMON_CUH
+#define HALOX_CUDA_COMMON_CUH
+
+#include <cuda_runtime.h>
+
+#include <string.h>
+
+#include "halox/stencil.h"
+
+/* ---------------------------------------------------------------- vector helpers */
+
+template <typename T> struct vec16;
+template <> struct vec16<float> { typedef float4 type; enum { n = 4 }; };
+template <> struct vec16<double> { typedef double2 type; enum { n = 2 }; };
+
+template <typename T> struct cells {
+    T v[vec16<T>::n];
+};
+
+template <typename T> __device__ __forceinline__ cells<T> load_vec(const T *p)
+{
+    cells<T> c;
+    typename vec16<T>::type raw = __ldg(reinterpret_cast<const typename vec16<T>::type *>(p));
+    memcpy(c.v, &raw, sizeof raw);
+    return c;
+}
+
+template <typename T> __device__ __forceinline__ cells<T> load_shared_vec(const T *p)
+{
+    cells<T> c;
+    typename vec16<T>::type raw = *reinterpret_cast<const typename vec16<T>::type *>(p);
+    memcpy(c.v, &raw, sizeof raw);
+    return c;
+}
+
+template <typename T> __device__ __forceinline__ void store_cells(T *p, const cells<T> &c, int x0, int lo, int hi)
+{
+    const int V = vec16<T>::n;
+    if (x0 >= lo && x0 + V <= hi) {
+        typename vec16<T>::type raw;
+        memcpy(&raw, c.v, sizeof raw);
+        *reinterpret_cast<typename vec16<T>::type *>(p) = raw;
+    } else {
+#pragma unroll
+        for (int i = 0; i < V; i++)
+            if (x0 + i >= lo && x0 + i < hi) p[i] = c.v[i];
+    }
+}
+
+/* The centre row of x values x0-R .. x0+V+R-1: R scalars each side of the aligned vector, which
+ * hit L1 because the neighbouring lanes load them as vectors. Indices are clamped to the row so
+ * that lanes whose cells lie outside the box never read outside the allocation (their results
+ * are not stored). */
+template <typename T, int R> struct xrow {
+    T v[vec16<T>::n + 2 * R];
+};
+
+template <typename T, int R>
+__device__ __forceinline__ xrow<T, R> load_xrow(const T *row, const cells<T> &centre, int x0, int pitch)
+{
+    const int V = vec16<T>::n;
+    xrow<T, R> r;
+#pragma unroll
+    for (int i = 0; i < R; i++) {
+        r.v[i] = __ldg(row + max(x0 - R + i, 0));
+        r.v[R + V + i] = __ldg(row + min(x0 + V + i, pitch - 1));
+    }
+#pragma unroll
+    for (int i = 0; i < V; i++) r.v[R + i] = centre.v[i];
+    return r;
+}
+
+/* ---------------------------------------------------------------- stencil rows */
+
+__device__ __forceinline__ float apply2(float w, float e, float s, float n, float ww, float ee, float ss, float nn, int R)
+{
+    return R == 1 ? hx_jacobi5v_f32(w, e, s, n) : hx_star9v_f32(w, e, s, n, ww, ee, ss, nn);
+}
+__device__ __forceinline__ double apply2(double w, double e, double s, double n, double ww, double ee, double ss,
+                                         double nn, int R)
+{
+    return R == 1 ? hx_jacobi5v_f64(w, e, s, n) : hx_star9v_f64(w, e, s, n, ww, ee, ss, nn);
+}
+__device__ __forceinline__ float apply3(float w, float e, float s, float n, float d, float u, float ww, float ee,
+                                        float ss, float nn, float dd, float uu, int R)
+{
+    return R == 1 ? hx_jacobi7v_f32(w, e, s, n, d, u) : hx_star13v_f32(w, e, s, n, d, u, ww, ee, ss, nn, dd, uu);
+}
+__device__ __forceinline__ double apply3(double w, double e, double s, double n, double d, double u, double ww,
+                                         double ee, double ss, double nn, double dd, double uu, int R)
+{
+    return R == 1 ? hx_jacobi7v_f64(w, e, s, n, d, u) : hx_star13v_f64(w, e, s, n, d, u, ww, ee, ss, nn, dd, uu);
+}
+
+/* The V outputs of one vector: c is the centre row with R cells each side, w the 2R+1 vectors
+ * along the marching axis (centre at w[R]), ys (3D) the vectors y-R .. y-1, y+1 .. y+R. For
+ * R == 1 the distance-2 arguments are unused. */
+template <typename T, int R>
+__device__ __forceinline__ cells<T> stencil_row2(const xrow<T, R> &c, const cells<T> (&w)[2 * R + 1])
+{
+    cells<T> out;
+#pragma unroll
+    for (int i = 0; i < vec16<T>::n; i++) {
+        const int k = R + i;
+        out.v[i] = apply2(c.v[k - 1], c.v[k + 1], w[R - 1].v[i], w[R + 1].v[i], c.v[k - R], c.v[k + R], w[0].v[i],
+                          w[2 * R].v[i], R);
+    }
+    return out;
+}
+
+template <typename T, int R>
+__device__ __forceinline__ cells<T> stencil_row3(const xrow<T, R> &c, const cells<T> (&ys)[2 * R],
+                                                 const cells<T> (&w)[2 * R + 1])
+{
+    cells<T> out;
+#pragma unroll
+    for (int i = 0; i < vec16<T>::n; i++) {
+        const int k = R + i;
+        out.v[i] = apply3(c.v[k - 1], c.v[k + 1], ys[R - 1].v[i], ys[R].v[i], w[R - 1].v[i], w[R + 1].v[i], c.v[k - R],
+                          c.v[k + R], ys[0].v[i], ys[2 * R - 1].v[i], w[0].v[i], w[2 * R].v[i], R);
+    }
+    return out;
+}
+
+/* A box in the cells of one allocation: the argument of the sweep kernels (and of the diff-norm). */
+struct sweep_args {
+    int lo[3], hi[3];
+    int xbase;  /* lo[0] rounded down to a vector boundary */
+    int pitch;  /* row length in cells */
+    long sy, sz;
+};
+
+#endif

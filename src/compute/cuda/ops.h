@@ -1,0 +1,84 @@
+/* Host side of the CUDA backend shared by its files: error macros, the backend state, tile shapes, and the ops each file implements. */
+#ifndef HALOX_CUDA_OPS_H
+#define HALOX_CUDA_OPS_H
+
+#include <cuda_runtime.h>
+
+#include <stdio.h>
+
+#include "compute/backend.h"
+
+#define CU_TRY(bk, call)                                                                                   \
+    do {                                                                                                   \
+        cudaError_t e_ = (call);                                                                           \
+        if (e_ != cudaSuccess) {                                                                           \
+            snprintf((bk)->err, sizeof (bk)->err, "%s: %s (%s:%d)", #call, cudaGetErrorString(e_), __FILE__, __LINE__); \
+            return -1;                                                                                     \
+        }                                                                                                  \
+    } while (0)
+#define CU_LAUNCHED(bk) CU_TRY(bk, cudaGetLastError())
+
+/* Tile shape: threads per block in y (x is one warp of vectors) and cells each thread marches
+ * along the slow axis. Longer marches re-read fewer of the 2R planes that start a march. */
+typedef struct {
+    int by2, chunk2; /* 2D: block 32 x by2, rows per thread */
+    int by3, chunk3; /* 3D: block 32 x by3, planes per block */
+    int pipe;        /* 3D: planes copied ahead through shared memory (1..3); 0 = register kernel;
+                        -1 = by stencil: measured on an H200, the pipeline wins only for radius 2
+                        in fp64 (77% vs 70% of copy bandwidth) and loses for radius 1 (66% vs 79%) */
+    int sms;         /* multiprocessors: small boxes get shorter marches to fill them */
+} tile_shape;
+
+typedef struct {
+    cudaStream_t stream[HX_NUM_STREAMS]; /* what each slot runs on now */
+    cudaStream_t own[HX_NUM_STREAMS];    /* the backend's own streams, destroyed at the end */
+    cudaEvent_t event[HX_NUM_EVENTS];
+    double *norm_dev;
+    double *norm_host;
+    tile_shape tile;
+    cudaGraphExec_t graph[HX_MAX_GRAPHS];
+} cuda_state;
+
+static inline cuda_state *state(hx_backend *bk) { return (cuda_state *)bk->impl; }
+
+/* Index of a dtype in the kernel dispatch tables: anything but double is float, as the ops always did. */
+static inline int dtype_slot(const hx_backend *bk) { return bk->dtype == HX_DOUBLE ? 1 : 0; }
+
+/* sweep.cu: the tile shape (defaults, or HALOX_TILE; -1 with a one-line reason when it is malformed)
+ * and the sweep op, which picks the march length and hands the box to sweep2d.cu or sweep3d.cu */
+int cu_tile_shape(tile_shape *t, char *err, size_t errlen);
+int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *src, void *dst);
+
+/* One sweep launch as sweep.cu decided it; sweep2d.cu and sweep3d.cu turn it into a grid. */
+struct sweep_args;
+struct sweep_launch {
+    const hx_decomp *d;
+    const hx_box *b;
+    const void *src;
+    void *dst;
+    cudaStream_t st;
+    int by;     /* threads per block in y */
+    int groups; /* vectors across the box in x */
+    int chunk;  /* rows (2D) or planes (3D) per march: 8, 16, 32 or 64 */
+    const struct sweep_args *a;
+};
+/* Index of a march length in the kernel dispatch tables (-1: no kernel for it). */
+static inline int chunk_slot(int chunk) { return chunk == 8 ? 0 : chunk == 16 ? 1 : chunk == 32 ? 2 : chunk == 64 ? 3 : -1; }
+/* -1 (and nothing launched) when no kernel is built for this dtype, radius, chunk or pipeline depth */
+int cu_launch_sweep2d(const sweep_launch &l, int dslot, int radius);
+int cu_launch_sweep3d(const sweep_launch &l, int dslot, int radius);
+int cu_launch_sweep3d_pipe(const sweep_launch &l, int dslot, int radius, int pipe);
+
+/* fused2d.cu */
+int cu_sweep_fused(hx_backend *bk, int stream, int levels, const hx_box *boxes, const void *src, void *dst);
+/* cells.cu */
+int cu_sweep_shell(hx_backend *bk, int stream, int nbox, const hx_box *boxes, const void *src, void *dst);
+/* pack.cu */
+int cu_init_field(hx_backend *bk, void *field, uint64_t seed);
+int cu_pack(hx_backend *bk, int stream, const hx_phase *ph, const void *field, void *buf);
+int cu_unpack(hx_backend *bk, int stream, const hx_phase *ph, const void *buf, void *field);
+int cu_diff_norm2(hx_backend *bk, int stream, const hx_box *box, const void *a, const void *b, double *result);
+/* backend.cu */
+int cu_sync(hx_backend *bk, int stream);
+
+#endif

@@ -1,0 +1,74 @@
+/* Bodies of the field kernels that are not sweeps: pack/unpack of a phase, the initial field, the diff norm. */
+#ifndef HALOX_CUDA_PACK_CUH
+#define HALOX_CUDA_PACK_CUH
+
+#include "compute/backend.h"
+#include "compute/cuda/common.cuh"
+
+/* ---------------------------------------------------------------- pack / unpack: one launch per phase */
+
+struct dev_msg {
+    int lo[3];
+    int nx, ny;
+    long count, offset;
+};
+struct dev_phase {
+    int n;
+    dev_msg m[HX_MAX_MSGS];
+};
+
+/* Message msg of the phase, grid-stride over its cells: block is this block's index among the
+ * nblocks that share the message (blockIdx.x, gridDim.x of a launch with blockIdx.y = message). */
+template <typename T, bool TO_BUF>
+__device__ __forceinline__ void move_phase_body(T *__restrict__ field, T *__restrict__ buf, const dev_phase &ph, long sy,
+                                                long sz, unsigned msg, unsigned block, unsigned nblocks)
+{
+    const dev_msg m = ph.m[msg];
+    for (long i = block * (long)blockDim.x + threadIdx.x; i < m.count; i += (long)nblocks * blockDim.x) {
+        const long row = i / m.nx;
+        const int x = (int)(i - row * m.nx), y = (int)(row % m.ny), z = (int)(row / m.ny);
+        const long f = (m.lo[0] + x) + sy * (m.lo[1] + y) + sz * (m.lo[2] + z);
+        if (TO_BUF) buf[m.offset + i] = field[f];
+        else field[f] = buf[m.offset + i];
+    }
+}
+
+/* ---------------------------------------------------------------- init and norm */
+
+/* Owned cells from the seed; f points at the first owned cell. tile: (x: blockDim.x cells, y: row, z: plane). */
+template <typename T>
+__device__ __forceinline__ void init_body(T *f, int lx, int gx, int gy, int ox, int oy, int oz, long sy, long sz,
+                                          unsigned long long seed, const uint3 tile)
+{
+    const int x = tile.x * blockDim.x + threadIdx.x, y = tile.y, z = tile.z;
+    if (x >= lx) return;
+    const unsigned long long idx = (unsigned long long)(ox + x) +
+                                   (unsigned long long)gx * ((unsigned long long)(oy + y) + (unsigned long long)gy * (unsigned long long)(oz + z));
+    f[x + sy * y + sz * z] = (T)hx_initial_value(seed, idx);
+}
+
+/* Adds this block's share of sum over box r of (a - b)^2 to *out; blockDim.x must be 256 (the
+ * reduction's shared array) and every thread of the block must call it (barriers inside). */
+template <typename T>
+__device__ __forceinline__ void diff_body(const T *a, const T *b, const sweep_args &r, double *out, unsigned block,
+                                          unsigned nblocks)
+{
+    __shared__ double part[256];
+    double sum = 0;
+    const long nx = r.hi[0] - r.lo[0], ny = r.hi[1] - r.lo[1], nz = r.hi[2] - r.lo[2], n = nx * ny * nz;
+    for (long i = block * (long)blockDim.x + threadIdx.x; i < n; i += (long)nblocks * blockDim.x) {
+        const long row = i / nx;
+        const long f = (r.lo[0] + i - row * nx) + r.sy * (r.lo[1] + row % ny) + r.sz * (r.lo[2] + row / ny);
+        const double e = (double)a[f] - (double)b[f];
+        sum += e * e;
+    }
+    part[threadIdx.x] = sum;
+    __syncthreads();
+    for (int s = blockDim.x / 2; s > 0; s >>= 1) {
+        if ((int)threadIdx.x < s) part[threadIdx.x] += part[threadIdx.x + s];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) atomicAdd(out, part[0]);
+}
+
+#endif

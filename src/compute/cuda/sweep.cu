@@ -1,0 +1,86 @@
+/* The sweep op: tile shape (defaults or HALOX_TILE), march length for the box, and the choice of 2D, 3D or pipelined kernel. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "compute/cuda/common.cuh"
+#include "compute/cuda/ops.h"
+
+/* Strictly "BY2,CHUNK2,BY3,CHUNK3[,PIPE]": four or five integers, commas between, nothing else. */
+static int parse_tile(const char *e, tile_shape *u)
+{
+    int *field[5] = {&u->by2, &u->chunk2, &u->by3, &u->chunk3, &u->pipe};
+    const char *p = e;
+    int n = 0;
+    while (n < 5) {
+        char *end;
+        errno = 0;
+        const long v = strtol(p, &end, 10);
+        if (end == p || errno || v < -1000 || v > 1000) return -1;
+        *field[n++] = (int)v;
+        p = end;
+        if (*p != ',') break;
+        p++;
+    }
+    return *p == 0 && n >= 4 ? 0 : -1;
+}
+
+int cu_tile_shape(tile_shape *t, char *err, size_t errlen)
+{
+    const tile_shape def = {4, 8, 8, 16, -1, 132};
+    *t = def;
+    /* HALOX_TILE="BY2,CHUNK2,BY3,CHUNK3[,PIPE]" overrides, for tuning runs of `halox roofline` */
+    const char *e = getenv("HALOX_TILE");
+    if (!e) return 0;
+    tile_shape u = def;
+    if (parse_tile(e, &u) || u.by2 < 1 || u.by2 > 8 || u.by3 < 1 || u.by3 > 8 || chunk_slot(u.chunk2) < 0 ||
+        chunk_slot(u.chunk3) < 0 || u.pipe < -1 || u.pipe > 3) {
+        snprintf(err, errlen, "HALOX_TILE='%s': give BY2,CHUNK2,BY3,CHUNK3[,PIPE] with BY in 1..8, CHUNK 8, 16, 32 or 64, "
+                 "PIPE -1 (by stencil) or 0..3", e);
+        return -1;
+    }
+    *t = u;
+    return 0;
+}
+
+int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *src, void *dst)
+{
+    if (hx_box_cells(box) == 0) return 0;
+    const hx_decomp *d = bk->decomp;
+    const hx_box *b = box;
+    const int r = hx_stencil_get(bk->stencil)->radius;
+    const tile_shape &t = state(bk)->tile;
+    const int dslot = dtype_slot(bk);
+    const int V = dslot ? (int)vec16<double>::n : (int)vec16<float>::n;
+    sweep_args a;
+    for (int i = 0; i < 3; i++) {
+        a.lo[i] = b->lo[i];
+        a.hi[i] = b->hi[i];
+    }
+    a.xbase = b->lo[0] / V * V;
+    a.pitch = d->alloc[0];
+    a.sy = d->alloc[0];
+    a.sz = (long)d->alloc[0] * d->alloc[1];
+    const int groups = (b->hi[0] - a.xbase + V - 1) / V;
+    const int by = d->dim == 2 ? t.by2 : t.by3;
+    int chunk = d->dim == 2 ? t.chunk2 : t.chunk3;
+    /* halve the march until the box gives every multiprocessor a few blocks */
+    const long columns = (long)((groups + 31) / 32) * ((b->hi[1] - b->lo[1] + (d->dim == 2 ? 0 : by - 1)) / (d->dim == 2 ? 1 : by));
+    const long slow = d->dim == 2 ? 1 : (b->hi[2] - b->lo[2]);
+    while (chunk > 8) {
+        long blocks = d->dim == 2 ? columns / ((long)by * chunk) : columns * ((slow + chunk - 1) / chunk);
+        if (blocks >= 4L * t.sms) break;
+        chunk /= 2;
+    }
+    const int pipe = t.pipe >= 0 ? t.pipe : (r == 2 && dslot == 1 ? 2 : 0);
+    const sweep_launch l = {d, b, src, dst, state(bk)->stream[stream], by, groups, chunk, &a};
+    const int rc = d->dim == 3 && pipe > 0 ? cu_launch_sweep3d_pipe(l, dslot, r, pipe)
+                   : d->dim == 2           ? cu_launch_sweep2d(l, dslot, r)
+                                           : cu_launch_sweep3d(l, dslot, r);
+    if (rc) {
+        snprintf(bk->err, sizeof bk->err, "no CUDA sweep kernel for radius %d, %dD, march %d, pipeline %d", r, d->dim,
+                 chunk, pipe);
+        return -1;
+    }
+    CU_LAUNCHED(bk);
+    return 0;
+}

@@ -1,0 +1,35 @@
+/* 2D sweep kernels (one per dtype, radius and march length) and their launch. */
+#include "compute/cuda/ops.h"
+#include "compute/cuda/sweep2d.cuh"
+
+template <typename T, int R, int ROWS>
+__global__ void __launch_bounds__(256) sweep2d(const T *__restrict__ src, T *__restrict__ dst, sweep_args a)
+{
+    sweep2d_body<T, R, ROWS>(src, dst, a, blockIdx);
+}
+
+template <typename T, int R, int CHUNK> static void launch_chunk2d(const sweep_launch &l)
+{
+    const hx_box *b = l.b;
+    dim3 block(32, l.by);
+    dim3 grid((l.groups + block.x - 1) / block.x, ((b->hi[1] - b->lo[1]) + block.y * CHUNK - 1) / (block.y * CHUNK));
+    sweep2d<T, R, CHUNK><<<grid, block, 0, l.st>>>((const T *)l.src, (T *)l.dst, *l.a);
+}
+
+typedef void (*launch_fn)(const sweep_launch &);
+
+/* [dtype: float, double][radius 1, 2][chunk 8, 16, 32, 64] */
+static const launch_fn sweep2d_table[2][2][4] = {
+    {{launch_chunk2d<float, 1, 8>, launch_chunk2d<float, 1, 16>, launch_chunk2d<float, 1, 32>, launch_chunk2d<float, 1, 64>},
+     {launch_chunk2d<float, 2, 8>, launch_chunk2d<float, 2, 16>, launch_chunk2d<float, 2, 32>, launch_chunk2d<float, 2, 64>}},
+    {{launch_chunk2d<double, 1, 8>, launch_chunk2d<double, 1, 16>, launch_chunk2d<double, 1, 32>, launch_chunk2d<double, 1, 64>},
+     {launch_chunk2d<double, 2, 8>, launch_chunk2d<double, 2, 16>, launch_chunk2d<double, 2, 32>, launch_chunk2d<double, 2, 64>}},
+};
+
+int cu_launch_sweep2d(const sweep_launch &l, int dslot, int radius)
+{
+    const int c = chunk_slot(l.chunk);
+    if (dslot < 0 || dslot > 1 || radius < 1 || radius > 2 || c < 0) return -1;
+    sweep2d_table[dslot][radius - 1][c](l);
+    return 0;
+}

@@ -1,0 +1,73 @@
+/* 3D sweep kernels (register window, and the cp.async pipelined one) and their launch. */
+#include "compute/cuda/ops.h"
+#include "compute/cuda/sweep3d.cuh"
+
+template <typename T, int R, int ZCHUNK>
+__global__ void __launch_bounds__(256) sweep3d(const T *__restrict__ src, T *__restrict__ dst, sweep_args a)
+{
+    sweep3d_body<T, R, ZCHUNK>(src, dst, a, blockIdx);
+}
+
+template <typename T, int R, int P>
+__global__ void __launch_bounds__(256) sweep3d_pipe(const T *__restrict__ src, T *__restrict__ dst, pipe_args pa)
+{
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    sweep3d_pipe_body<T, R, P>(src, dst, pa, blockIdx, reinterpret_cast<T *>(smem_raw));
+}
+
+typedef void (*launch_fn)(const sweep_launch &);
+
+template <typename T, int R, int P> static void launch_pipe(const sweep_launch &l)
+{
+    const hx_box *b = l.b;
+    const int by = l.by, chunk = l.chunk, groups = l.groups;
+    pipe_args pa;
+    pa.s = *l.a;
+    pa.rows = l.d->alloc[1];
+    pa.chunk = chunk;
+    const size_t smem = sweep3d_pipe_smem<R, P>(by);
+    /* at most 6 slots x 12 rows x 544 bytes: below the 48 KiB that needs no opt-in */
+    dim3 block(32, by);
+    dim3 grid((groups + 31) / 32, (b->hi[1] - b->lo[1] + by - 1) / by, (b->hi[2] - b->lo[2] + chunk - 1) / chunk);
+    sweep3d_pipe<T, R, P><<<grid, block, smem, l.st>>>((const T *)l.src, (T *)l.dst, pa);
+}
+
+template <typename T, int R, int CHUNK> static void launch_chunk3d(const sweep_launch &l)
+{
+    const hx_box *b = l.b;
+    dim3 block(32, l.by);
+    dim3 grid((l.groups + block.x - 1) / block.x, (b->hi[1] - b->lo[1] + block.y - 1) / block.y,
+              (b->hi[2] - b->lo[2] + CHUNK - 1) / CHUNK);
+    sweep3d<T, R, CHUNK><<<grid, block, 0, l.st>>>((const T *)l.src, (T *)l.dst, *l.a);
+}
+
+/* [dtype: float, double][radius 1, 2][chunk 8, 16, 32, 64] */
+static const launch_fn sweep3d_table[2][2][4] = {
+    {{launch_chunk3d<float, 1, 8>, launch_chunk3d<float, 1, 16>, launch_chunk3d<float, 1, 32>, launch_chunk3d<float, 1, 64>},
+     {launch_chunk3d<float, 2, 8>, launch_chunk3d<float, 2, 16>, launch_chunk3d<float, 2, 32>, launch_chunk3d<float, 2, 64>}},
+    {{launch_chunk3d<double, 1, 8>, launch_chunk3d<double, 1, 16>, launch_chunk3d<double, 1, 32>, launch_chunk3d<double, 1, 64>},
+     {launch_chunk3d<double, 2, 8>, launch_chunk3d<double, 2, 16>, launch_chunk3d<double, 2, 32>, launch_chunk3d<double, 2, 64>}},
+};
+
+/* [dtype: float, double][radius 1, 2][planes ahead 1, 2, 3] */
+static const launch_fn pipe_table[2][2][3] = {
+    {{launch_pipe<float, 1, 1>, launch_pipe<float, 1, 2>, launch_pipe<float, 1, 3>},
+     {launch_pipe<float, 2, 1>, launch_pipe<float, 2, 2>, launch_pipe<float, 2, 3>}},
+    {{launch_pipe<double, 1, 1>, launch_pipe<double, 1, 2>, launch_pipe<double, 1, 3>},
+     {launch_pipe<double, 2, 1>, launch_pipe<double, 2, 2>, launch_pipe<double, 2, 3>}},
+};
+
+int cu_launch_sweep3d(const sweep_launch &l, int dslot, int radius)
+{
+    const int c = chunk_slot(l.chunk);
+    if (dslot < 0 || dslot > 1 || radius < 1 || radius > 2 || c < 0) return -1;
+    sweep3d_table[dslot][radius - 1][c](l);
+    return 0;
+}
+
+int cu_launch_sweep3d_pipe(const sweep_launch &l, int dslot, int radius, int pipe)
+{
+    if (dslot < 0 || dslot > 1 || radius < 1 || radius > 2 || pipe < 1 || pipe > 3) return -1;
+    pipe_table[dslot][radius - 1][pipe - 1](l);
+    return 0;
+}

@@ -1,0 +1,138 @@
+/* hx_context: device choice, the rank's backend, shared communication resources, errors. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/node.h"
+#include "core/objects.h"
+
+int hx_fail(hx_context *ctx, int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ctx->err, sizeof ctx->err, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+int hx_agree(hx_context *ctx, int status)
+{
+    int mine = status != HX_OK ? ctx->rank : ctx->size, first = ctx->size;
+    if (MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, ctx->comm) != MPI_SUCCESS)
+        return hx_fail(ctx, HX_ERR_RUNTIME, "MPI_Allreduce failed while ranks agreed on a set-up step");
+    if (first == ctx->size) return HX_OK;
+    /* every rank reports the first failing rank's words */
+    char msg[sizeof ctx->err];
+    int code = status;
+    if (ctx->rank == first) {
+        if (ctx->size > 1 && strncmp(ctx->err, "rank ", 5)) snprintf(msg, sizeof msg, "rank %d: %s", first, ctx->err);
+        else snprintf(msg, sizeof msg, "%s", ctx->err);
+    }
+    if (MPI_Bcast(msg, (int)sizeof msg, MPI_CHAR, first, ctx->comm) != MPI_SUCCESS ||
+        MPI_Bcast(&code, 1, MPI_INT, first, ctx->comm) != MPI_SUCCESS)
+        return hx_fail(ctx, HX_ERR_RUNTIME, "MPI_Bcast failed while ranks agreed on a set-up step");
+    memcpy(ctx->err, msg, sizeof msg);
+    return code != HX_OK ? code : HX_ERR_RUNTIME;
+}
+
+hx_context_options hx_context_defaults(void)
+{
+    hx_context_options o;
+    memset(&o, 0, sizeof o);
+    return o;
+}
+
+/* The backend kind and device of this rank; status HX_OK or an error with ctx->err. */
+static int choose_device(hx_context *ctx, const hx_context_options *o)
+{
+    int ndev = hx_cuda_built() ? hx_cuda_device_count() : 0, min_dev = 0;
+    if (MPI_Allreduce(&ndev, &min_dev, 1, MPI_INT, MPI_MIN, ctx->comm) != MPI_SUCCESS)
+        return hx_fail(ctx, HX_ERR_RUNTIME, "MPI_Allreduce of the GPU counts failed");
+    ctx->kind = o->backend;
+    if (ctx->kind == HX_BACKEND_AUTO) ctx->kind = min_dev > 0 ? HX_BACKEND_CUDA : HX_BACKEND_CPU;
+    ctx->device = -1;
+    if (ctx->kind == HX_BACKEND_CPU) return HX_OK;
+    if (ctx->kind != HX_BACKEND_CUDA) return hx_fail(ctx, HX_ERR_INPUT, "unknown backend kind %d", (int)ctx->kind);
+    if (!hx_cuda_built())
+        return hx_fail(ctx, HX_ERR_INPUT, "this halox was built without CUDA: install the CUDA toolkit and rebuild, or use the cpu backend");
+    char why[256];
+    if (hx_pick_device(o->devices, ctx->node_rank, ndev, &ctx->device, why, sizeof why))
+        return hx_fail(ctx, HX_ERR_INPUT, "%s", why);
+    return HX_OK;
+}
+
+int hx_context_create(MPI_Comm comm, const hx_context_options *opts, hx_context **out)
+{
+    hx_context_options o = opts ? *opts : hx_context_defaults();
+    hx_context *ctx = calloc(1, sizeof *ctx);
+    *out = ctx;
+    if (!ctx) return HX_ERR_RUNTIME;
+    ctx->comm = MPI_COMM_NULL;
+    if (MPI_Comm_dup(comm, &ctx->comm) != MPI_SUCCESS) {
+        ctx->comm = MPI_COMM_NULL;
+        return hx_fail(ctx, HX_ERR_RUNTIME, "MPI_Comm_dup failed: is MPI initialised?");
+    }
+    /* errors come back as codes, which every call checks, instead of aborting the job */
+    MPI_Comm_set_errhandler(ctx->comm, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(ctx->comm, &ctx->rank);
+    MPI_Comm_size(ctx->comm, &ctx->size);
+    int st = hx_node_rank(ctx->comm, &ctx->node_rank, &ctx->node_size)
+                 ? hx_fail(ctx, HX_ERR_RUNTIME, "MPI_Comm_split_type failed")
+                 : HX_OK;
+    if ((st = hx_agree(ctx, st)) != HX_OK) return st;
+    if ((st = hx_agree(ctx, choose_device(ctx, &o))) != HX_OK) return st;
+    char why[256] = "";
+    hx_backend_kind kind = ctx->kind;
+    st = hx_backend_create(&ctx->bk, kind, NULL, HX_JACOBI5, HX_FLOAT, ctx->device, why, sizeof why) ? HX_ERR_RUNTIME : HX_OK;
+    if (st) hx_fail(ctx, st, "%s", why[0] ? why : "creating the backend failed");
+    else ctx->have_backend = 1;
+    return hx_agree(ctx, st);
+}
+
+void *hx_context_shared(hx_context *ctx, hx_shared_kind k) { return ctx->shared[k]; }
+
+void hx_context_set_shared(hx_context *ctx, hx_shared_kind k, void *res, void (*release)(void *))
+{
+    ctx->shared[k] = res;
+    ctx->release[k] = release;
+    ctx->shared_order[ctx->nshared++] = (int)k;
+}
+
+void hx_context_destroy(hx_context *ctx)
+{
+    if (!ctx) return;
+    for (int i = ctx->nshared - 1; i >= 0; i--) {
+        int k = ctx->shared_order[i];
+        if (ctx->release[k]) ctx->release[k](ctx->shared[k]);
+    }
+    if (ctx->have_backend) ctx->bk.ops->destroy(&ctx->bk);
+    if (ctx->comm != MPI_COMM_NULL) MPI_Comm_free(&ctx->comm);
+    free(ctx);
+}
+
+const char *hx_context_error(const hx_context *ctx) { return ctx ? ctx->err : "out of host memory creating the context"; }
+hx_backend_kind hx_context_backend(const hx_context *ctx) { return ctx->kind; }
+int hx_context_device(const hx_context *ctx) { return ctx->device; }
+MPI_Comm hx_context_comm(const hx_context *ctx) { return ctx->comm; }
+int hx_context_rank(const hx_context *ctx) { return ctx->rank; }
+int hx_context_size(const hx_context *ctx) { return ctx->size; }
+
+void *hx_context_stream(const hx_context *ctx)
+{
+    hx_backend *bk = (hx_backend *)&ctx->bk;
+    return ctx->kind == HX_BACKEND_CUDA ? bk->ops->native_stream(bk, HX_STREAM_MAIN) : NULL;
+}
+
+int hx_context_sync(hx_context *ctx)
+{
+    for (int s = 0; s < HX_NUM_STREAMS; s++)
+        if (ctx->bk.ops->sync(&ctx->bk, s)) return hx_fail(ctx, HX_ERR_RUNTIME, "%s", ctx->bk.err);
+    return HX_OK;
+}
+
+const char *hx_version(void) { return HALOX_VERSION; }
+const char *hx_backend_name(hx_backend_kind k) { return k == HX_BACKEND_CPU ? "cpu" : k == HX_BACKEND_CUDA ? "cuda" : "auto"; }
+const char *hx_dtype_name(hx_dtype t) { return t == HX_DOUBLE ? "double" : "float"; }
+const char *hx_pattern_name(hx_pattern p) { return p == HX_DIRECT ? "direct" : "staged"; }
+const char *hx_boundary_name(hx_boundary b) { return b == HX_FIXED ? "fixed" : "periodic"; }

@@ -1,0 +1,180 @@
+/* hx_layout and fields: the decomposition of a global grid over a context's ranks, and the
+ * arrays that live on it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/check.h"
+#include "core/field_io.h"
+#include "core/objects.h"
+
+static int check_desc(hx_context *ctx, const hx_layout_desc *s)
+{
+    if (s->dim != 2 && s->dim != 3) return hx_fail(ctx, HX_ERR_INPUT, "layout: dim is %d: use 2 or 3", s->dim);
+    for (int a = 0; a < s->dim; a++)
+        if (s->global[a] < 1) return hx_fail(ctx, HX_ERR_INPUT, "layout: global size %d on axis %d: give at least 1 cell", s->global[a], a);
+    if (s->halo < 0) return hx_fail(ctx, HX_ERR_INPUT, "layout: halo width %d is negative", s->halo);
+    if (s->dtype != HX_FLOAT && s->dtype != HX_DOUBLE) return hx_fail(ctx, HX_ERR_INPUT, "layout: unknown dtype %d", (int)s->dtype);
+    if (s->boundary != HX_PERIODIC && s->boundary != HX_FIXED)
+        return hx_fail(ctx, HX_ERR_INPUT, "layout: unknown boundary %d", (int)s->boundary);
+    return HX_OK;
+}
+
+int hx_layout_create(hx_context *ctx, const hx_layout_desc *desc, hx_layout **out)
+{
+    hx_layout *l = calloc(1, sizeof *l);
+    *out = l;
+    int st = l ? check_desc(ctx, desc) : hx_fail(ctx, HX_ERR_RUNTIME, "out of host memory for a layout");
+    if (st == HX_OK) {
+        l->ctx = ctx;
+        l->desc = *desc;
+        int global[3] = {desc->global[0], desc->global[1], desc->dim == 3 ? desc->global[2] : 1};
+        int pgrid[3] = {desc->pgrid[0], desc->pgrid[1], desc->dim == 3 ? desc->pgrid[2] : 1};
+        l->desc.global[2] = global[2];
+        char why[256];
+        if (!pgrid[0] && !pgrid[1] && (desc->dim == 2 || !desc->pgrid[2])) {
+            if (hx_choose_grid(ctx->size, desc->dim, global, desc->halo > 0 ? desc->halo : 1, pgrid))
+                st = hx_fail(ctx, HX_ERR_INPUT, "layout: %d ranks cannot split %dx%dx%d cells into blocks of at least "
+                             "%d cell%s per axis: use fewer ranks or a larger grid", ctx->size, global[0], global[1],
+                             global[2], desc->halo > 0 ? desc->halo : 1, desc->halo > 1 ? "s" : "");
+        }
+        if (st == HX_OK && hx_decomp_init(&l->d, desc->dim, global, pgrid, ctx->rank, ctx->size, desc->boundary,
+                                          desc->halo, why, sizeof why))
+            st = hx_fail(ctx, HX_ERR_INPUT, "layout: %s", why);
+        if (st == HX_OK) {
+            memcpy(l->desc.pgrid, l->d.pgrid, sizeof l->d.pgrid);
+            hx_backend_bind(&l->bk, &ctx->bk, &l->d, HX_JACOBI5, desc->dtype);
+        }
+    }
+    return hx_agree(ctx, st);
+}
+
+void hx_layout_destroy(hx_layout *l) { free(l); }
+const hx_decomp *hx_layout_decomp(const hx_layout *l) { return &l->d; }
+const hx_layout_desc *hx_layout_describe(const hx_layout *l) { return &l->desc; }
+
+int hx_field_geometry(hx_context *ctx, const hx_decomp *d, const hx_field *f, size_t elem, hx_decomp *view, void **base)
+{
+    if (!f || !f->data) return hx_fail(ctx, HX_ERR_INPUT, "field: no data pointer");
+    int g = d->ghost[0];
+    if (f->ghost < g) return hx_fail(ctx, HX_ERR_INPUT, "field: %d ghost cells per side, but the exchange fills %d: allocate a wider ghost", f->ghost, g);
+    int extra = f->ghost - g;
+    int need0 = d->local[0] + 2 * f->ghost, need1 = d->local[1] + 2 * f->ghost;
+    if (f->pitch[0] < need0 || (d->dim == 3 && f->pitch[1] < need1))
+        return hx_fail(ctx, HX_ERR_INPUT, "field: pitch %dx%d is smaller than the local block with its ghosts (%dx%d)", f->pitch[0],
+                       f->pitch[1], need0, need1);
+    *view = *d;
+    view->alloc[0] = f->pitch[0];
+    view->alloc[1] = d->dim == 3 ? f->pitch[1] : d->local[1] + 2 * f->ghost;
+    long shift = (long)extra * (1 + view->alloc[0] + (d->dim == 3 ? (long)view->alloc[0] * view->alloc[1] : 0));
+    *base = (char *)f->data + (size_t)shift * elem;
+    return HX_OK;
+}
+
+/* l's backend, bound to f's geometry with the layout's own ghost width; base gets f's origin. */
+static int bind_field(hx_layout *l, const hx_field *f, hx_decomp *view, hx_backend *bk, void **base)
+{
+    int st = hx_field_geometry(l->ctx, &l->d, f, l->bk.elem, view, base);
+    if (st == HX_OK) hx_backend_bind(bk, &l->ctx->bk, view, HX_JACOBI5, l->desc.dtype);
+    return st;
+}
+
+int hx_field_alloc(hx_layout *l, hx_field *f)
+{
+    memset(f, 0, sizeof *f);
+    size_t bytes = (size_t)hx_alloc_cells(&l->d) * l->bk.elem;
+    f->data = l->bk.ops->alloc(&l->bk, bytes);
+    if (!f->data) return hx_fail(l->ctx, HX_ERR_RUNTIME, "cannot allocate a field of %zu bytes: %s", bytes, l->bk.err);
+    f->ghost = l->d.ghost[0];
+    f->pitch[0] = l->d.alloc[0];
+    f->pitch[1] = l->d.alloc[1];
+    return HX_OK;
+}
+
+void hx_field_free(hx_layout *l, hx_field *f)
+{
+    if (f && f->data) l->bk.ops->free(&l->bk, f->data);
+    if (f) f->data = NULL;
+}
+
+int hx_field_init(hx_layout *l, const hx_field *f, uint64_t seed)
+{
+    hx_decomp view;
+    hx_backend bk;
+    void *base = NULL;
+    int st = bind_field(l, f, &view, &bk, &base);
+    if (st) return st;
+    if (bk.ops->init_field(&bk, base, seed) || bk.ops->sync(&bk, HX_STREAM_MAIN))
+        return hx_fail(l->ctx, HX_ERR_RUNTIME, "initialising a field: %s", bk.err);
+    return HX_OK;
+}
+
+int hx_field_get_owned(hx_layout *l, const hx_field *f, void *owned)
+{
+    hx_decomp view;
+    hx_backend bk;
+    void *base = NULL;
+    char why[256];
+    int st = bind_field(l, f, &view, &bk, &base);
+    if (st) return st;
+    if (hx_owned_to_host(&bk, base, owned, why, sizeof why)) return hx_fail(l->ctx, HX_ERR_RUNTIME, "%s", why);
+    return HX_OK;
+}
+
+int hx_field_set_owned(hx_layout *l, const hx_field *f, const void *owned)
+{
+    hx_decomp view;
+    hx_backend bk;
+    void *base = NULL;
+    char why[256];
+    int st = bind_field(l, f, &view, &bk, &base);
+    if (st) return st;
+    if (hx_owned_from_host(&bk, base, owned, why, sizeof why)) return hx_fail(l->ctx, HX_ERR_RUNTIME, "%s", why);
+    return HX_OK;
+}
+
+/* The owned cells of f on the host, or NULL with ctx->err. */
+static void *owned_copy(hx_layout *l, const hx_field *f)
+{
+    const hx_decomp *d = &l->d;
+    size_t bytes = (size_t)d->local[0] * d->local[1] * d->local[2] * l->bk.elem;
+    void *owned = malloc(bytes ? bytes : 1);
+    if (!owned) return hx_fail(l->ctx, HX_ERR_RUNTIME, "out of host memory copying a field (%zu bytes)", bytes), NULL;
+    if (hx_field_get_owned(l, f, owned)) return free(owned), NULL;
+    return owned;
+}
+
+int hx_field_write_npy(hx_layout *l, const hx_field *f, const char *path)
+{
+    void *owned = owned_copy(l, f);
+    int st = owned ? HX_OK : HX_ERR_RUNTIME;
+    char why[256];
+    if (owned && hx_write_npy(l->ctx->comm, path, &l->d, l->desc.dtype, owned, why, sizeof why))
+        st = hx_fail(l->ctx, HX_ERR_RUNTIME, "%s", why);
+    free(owned);
+    return hx_agree(l->ctx, st);
+}
+
+int hx_field_gather(hx_layout *l, const hx_field *f, void *global)
+{
+    void *owned = owned_copy(l, f);
+    int st = owned ? HX_OK : HX_ERR_RUNTIME;
+    if ((st = hx_agree(l->ctx, st)) != HX_OK) return free(owned), st;
+    char why[256];
+    if (hx_gather_global(l->ctx->comm, &l->d, l->desc.dtype, owned, global, why, sizeof why))
+        st = hx_fail(l->ctx, HX_ERR_RUNTIME, "%s", why);
+    free(owned);
+    return hx_agree(l->ctx, st);
+}
+
+int hx_field_checksum(hx_layout *l, const hx_field *f, uint64_t *sum)
+{
+    const hx_decomp *d = &l->d;
+    void *owned = owned_copy(l, f);
+    int st = owned ? HX_OK : HX_ERR_RUNTIME;
+    uint64_t mine = owned ? hx_checksum_cells(l->desc.dtype, owned, (long)d->local[0] * d->local[1] * d->local[2]) : 0;
+    free(owned);
+    if ((st = hx_agree(l->ctx, st)) != HX_OK) return st;
+    if (MPI_Allreduce(&mine, sum, 1, MPI_UINT64_T, MPI_SUM, l->ctx->comm) != MPI_SUCCESS)
+        return hx_fail(l->ctx, HX_ERR_RUNTIME, "MPI_Allreduce of the checksum failed");
+    return HX_OK;
+}

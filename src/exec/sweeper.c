@@ -1,0 +1,135 @@
+/* hx_sweeper: the whole stencil loop of halox's own stencils over an exchange, driven by the
+ * schedules of schedule.c (deep-halo cycles, overlap, fused sweeps, graphs). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/objects.h"
+
+hx_sweep_options hx_sweep_defaults(hx_stencil_id s)
+{
+    hx_sweep_options o;
+    memset(&o, 0, sizeof o);
+    o.stencil = s;
+    o.depth = 1;
+    o.fuse = 1;
+    return o;
+}
+
+static int check_options(hx_context *ctx, const hx_layout *l, const hx_exchange *x, const hx_sweep_options *o)
+{
+    if ((int)o->stencil < 0 || o->stencil >= HX_NUM_STENCILS) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: unknown stencil %d", (int)o->stencil);
+    const hx_stencil_info *st = hx_stencil_get(o->stencil);
+    if (st->dim != l->desc.dim)
+        return hx_fail(ctx, HX_ERR_INPUT, "sweeper: stencil %s is %dD but the layout is %dD", st->name, st->dim, l->desc.dim);
+    if (x->layout != l) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: the exchange belongs to another layout");
+    if (x->halo != l->desc.halo)
+        return hx_fail(ctx, HX_ERR_INPUT, "sweeper: its exchange must fill the layout's whole halo (%d cells, not %d)", l->desc.halo, x->halo);
+    if (o->depth < 1) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: depth %d: use 1 or more", o->depth);
+    if (o->depth * st->radius > x->halo)
+        return hx_fail(ctx, HX_ERR_INPUT, "sweeper: depth %d of stencil %s (radius %d) needs a halo of %d cells; the layout has %d",
+                       o->depth, st->name, st->radius, o->depth * st->radius, x->halo);
+    if (o->fuse < 1) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: fuse %d: use 1 (off) or more", o->fuse);
+    if (o->fuse > 1) {
+        if (ctx->kind != HX_BACKEND_CUDA || !ctx->bk.ops->sweep_fused)
+            return hx_fail(ctx, HX_ERR_INPUT, "sweeper: fused sweeps (fuse %d) run on the cuda backend: use it, or fuse 1", o->fuse);
+        if (l->desc.dim != 2) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: fused sweeps are 2D only for now: use fuse 1 in 3D");
+        if (o->fuse * st->radius > HX_FUSE_MAX)
+            return hx_fail(ctx, HX_ERR_INPUT, "sweeper: fuse %d x radius %d exceeds %d: use fuse %d or less", o->fuse, st->radius,
+                           HX_FUSE_MAX, HX_FUSE_MAX / st->radius);
+    }
+    if (o->graph) {
+        if (ctx->kind != HX_BACKEND_CUDA) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: graphs replay CUDA graphs: use the cuda backend, or no graph");
+        if (!(x->tr.ops->caps & HX_PATH_HOST) && !(x->tr.ops->caps & HX_CAP_REPLAY))
+            return hx_fail(ctx, HX_ERR_INPUT, "sweeper: transport %s enqueues different work every exchange, so a captured exchange "
+                           "cannot be replayed: use transport nccl or a host transport, or no graph", x->tr.ops->name);
+    }
+    if (o->norm_every < 0) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: norm_every %ld: use 0 (never) or more", o->norm_every);
+    return HX_OK;
+}
+
+int hx_sweeper_create(hx_layout *l, hx_exchange *x, const hx_sweep_options *o, hx_sweeper **out)
+{
+    hx_context *ctx = l->ctx;
+    hx_sweeper *s = calloc(1, sizeof *s);
+    *out = s;
+    int st = s ? check_options(ctx, l, x, o) : hx_fail(ctx, HX_ERR_RUNTIME, "out of host memory for a sweeper");
+    if (st == HX_OK) {
+        s->ctx = ctx;
+        s->layout = l;
+        s->x = x;
+        s->opt = *o;
+        hx_backend_bind(&s->bk, &ctx->bk, &x->d, o->stencil, l->desc.dtype);
+        size_t bytes = (size_t)hx_alloc_cells(&x->d) * s->bk.elem;
+        for (int i = 0; i < 2 && st == HX_OK; i++) {
+            s->field[i].data = s->bk.ops->alloc(&s->bk, bytes);
+            s->field[i].ghost = x->halo;
+            s->field[i].pitch[0] = x->d.alloc[0];
+            s->field[i].pitch[1] = x->d.alloc[1];
+            if (!s->field[i].data)
+                st = hx_fail(ctx, HX_ERR_RUNTIME, "cannot allocate two fields of %zu bytes: %s", bytes, s->bk.err);
+        }
+    }
+    if (st == HX_OK) {
+        hx_sim *sim = &s->sim;
+        sim->opt = *o;
+        sim->d = &x->d;
+        sim->plan = &x->plan;
+        sim->bk = &s->bk;
+        sim->tr = &x->tr;
+        sim->comm = ctx->comm;
+        sim->radius = hx_stencil_get(o->stencil)->radius;
+        sim->field[0] = s->field[0].data;
+        sim->field[1] = s->field[1].data;
+        hx_clock_init(&sim->clock, &s->bk, &sim->times);
+        /* the transport charges its message and staging times to this loop */
+        x->tr.clock = &sim->clock;
+    }
+    return hx_agree(ctx, st);
+}
+
+void hx_sweeper_destroy(hx_sweeper *s)
+{
+    if (!s) return;
+    /* graphs may hold the transport's resources: release them while it still lives */
+    if (s->bk.ops && s->bk.ops->drop_graphs) s->bk.ops->drop_graphs(&s->bk);
+    for (int i = 0; i < 2; i++)
+        if (s->field[i].data) s->bk.ops->free(&s->bk, s->field[i].data);
+    if (s->x && s->x->tr.clock == &s->sim.clock) s->x->tr.clock = &s->x->clock;
+    free(s);
+}
+
+int hx_sweeper_init(hx_sweeper *s, uint64_t seed)
+{
+    hx_sim *sim = &s->sim;
+    for (int i = 0; i < 2; i++)
+        if (s->bk.ops->init_field(&s->bk, sim->field[i], seed)) return hx_fail(s->ctx, HX_ERR_RUNTIME, "%s", s->bk.err);
+    if (s->bk.ops->sync(&s->bk, HX_STREAM_MAIN)) return hx_fail(s->ctx, HX_ERR_RUNTIME, "%s", s->bk.err);
+    sim->cur = 0;
+    sim->sweeps_done = 0;
+    sim->last_norm = -1;
+    memset(&sim->times, 0, sizeof sim->times);
+    hx_clock_init(&sim->clock, &s->bk, &sim->times);
+    return HX_OK;
+}
+
+int hx_sweeper_iterate(hx_sweeper *s, long sweeps)
+{
+    if (sweeps < 0) return hx_fail(s->ctx, HX_ERR_INPUT, "sweeper: %ld sweeps: use 0 or more", sweeps);
+    double t0 = MPI_Wtime();
+    if (hx_iterate(&s->sim, sweeps)) return hx_fail(s->ctx, HX_ERR_RUNTIME, "%s", s->sim.err);
+    s->sim.times.t[HX_SEG_TOTAL] += MPI_Wtime() - t0;
+    return HX_OK;
+}
+
+hx_field hx_sweeper_field(const hx_sweeper *s) { return s->field[s->sim.cur]; }
+long hx_sweeper_sweeps(const hx_sweeper *s) { return s->sim.sweeps_done; }
+double hx_sweeper_last_norm(const hx_sweeper *s) { return s->sim.last_norm; }
+void hx_sweeper_print_norms(hx_sweeper *s, int on) { s->sim.print_norms = on; }
+
+int hx_sweeper_times(const hx_sweeper *s, hx_times *t)
+{
+    *t = s->sim.times;
+    return HX_OK;
+}
+
+int hx_sweeper_whole_graph(const hx_sweeper *s) { return s->opt.graph && !(s->x->tr.ops->caps & HX_PATH_HOST); }
