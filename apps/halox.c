@@ -12,63 +12,38 @@ static void usage(FILE *out)
                  "usage: mpirun -np N halox run [options]   run a stencil with halo exchanges and report timings\n"
                  "       halox info                         build, MPI, GPUs and transports\n"
                  "       halox roofline [options]           copy bandwidth vs each stencil's sweep rate on one device\n"
-                 "       halox run --help                   all run options\n",
+                 "       halox run --help                   all run options (halox roofline --help: its options)\n",
             HALOX_VERSION);
 }
 
-/* A sweep: option values with commas (except --devices) are lists; run every combination. */
-typedef struct {
-    int index;        /* argv index of the value (or of "--opt=value") */
-    int prefix;       /* characters before the value */
-    char *items[32];
-    int nitems, pos;
-} sweep_axis;
-
-static int find_axes(int argc, char **argv, sweep_axis *ax, int max)
+/* Collective: 1 when any rank failed; the lowest failing rank prints its one line. */
+static int any_failed(int failed, const char *msg)
 {
-    int n = 0;
-    for (int i = 0; i < argc && n < max; i++) {
-        char *a = argv[i], *eq = strchr(a, '=');
-        int is_opt = strncmp(a, "--", 2) == 0;
-        if (!strncmp(a, "--devices", 9)) {
-            if (!eq) i++;
-            continue;
-        }
-        char *val = NULL;
-        int idx = i, prefix = 0;
-        if (is_opt && eq) val = eq + 1, prefix = (int)(eq + 1 - a);
-        else if (!is_opt && i > 0) val = a;
-        if (!val || !strchr(val, ',')) continue;
-        sweep_axis *s = &ax[n++];
-        s->index = idx;
-        s->prefix = prefix;
-        s->nitems = 0;
-        s->pos = 0;
-        char *copy = strdup(val), *save = NULL;
-        for (char *t = strtok_r(copy, ",", &save); t && s->nitems < 32; t = strtok_r(NULL, ",", &save)) {
-            char *item = malloc((size_t)prefix + strlen(t) + 1);
-            memcpy(item, a, (size_t)prefix);
-            strcpy(item + prefix, t);
-            s->items[s->nitems++] = item;
-        }
-        /* copy is referenced by nothing now */
-        free(copy);
+    int rank, size, first;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int mine = failed ? rank : size;
+    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (first == size) return 0;
+    if (rank == first) {
+        fprintf(stderr, "halox: error: %s\n", msg);
+        fflush(stderr);
     }
-    return n;
+    return 1;
 }
 
 /* --transport all: the same problem over every transport of this build, then one table with
  * each one's time per sweep and its ratio to host-staged mpi, measured in this one job. */
 static int run_all_transports(int rank, hx_config *cfg)
 {
-    char names[256], *save = NULL, *name[64];
+    char names[256], *save = NULL, *list[64];
     int n = 0, code = HX_OK;
-    snprintf(names, sizeof names, "%s", hx_transport_names());
-    for (char *t = strtok_r(names, ", ", &save); t && n < 64; t = strtok_r(NULL, ", ", &save)) name[n++] = t;
+    snprintf(names, sizeof names, "%s", hx_transport_names()); /* "mpi, ipc, nccl": mpi first */
+    for (char *t = strtok_r(names, ", ", &save); t && n < 64; t = strtok_r(NULL, ", ", &save)) list[n++] = t;
     double us[64];
     int verified[64];
     for (int i = 0; i < n; i++) {
-        snprintf(cfg->transport, sizeof cfg->transport, "%s", name[i]);
+        snprintf(cfg->transport, sizeof cfg->transport, "%s", list[i]);
         int c = hx_run(cfg, MPI_COMM_WORLD);
         us[i] = c == HX_OK ? hx_last_run()->us_per_sweep : -1;
         verified[i] = c == HX_OK ? hx_last_run()->verified : 0;
@@ -78,12 +53,12 @@ static int run_all_transports(int rank, hx_config *cfg)
     }
     strcpy(cfg->transport, "all");
     if (rank == 0) {
-        double base = us[0]; /* the build's list starts with mpi */
+        double base = us[0];
         FILE *out = cfg->format == HX_FORMAT_TABLE ? stdout : stderr;
         fprintf(out, "%-10s %14s %14s %10s\n", "transport", "us/sweep", "vs mpi", "verified");
         for (int i = 0; i < n; i++) {
-            if (us[i] < 0) fprintf(out, "%-10s %14s %14s %10s\n", name[i], "not run", "-", "-");
-            else fprintf(out, "%-10s %14.2f %13.2fx %10s\n", name[i], us[i], base > 0 ? base / us[i] : 0,
+            if (us[i] < 0) fprintf(out, "%-10s %14s %14s %10s\n", list[i], "not run", "-", "-");
+            else fprintf(out, "%-10s %14.2f %13.2fx %10s\n", list[i], us[i], base > 0 ? base / us[i] : 0,
                          verified[i] > 0 ? "yes" : verified[i] < 0 ? "FAILED" : "-");
         }
         fflush(out);
@@ -91,48 +66,55 @@ static int run_all_transports(int rank, hx_config *cfg)
     return code;
 }
 
+/* Every combination of the sweep is parsed and checked before the first one runs, so a bad
+ * value anywhere in a list stops the job with exit 2 before any computation. */
+static int check_sweep(hx_sweep *sw, int nranks, int *help)
+{
+    char err[320] = "";
+    int bad = 0;
+    *help = 0;
+    do {
+        hx_config cfg;
+        hx_config_defaults(&cfg);
+        int rc = hx_config_parse(&cfg, sw->argc, hx_sweep_args(sw), err, sizeof err);
+        if (rc == 1) {
+            *help = 1;
+            break;
+        }
+        bad = rc < 0 || hx_config_check(&cfg, nranks, err, sizeof err) != 0;
+    } while (!bad && hx_sweep_next(sw));
+    hx_sweep_rewind(sw);
+    return any_failed(bad, err);
+}
+
 static int run_command(int rank, int argc, char **argv)
 {
-    sweep_axis ax[8];
-    int nax = find_axes(argc, argv, ax, 8), code = HX_OK, first = 1;
-    char **args = malloc(sizeof(char *) * (size_t)(argc + 1));
-    for (;;) {
-        memcpy(args, argv, sizeof(char *) * (size_t)argc);
-        for (int k = 0; k < nax; k++) args[ax[k].index] = ax[k].items[ax[k].pos];
+    int nranks, help, code = HX_OK, first = 1;
+    char err[320] = "";
+    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+    hx_sweep sw;
+    int bad = hx_sweep_init(&sw, &hx_run_command, argc, argv, err, sizeof err) != 0;
+    if (any_failed(bad, err) || check_sweep(&sw, nranks, &help)) {
+        hx_sweep_free(&sw);
+        return HX_ERR_INPUT;
+    }
+    if (help) {
+        if (rank == 0) hx_config_usage(stdout);
+        hx_sweep_free(&sw);
+        return HX_OK;
+    }
+    do {
         hx_config cfg;
-        char err[320];
         hx_config_defaults(&cfg);
-        int rc = hx_config_parse(&cfg, argc, args, err, sizeof err);
-        if (rc == 1) {
-            if (rank == 0) hx_config_usage(stdout);
-            break;
-        }
-        if (rc < 0) {
-            if (rank == 0) fprintf(stderr, "halox: error: %s\n", err);
-            code = HX_ERR_INPUT;
-            break;
-        }
+        hx_config_parse(&cfg, sw.argc, hx_sweep_args(&sw), err, sizeof err); /* checked above */
+        if (!first && cfg.format == HX_FORMAT_TABLE && rank == 0) printf("\n");
         cfg.no_header = !first;
-        int c;
-        if (!strcmp(cfg.transport, "all")) {
-            c = run_all_transports(rank, &cfg);
-        } else {
-            c = hx_run(&cfg, MPI_COMM_WORLD);
-        }
+        int c = !strcmp(cfg.transport, "all") ? run_all_transports(rank, &cfg) : hx_run(&cfg, MPI_COMM_WORLD);
         if (c != HX_OK) code = c;
         if (c == HX_ERR_INPUT) break; /* the same mistake would repeat in every combination */
         first = 0;
-        int k = 0; /* odometer: the last list turns fastest */
-        for (k = nax - 1; k >= 0; k--) {
-            if (++ax[k].pos < ax[k].nitems) break;
-            ax[k].pos = 0;
-        }
-        if (k < 0) break;
-        if (cfg.format == HX_FORMAT_TABLE && rank == 0) printf("\n");
-    }
-    for (int k = 0; k < nax; k++)
-        for (int j = 0; j < ax[k].nitems; j++) free(ax[k].items[j]);
-    free(args);
+    } while (hx_sweep_next(&sw));
+    hx_sweep_free(&sw);
     return code;
 }
 
@@ -156,12 +138,10 @@ int main(int argc, char **argv)
         hx_print_info(stdout, MPI_COMM_WORLD);
     } else if (!strcmp(cmd, "roofline")) {
         if (rank == 0) code = hx_roofline_main(argc - 2, argv + 2);
-    } else if (!strcmp(cmd, "reference")) {
-        if (rank == 0) code = hx_reference_main(argc - 2, argv + 2);
     } else if (!strcmp(cmd, "run")) {
         code = run_command(rank, argc - first_opt, argv + first_opt);
     } else {
-        if (rank == 0) fprintf(stderr, "halox: error: unknown command '%s': use run, info, roofline, reference or --help\n", cmd);
+        if (rank == 0) fprintf(stderr, "halox: error: unknown command '%s': use run, info, roofline or --help\n", cmd);
         code = HX_ERR_INPUT;
     }
     MPI_Finalize();

@@ -66,7 +66,48 @@ expect 2 2 "cuda backend"         -- run --size 32x32 --backend cpu --fuse 2
 expect 1 2 "2D only"              -- run --size 16x16x16 --fuse 2
 expect 1 2 "at most 2 sweeps"     -- run --size 64x64 --stencil star9 --fuse 3
 expect 1 2 "bad --fuse"           -- run --size 64x64 --fuse 0
-expect 2 3 "cannot open --output" -- run --size 32x32 --iters 2 --output "$tmp/no/such/dir/f.npy"
+expect 2 2 "schedule persistent"  -- run --size 32x32 --backend cpu --schedule persistent
+expect 1 2 "leave --graph out"    -- run --size 32x32 --schedule fused --graph
+expect 1 2 "unknown --schedule"   -- run --size 32x32 --schedule sometimes
+expect 2 2 "cannot open --output" -- run --size 32x32 --iters 2 --output "$tmp/no/such/dir/f.npy"
+# option table: near misses, lists where one value is wanted, empty list items
+expect 1 2 "did you mean --devices" -- run --size 32x32 --device 0
+expect 1 2 "--format takes one value" -- run --size 32x32 --format csv,json
+expect 1 2 "empty value in the --depth list" -- run --size 32x32 --depth 1,,2
+expect 1 2 "bad --devices"        -- run --size 32x32 --devices 0,x
+expect 1 2 "bad --overlap=maybe"  -- run --size 32x32 --overlap=maybe
+expect 1 2 "--output needs a value" -- run --size 32x32 --output --depth 2
+# roofline: --device is one GPU number, checked before anything is measured
+expect 1 2 "bad --device 'x'"     -- roofline --device x
+expect 1 2 "--device takes one value" -- roofline --device 0,1
+expect 1 2 "did you mean --device?" -- roofline --devices 0
+expect 1 2 "bad --size2d"         -- roofline --size2d 4
+# a bad value anywhere in a sweep stops the job before its first run: nothing on stdout
+n=$((n + 1))
+MPIRUN 2 "$HALOX" run --size 32x32 --iters 2 --depth 1,0 --format csv >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -ne 2 ] || [ -s "$tmp/out" ] || [ "$(grep -c "^halox: error: bad --depth '0'" "$tmp/err")" -ne 1 ]; then
+    echo "FAIL: --depth 1,0 -> exit $rc (want 2), stdout $(wc -l <"$tmp/out") lines (want 0)"; cat "$tmp/err"
+    fail=$((fail + 1))
+fi
+
+# Not errors: values with commas that are one value, not a sweep.
+# --output a,b.npy is one file name: one run, one file of that name
+n=$((n + 1))
+MPIRUN 2 "$HALOX" run --size 32x32 --iters 2 --format csv --output "$tmp/a,b.npy" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -ne 0 ] || [ "$(wc -l <"$tmp/out")" -ne 2 ] || [ ! -s "$tmp/a,b.npy" ] || [ -e "$tmp/a" ] || [ -e "$tmp/b.npy" ]; then
+    echo "FAIL: --output a,b.npy -> exit $rc, $(wc -l <"$tmp/out") csv lines (want 2), files: $(ls "$tmp" | tr '\n' ' ')"
+    cat "$tmp/err"; fail=$((fail + 1))
+fi
+# --devices 0,1 is one list of GPUs (unused on the cpu backend), reported as given: one run
+n=$((n + 1))
+MPIRUN 2 "$HALOX" run --size 32x32 --iters 2 --backend cpu --devices 0,1 --format csv >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -ne 0 ] || [ "$(wc -l <"$tmp/out")" -ne 2 ] || ! tail -1 "$tmp/out" | grep -q ',"0,1",'; then
+    echo "FAIL: --devices 0,1 -> exit $rc, want one csv row with the list \"0,1\""; cat "$tmp/out" "$tmp/err"
+    fail=$((fail + 1))
+fi
 # ranks started with different options
 n=$((n + 1))
 timeout 120 "$MPIEXEC" -np 1 "$HALOX" run --size 32x32 --depth 1 : -np 1 "$HALOX" run --size 32x32 --depth 2 \

@@ -6,7 +6,6 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "compute/backend.h" /* HX_FUSE_MAX: to become public with the sweeper */
 
 static int fail(char *err, size_t n, const char *fmt, ...)
 {
@@ -17,14 +16,8 @@ static int fail(char *err, size_t n, const char *fmt, ...)
     return -1;
 }
 
-/* moving to the library (halox/context.h declares them; src/core/context.c will define them) */
-const char *hx_pattern_name(hx_pattern p) { return p == HX_DIRECT ? "direct" : "staged"; }
-const char *hx_boundary_name(hx_boundary b) { return b == HX_FIXED ? "fixed" : "periodic"; }
-const char *hx_dtype_name(hx_dtype t) { return t == HX_DOUBLE ? "double" : "float"; }
-const char *hx_backend_name(hx_backend_kind k)
-{
-    return k == HX_BACKEND_CPU ? "cpu" : k == HX_BACKEND_CUDA ? "cuda" : "auto";
-}
+/* hx_pattern_name, hx_boundary_name, hx_dtype_name and hx_backend_name: moved to the library
+ * (halox/context.h, src/core/context.c). */
 
 /* The options of `halox run`: the one place that says what each option accepts, its default,
  * whether a comma list sweeps it, its help, and which report field records it. */
@@ -36,6 +29,8 @@ static const hx_opt_choice patterns[] = {{"staged", HX_STAGED}, {"direct", HX_DI
 static const hx_opt_choice boundaries[] = {{"periodic", HX_PERIODIC}, {"fixed", HX_FIXED}, {NULL, 0}};
 static const hx_opt_choice backends[] = {
     {"auto", HX_BACKEND_AUTO}, {"cpu", HX_BACKEND_CPU}, {"cuda", HX_BACKEND_CUDA}, {NULL, 0}};
+static const hx_opt_choice schedules[] = {
+    {"cycle", HX_SCHEDULE_CYCLE}, {"fused", HX_SCHEDULE_FUSED}, {"persistent", HX_SCHEDULE_PERSISTENT}, {NULL, 0}};
 static const hx_opt_choice formats[] = {
     {"table", HX_FORMAT_TABLE}, {"csv", HX_FORMAT_CSV}, {"json", HX_FORMAT_JSON}, {NULL, 0}};
 
@@ -54,7 +49,7 @@ static const hx_option run_options[] = {
      .help = "jacobi5 (2D), jacobi7 (3D), star9 (2D, radius 2), star13 (3D, radius 2)",
      F(stencil), .seen_at = AT(stencil_set), .report = "stencil"},
     {.name = "dtype", .type = HX_OPT_CHOICE, .choices = dtypes, .def = "float", .flags = SW, .group = PROBLEM,
-     .help = "cell type (fp32 and fp64 are accepted too)", F(dtype), .report = "dtype"},
+     .help = "cell type; fp32 and fp64 are accepted too", F(dtype), .report = "dtype"},
     {.name = "iters", .type = HX_OPT_INT, .meta = "N", .lo = 1, .hi = LONG_MAX, .def = "100", .flags = SW,
      .group = PROBLEM, .what = "a number of sweeps", .help = "sweeps in each timed run", F(iters), .report = "iters"},
     {.name = "boundary", .type = HX_OPT_CHOICE, .choices = boundaries, .def = "periodic", .flags = SW, .group = PROBLEM,
@@ -75,16 +70,23 @@ static const hx_option run_options[] = {
      F(pattern), .report = "pattern"},
     {.name = "overlap", .type = HX_OPT_FLAG, .def = "on", .flags = SW, .group = EXCHANGE,
      .help = "compute the interior while halos travel", F(overlap), .report = "overlap"},
-    {.name = "fuse", .type = HX_OPT_INT, .meta = "N", .lo = 1, .hi = HX_FUSE_MAX, .def = "1", .flags = SW,
+    {.name = "fuse", .type = HX_OPT_INT, .meta = "N", .lo = 1, .hi = 8, .def = "1", .flags = SW,
      .group = EXCHANGE, .what = "the sweeps per pass (1 = off)",
-     .help = "compute up to N sweeps of a cycle in one pass over the field (temporal blocking; 2D, cuda backend, "
-             "N x radius <= 4; bit-identical to separate sweeps; 1 = off)",
+     .help = "compute up to N sweeps of a cycle in one pass over the field: temporal blocking, 2D, cuda backend, "
+             "N x radius <= 4 (8 with --schedule fused or persistent), bit-identical to separate sweeps; 1 = off",
      F(fuse), .report = "fuse"},
     {.name = "graph", .type = HX_OPT_FLAG, .def = "off", .flags = SW, .group = EXCHANGE,
      .help = "replay each cycle from a CUDA graph (cuda backend): the whole cycle with a stream transport (nccl), "
              "the sweeps after the exchange with a host transport; segments inside a whole-cycle graph are not "
              "timed apart",
      F(graph), .report = "graph"},
+    {.name = "schedule", .type = HX_OPT_CHOICE, .choices = schedules, .def = "cycle", .flags = SW, .group = EXCHANGE,
+     .help = "who drives a cycle: cycle (the host or the stream: pack, exchange, unpack and sweeps as separate "
+             "calls), fused (one kernel per cycle that packs, puts into the neighbours' memory, signals, waits, "
+             "unpacks and sweeps) or persistent (one kernel for the whole run, no host involvement); fused and "
+             "persistent need a transport with a device path (ipc) and fuse sweeps in shared memory with "
+             "--fuse N (N x radius <= 8)",
+     F(schedule), .report = "schedule"},
     {.name = "backend", .type = HX_OPT_CHOICE, .choices = backends, .def = "auto", .flags = SW, .group = EXCHANGE,
      .help = "where the field lives (auto: cuda when every rank sees a GPU)", F(backend), .report = "backend"},
     {.name = "devices", .type = HX_OPT_INTLIST, .meta = "LIST", .lo = 0, .hi = 4095,
@@ -106,7 +108,7 @@ static const hx_option run_options[] = {
      .group = MEASURE, .what = "a number of sweeps",
      .help = "untimed sweeps, run once before the first timed repeat", F(warmup), .report = "warmup"},
     {.name = "desync-barrier", .type = HX_OPT_FLAG, .def = "off", .flags = SW, .group = MEASURE,
-     .help = "time a barrier before each exchange as the desync segment (load imbalance)", F(desync_barrier),
+     .help = "time a barrier before each exchange as the desync segment: the load imbalance", F(desync_barrier),
      .report = "desync_barrier"},
     {.name = "norm-every", .type = HX_OPT_INT, .meta = "K", .lo = 1, .hi = LONG_MAX, .def_text = "off", .flags = SW,
      .group = MEASURE, .what = "a number of sweeps",
@@ -189,9 +191,12 @@ int hx_config_check(const hx_config *c, int nranks, char *err, size_t n)
                     st->name, st->dim, c->dim, st->dim, c->dim, c->dim == 2 ? "jacobi5, star9" : "jacobi7, star13");
     if (c->fuse > 1 && c->dim != 2)
         return fail(err, n, "--fuse %d: fused sweeps are 2D only: use --fuse 1 in 3D", c->fuse);
-    if (c->fuse > 1 && c->fuse * st->radius > HX_FUSE_MAX)
-        return fail(err, n, "--fuse %d with %s (radius %d): at most %d sweeps per pass", c->fuse, st->name, st->radius,
-                    HX_FUSE_MAX / st->radius);
+    const int fuse_max = c->schedule == HX_SCHEDULE_CYCLE ? HX_FUSE_MAX : 8;
+    if (c->fuse > 1 && c->fuse * st->radius > fuse_max)
+        return fail(err, n, "--fuse %d with %s (radius %d): at most %d sweeps per pass%s", c->fuse, st->name, st->radius,
+                    fuse_max / st->radius, c->schedule == HX_SCHEDULE_CYCLE ? " (8 x radius with --schedule fused or persistent)" : "");
+    if (c->schedule != HX_SCHEDULE_CYCLE && c->graph)
+        return fail(err, n, "--schedule %s launches its own kernels: leave --graph out", hx_schedule_name(c->schedule));
     if (c->graph && c->norm_every > 0 && c->norm_every % c->depth)
         return fail(err, n, "--graph replays whole cycles of %d sweeps, so --norm-every %ld cannot fall inside one: "
                     "give a multiple of --depth", c->depth, c->norm_every);

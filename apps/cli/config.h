@@ -27,6 +27,7 @@ typedef struct {
     hx_pattern pattern;
     int overlap;
     int graph;           /* replay each exchange cycle from a CUDA graph */
+    hx_schedule schedule; /* cycle (host/stream driven), fused or persistent (kernel-initiated) */
     int fuse;            /* sweeps computed in one pass over the field (temporal blocking), 1 = off */
     hx_boundary boundary;
     uint64_t seed;
@@ -46,6 +47,8 @@ typedef struct {
 
 /* `halox run`'s option table, with the target struct hx_config. */
 extern const hx_command hx_run_command;
+/* `halox roofline`'s (roofline.c; its target struct is private to it). */
+extern const hx_command hx_roofline_command;
 
 void hx_config_defaults(hx_config *c);
 

@@ -296,7 +296,7 @@ static void option_usage(FILE *out, const hx_option *o)
         snprintf(left, sizeof left, "  --%s %s", o->name, meta);
     }
     const char *def = o->def_text ? o->def_text : o->def;
-    if (def) snprintf(text, sizeof text, "%s (default %s)", o->help, def);
+    if (def) snprintf(text, sizeof text, "%s (default: %s)", o->help, def);
     else snprintf(text, sizeof text, "%s", o->help);
     int at = (int)strlen(left);
     fputs(left, out);
@@ -328,7 +328,7 @@ void hx_opts_usage(const hx_command *cmd, FILE *out)
             if (!(o->flags & HX_OPT_HIDDEN) && !strcmp(o->group ? o->group : "options", groups[k])) option_usage(out, o);
         }
     }
-    fputc('\n', out);
+    fprintf(out, "  --help%*sthis text\n\n", HELP_COL - 8, "");
     if (flags) wrap(out, "An on/off option --X is also written --X=on, --X=off or --no-X.", 0, 0);
     if (sweeps) {
         char list[1024] = "";
@@ -347,7 +347,6 @@ void hx_opts_usage(const hx_command *cmd, FILE *out)
         wrap(out, text, 0, 0);
     }
     if (cmd->notes) wrap(out, cmd->notes, 0, 0);
-    fprintf(out, "  --help%*sthis text\n", HELP_COL - 8, "");
 }
 
 /* Sweeps ---------------------------------------------------------------------------------- */
@@ -422,6 +421,11 @@ int hx_sweep_next(hx_sweep *s)
         s->axes[k].pos = 0;
     }
     return 0;
+}
+
+void hx_sweep_rewind(hx_sweep *s)
+{
+    for (int k = 0; k < s->naxes; k++) s->axes[k].pos = 0;
 }
 
 void hx_sweep_free(hx_sweep *s)

@@ -116,6 +116,8 @@ int hx_sweep_init(hx_sweep *s, const hx_command *cmd, int argc, char **argv, cha
 char **hx_sweep_args(hx_sweep *s);
 /* Step to the next combination: 1, or 0 after the last (back at the first). */
 int hx_sweep_next(hx_sweep *s);
+/* Back to the first combination. */
+void hx_sweep_rewind(hx_sweep *s);
 void hx_sweep_free(hx_sweep *s);
 
 #ifdef __cplusplus

@@ -8,6 +8,7 @@
 
 #include "compute/backend.h"
 #include "halox/halox.h"
+#include "config.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -66,6 +67,7 @@ typedef struct {
     int n2d, n3d;       /* cells per axis */
     int small2d;        /* a latency-bound size to show launch cost, 0 = none */
     int repeat, batch;
+    int device_set;     /* --device given */
 } roofline_opts;
 
 static int run_one(const roofline_opts *o, hx_stencil_id st, hx_dtype dt, int n, double copy_bw, FILE *out)
@@ -128,37 +130,60 @@ static double copy_bandwidth(const roofline_opts *o, size_t bytes)
     return t > 0 ? 2.0 * (double)bytes / t : -1;
 }
 
+/* The options of `halox roofline`, one table (options.h): --help, defaults and parsing. */
+static const hx_opt_choice roofline_backends[] = {
+    {"auto", HX_BACKEND_AUTO}, {"cpu", HX_BACKEND_CPU}, {"cuda", HX_BACKEND_CUDA}, {NULL, 0}};
+#define F(member) HX_OPT_FIELD(roofline_opts, member)
+static const hx_option roofline_options[] = {
+    {.name = "backend", .type = HX_OPT_CHOICE, .choices = roofline_backends, .def = "auto",
+     .help = "where to measure (auto: cuda when a GPU is visible)", F(backend)},
+    {.name = "device", .type = HX_OPT_INT, .meta = "N", .lo = 0, .hi = 4095, .def = "0", .what = "a GPU number",
+     .help = "the GPU to measure (cuda backend); one GPU, not a list", F(device),
+     .seen_at = HX_OPT_AT(roofline_opts, device_set)},
+    {.name = "size2d", .type = HX_OPT_INT, .meta = "N", .lo = 8, .hi = 32768, .def = "16384",
+     .what = "cells per axis", .help = "2D grid of N x N cells", F(n2d)},
+    {.name = "size3d", .type = HX_OPT_INT, .meta = "N", .lo = 8, .hi = 1024, .def = "512", .what = "cells per axis",
+     .help = "3D grid of N x N x N cells", F(n3d)},
+    {.name = "small", .type = HX_OPT_INT, .meta = "N", .lo = 0, .hi = 32768, .def = "1024", .what = "cells per axis",
+     .help = "latency-bound 2D sizes from N x N, halved down to 128 (0: none)", F(small2d)},
+    {.name = "repeat", .type = HX_OPT_INT, .meta = "R", .lo = 1, .hi = 1000, .def = "7",
+     .what = "a number of timed batches", .help = "timed batches; the median is reported", F(repeat)},
+    {.name = "batch", .type = HX_OPT_INT, .meta = "B", .lo = 1, .hi = 100000, .def = "20",
+     .what = "a number of calls", .help = "sweeps or copies per timed batch", F(batch)},
+};
+#undef F
+
+const hx_command hx_roofline_command = {
+    .name = "roofline",
+    .synopsis = "halox roofline [options]",
+    .about = "Copy bandwidth and every stencil's sweep rate on one device, in one run, with their ratio: how close "
+             "a sweep comes to the memory-bandwidth floor (one read and one write per cell).",
+    .opts = roofline_options,
+    .nopts = (int)(sizeof roofline_options / sizeof roofline_options[0]),
+};
+
 int hx_roofline_main(int argc, char **argv)
 {
-    roofline_opts o = {HX_BACKEND_AUTO, 0, 16384, 512, 1024, 7, 20};
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--help")) {
-            printf("usage: halox roofline [--backend auto|cpu|cuda] [--device N] [--size2d N] [--size3d N] [--small N]\n"
-                   "                      [--repeat R] [--batch B]\n"
-                   "Copy bandwidth and every stencil's sweep rate on one device, in one run, with their ratio.\n"
-                   "Defaults: 2D 16384^2, 3D 512^3, a latency-bound 2D size of 1024^2, median of 7 batches of 20.\n");
-            return 0;
-        }
-        int ok = v != NULL;
-        if (!strcmp(a, "--backend") && ok) {
-            if (!strcmp(v, "cpu")) o.backend = HX_BACKEND_CPU;
-            else if (!strcmp(v, "cuda")) o.backend = HX_BACKEND_CUDA;
-            else if (!strcmp(v, "auto")) o.backend = HX_BACKEND_AUTO;
-            else ok = 0;
-        } else if (!strcmp(a, "--device") && ok) o.device = atoi(v), ok = o.device >= 0;
-        else if (!strcmp(a, "--size2d") && ok) o.n2d = atoi(v), ok = o.n2d >= 8;
-        else if (!strcmp(a, "--size3d") && ok) o.n3d = atoi(v), ok = o.n3d >= 8;
-        else if (!strcmp(a, "--small") && ok) o.small2d = atoi(v), ok = o.small2d >= 0;
-        else if (!strcmp(a, "--repeat") && ok) o.repeat = atoi(v), ok = o.repeat >= 1;
-        else if (!strcmp(a, "--batch") && ok) o.batch = atoi(v), ok = o.batch >= 1;
-        else {
-            fprintf(stderr, "halox: error: bad roofline option '%s'%s (see halox roofline --help)\n", a, v ? "" : " or missing value");
-            return HX_ERR_INPUT;
-        }
-        i++;
+    roofline_opts o;
+    char err[320];
+    memset(&o, 0, sizeof o);
+    int rc = hx_opts_defaults(&hx_roofline_command, &o, err, sizeof err);
+    if (rc == 0) rc = hx_opts_parse(&hx_roofline_command, &o, argc, argv, err, sizeof err);
+    if (rc == 1) {
+        hx_opts_usage(&hx_roofline_command, stdout);
+        return HX_OK;
+    }
+    if (rc < 0) {
+        fprintf(stderr, "halox: error: %s\n", err);
+        return HX_ERR_INPUT;
     }
     if (o.backend == HX_BACKEND_AUTO) o.backend = hx_cuda_device_count() > 0 ? HX_BACKEND_CUDA : HX_BACKEND_CPU;
+    if (o.backend == HX_BACKEND_CPU && o.device_set) {
+        fprintf(stderr, "halox: error: --device %d: this roofline runs on the cpu (%s): use --backend cuda on a "
+                        "machine with a GPU, or leave --device out\n", o.device,
+                hx_cuda_device_count() > 0 ? "--backend cpu" : "no CUDA GPU is visible");
+        return HX_ERR_INPUT;
+    }
     if (o.backend == HX_BACKEND_CUDA && o.device >= hx_cuda_device_count()) {
         fprintf(stderr, "halox: error: no CUDA GPU %d is visible: use --backend cpu or another --device\n", o.device);
         return HX_ERR_INPUT;

@@ -148,6 +148,19 @@ int hx_run(const hx_config *cfg_in, MPI_Comm comm)
     if (any_failed(comm, hx_config_grid(&cfg, nranks, pgrid, err, sizeof err) != 0, err)) return HX_ERR_INPUT;
     if (any_failed(comm, rank == 0 && cfg.output[0] && output_writable(cfg.output, err, sizeof err), err)) return HX_ERR_INPUT;
 
+    /* what the CLI can say in its own words, with the flag to change */
+    if (!hx_transport_paths(cfg.transport)) {
+        const char *why = hx_transport_absent_reason(cfg.transport);
+        if (why) snprintf(err, sizeof err, "--transport %s: %s (this build has %s)", cfg.transport, why, hx_transport_names());
+        else snprintf(err, sizeof err, "unknown --transport '%s': this build has %s (see halox info)", cfg.transport, hx_transport_names());
+        any_failed(comm, 1, err);
+        return HX_ERR_INPUT;
+    }
+    if (cfg.backend == HX_BACKEND_CUDA && !hx_backend_built(HX_BACKEND_CUDA)) {
+        any_failed(comm, 1, "this halox was built without CUDA: install the CUDA toolkit and rebuild, or use --backend cpu");
+        return HX_ERR_INPUT;
+    }
+
     hx_context_options co = hx_context_defaults();
     co.backend = cfg.backend;
     co.devices = cfg.devices;
@@ -157,6 +170,20 @@ int hx_run(const hx_config *cfg_in, MPI_Comm comm)
         setup_failed(ctx, rank, st);
         hx_context_destroy(ctx);
         return st;
+    }
+    if (hx_context_backend(ctx) != HX_BACKEND_CUDA) {
+        err[0] = 0;
+        if (cfg.graph) snprintf(err, sizeof err, "--graph replays CUDA graphs: use it with --backend cuda, or leave it out");
+        else if (cfg.fuse > 1)
+            snprintf(err, sizeof err, "--fuse %d: fused sweeps run on the cuda backend: use --backend cuda or --fuse 1", cfg.fuse);
+        else if (cfg.schedule != HX_SCHEDULE_CYCLE)
+            snprintf(err, sizeof err, "--schedule %s runs kernels on GPUs: use --backend cuda, or --schedule cycle",
+                     hx_schedule_name(cfg.schedule));
+        if (err[0]) {
+            any_failed(comm, 1, err);
+            hx_context_destroy(ctx);
+            return HX_ERR_INPUT;
+        }
     }
     const hx_stencil_info *sti = hx_stencil_get(cfg.stencil);
     hx_layout_desc ld;
@@ -174,6 +201,7 @@ int hx_run(const hx_config *cfg_in, MPI_Comm comm)
     so.fuse = cfg.fuse;
     so.norm_every = cfg.norm_every;
     so.desync_barrier = cfg.desync_barrier;
+    so.schedule = cfg.schedule;
 
     hx_layout *layout = NULL;
     hx_exchange *x = NULL;
@@ -198,6 +226,7 @@ int hx_run(const hx_config *cfg_in, MPI_Comm comm)
     rep.d = hx_layout_decomp(layout);
     rep.backend = hx_backend_name(hx_context_backend(ctx));
     rep.transport = hx_exchange_transport(x);
+    rep.gpu_name = hx_context_device_name(ctx);
     rep.nrep = cfg.repeat;
     rep.whole_graph = hx_sweeper_whole_graph(sw);
     rep.reps = reps;

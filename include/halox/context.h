@@ -42,6 +42,9 @@ const char *hx_context_error(const hx_context *ctx);
 
 hx_backend_kind hx_context_backend(const hx_context *ctx); /* CPU or CUDA, never AUTO */
 int hx_context_device(const hx_context *ctx);              /* CUDA ordinal, -1 on the CPU */
+const char *hx_context_device_name(const hx_context *ctx); /* the GPU's name, NULL on the CPU */
+/* 1 when this build holds backend k (HX_BACKEND_CPU always; HX_BACKEND_CUDA when built with nvcc). */
+int hx_backend_built(hx_backend_kind k);
 MPI_Comm hx_context_comm(const hx_context *ctx);           /* the context's duplicate */
 int hx_context_rank(const hx_context *ctx);
 int hx_context_size(const hx_context *ctx);

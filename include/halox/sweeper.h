@@ -18,8 +18,19 @@ typedef struct hx_sweeper hx_sweeper;
 /* fused sweeps x stencil radius at most this (the registers of one thread bound it) */
 #define HX_FUSE_MAX 4
 
+/* Who drives a cycle:
+ *   CYCLE       the host (host-path transports) or the stream (stream-path ones), one cycle after
+ *               another: pack, exchange, unpack and sweeps as separate kernels and calls;
+ *   FUSED       one kernel per cycle that packs, puts into the neighbours' memory, signals, waits,
+ *               unpacks and sweeps, launched back to back by the host (device-path transports: ipc);
+ *   PERSISTENT  one kernel for the whole run: every exchange, sweep and norm on the device, with no
+ *               host involvement until the end (device-path transports: ipc). */
+typedef enum { HX_SCHEDULE_CYCLE = 0, HX_SCHEDULE_FUSED = 1, HX_SCHEDULE_PERSISTENT = 2 } hx_schedule;
+const char *hx_schedule_name(hx_schedule s);
+
 typedef struct {
     hx_stencil_id stencil;
+    hx_schedule schedule;
     int depth;           /* sweeps per exchange; the layout's halo must be >= depth x radius */
     int overlap;         /* first sweep of a cycle: interior while the exchange is in flight */
     int graph;           /* replay each cycle from a CUDA graph (cuda backend) */

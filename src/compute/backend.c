@@ -37,6 +37,11 @@ double hx_timeout_seconds(void)
 #ifndef HALOX_HAVE_CUDA
 int hx_cuda_built(void) { return 0; }
 int hx_cuda_device_count(void) { return 0; }
+void hx_cuda_device_name(int device, char *name, size_t n)
+{
+    (void)device;
+    if (n) name[0] = 0;
+}
 void hx_cuda_print_info(FILE *out)
 {
     fprintf(out, "cuda       not built (no nvcc at configure time, or -DHALOX_CUDA=OFF)\n");

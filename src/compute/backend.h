@@ -111,6 +111,8 @@ int hx_cuda_built(void);
 int hx_cuda_device_count(void);
 /* The CUDA part of `halox info`: runtime, driver, GPUs, peer access (a line saying CUDA is absent when it is). */
 void hx_cuda_print_info(FILE *out);
+/* The name of GPU `device` ("" when it cannot be read). */
+void hx_cuda_device_name(int device, char *name, size_t n);
 
 #ifdef __cplusplus
 }

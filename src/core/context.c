@@ -87,6 +87,7 @@ int hx_context_create(MPI_Comm comm, const hx_context_options *opts, hx_context 
     st = hx_backend_create(&ctx->bk, kind, NULL, HX_JACOBI5, HX_FLOAT, ctx->device, why, sizeof why) ? HX_ERR_RUNTIME : HX_OK;
     if (st) hx_fail(ctx, st, "%s", why[0] ? why : "creating the backend failed");
     else ctx->have_backend = 1;
+    if (st == HX_OK && ctx->kind == HX_BACKEND_CUDA) hx_cuda_device_name(ctx->device, ctx->device_name, sizeof ctx->device_name);
     return hx_agree(ctx, st);
 }
 
@@ -114,6 +115,8 @@ void hx_context_destroy(hx_context *ctx)
 const char *hx_context_error(const hx_context *ctx) { return ctx ? ctx->err : "out of host memory creating the context"; }
 hx_backend_kind hx_context_backend(const hx_context *ctx) { return ctx->kind; }
 int hx_context_device(const hx_context *ctx) { return ctx->device; }
+const char *hx_context_device_name(const hx_context *ctx) { return ctx->device_name[0] ? ctx->device_name : NULL; }
+int hx_backend_built(hx_backend_kind k) { return k == HX_BACKEND_CPU || (k == HX_BACKEND_CUDA && hx_cuda_built()); }
 MPI_Comm hx_context_comm(const hx_context *ctx) { return ctx->comm; }
 int hx_context_rank(const hx_context *ctx) { return ctx->rank; }
 int hx_context_size(const hx_context *ctx) { return ctx->size; }

@@ -19,6 +19,7 @@ struct hx_context {
     hx_backend_kind kind;
     int device;
     int have_backend;
+    char device_name[256];
     hx_backend bk; /* the rank's backend: streams, events; layouts bind views of it */
     void *shared[HX_NUM_SHARED];
     void (*release[HX_NUM_SHARED])(void *);

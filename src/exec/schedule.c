@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/check.h"
+#include "exec/persistent.h"
 
 #define TRY_BK(call)                                                                          \
     do {                                                                                      \
@@ -309,6 +310,7 @@ static int with_neighbours(hx_sim *s)
 
 int hx_iterate(hx_sim *s, long sweeps)
 {
+    if (s->opt.schedule != HX_SCHEDULE_CYCLE) return hx_device_iterate(s, sweeps) ? with_neighbours(s) : 0;
     long left = sweeps;
     while (left > 0) {
         int m = left < s->opt.depth ? (int)left : s->opt.depth;
@@ -324,4 +326,9 @@ int hx_iterate(hx_sim *s, long sweeps)
         return with_neighbours(s);
     }
     return 0;
+}
+
+const char *hx_schedule_name(hx_schedule s)
+{
+    return s == HX_SCHEDULE_PERSISTENT ? "persistent" : s == HX_SCHEDULE_FUSED ? "fused" : "cycle";
 }

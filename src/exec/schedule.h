@@ -29,6 +29,7 @@ typedef struct {
     hx_times times;
     int print_norms;     /* rank 0 prints each --norm-every result */
     double last_norm;
+    struct hx_device_run *device_run; /* fused and persistent schedules (persistent.cu) */
     char err[320];
 } hx_sim;
 

@@ -4,6 +4,36 @@
 #include <string.h>
 
 #include "core/objects.h"
+#include "exec/persistent.h"
+
+#ifndef HALOX_HAVE_CUDA
+/* the kernel-initiated schedules need CUDA; check_options refuses them before these are reached */
+int hx_device_iterate(hx_sim *s, long sweeps)
+{
+    (void)sweeps;
+    snprintf(s->err, sizeof s->err, "this halox was built without CUDA");
+    return -1;
+}
+void hx_device_release(hx_sim *s) { (void)s; }
+#endif
+
+/* Two ranks of this context's node on one GPU: kernels that spin for each other could starve. */
+static int shares_gpu(hx_context *ctx, int *other)
+{
+    int n = ctx->size, found = 0;
+    char name[MPI_MAX_PROCESSOR_NAME];
+    int len = 0;
+    MPI_Get_processor_name(name, &len);
+    unsigned h = 5381;
+    for (int i = 0; i < len; i++) h = h * 33u + (unsigned char)name[i];
+    int me[2] = {ctx->device, (int)(h & 0x7fffffff)};
+    int *all = malloc(sizeof(int) * 2 * (size_t)n);
+    if (all && MPI_Allgather(me, 2, MPI_INT, all, 2, MPI_INT, ctx->comm) == MPI_SUCCESS)
+        for (int r = 0; r < n && !found; r++)
+            if (r != ctx->rank && all[2 * r] == me[0] && all[2 * r + 1] == me[1]) found = 1, *other = r;
+    free(all);
+    return found;
+}
 
 hx_sweep_options hx_sweep_defaults(hx_stencil_id s)
 {
@@ -29,7 +59,7 @@ static int check_options(hx_context *ctx, const hx_layout *l, const hx_exchange 
         return hx_fail(ctx, HX_ERR_INPUT, "sweeper: depth %d of stencil %s (radius %d) needs a halo of %d cells; the layout has %d",
                        o->depth, st->name, st->radius, o->depth * st->radius, x->halo);
     if (o->fuse < 1) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: fuse %d: use 1 (off) or more", o->fuse);
-    if (o->fuse > 1) {
+    if (o->fuse > 1 && o->schedule == HX_SCHEDULE_CYCLE) {
         if (ctx->kind != HX_BACKEND_CUDA || !ctx->bk.ops->sweep_fused)
             return hx_fail(ctx, HX_ERR_INPUT, "sweeper: fused sweeps (fuse %d) run on the cuda backend: use it, or fuse 1", o->fuse);
         if (l->desc.dim != 2) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: fused sweeps are 2D only for now: use fuse 1 in 3D");
@@ -47,12 +77,38 @@ static int check_options(hx_context *ctx, const hx_layout *l, const hx_exchange 
     return HX_OK;
 }
 
+/* The kernel-initiated schedules: a device path, one GPU per rank, tiles that fit. Collective. */
+static int check_device_schedule(hx_context *ctx, const hx_layout *l, const hx_exchange *x, const hx_sweep_options *o)
+{
+    int other = -1, shared = o->schedule != HX_SCHEDULE_CYCLE && ctx->kind == HX_BACKEND_CUDA && shares_gpu(ctx, &other);
+    if (o->schedule == HX_SCHEDULE_CYCLE) return HX_OK;
+    const char *name = hx_schedule_name(o->schedule);
+    if ((int)o->schedule < 0 || o->schedule > HX_SCHEDULE_PERSISTENT) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: unknown schedule %d", (int)o->schedule);
+    if (ctx->kind != HX_BACKEND_CUDA) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: schedule %s runs kernels: use the cuda backend", name);
+    if (!(x->tr.ops->caps & HX_PATH_DEVICE))
+        return hx_fail(ctx, HX_ERR_INPUT, "sweeper: schedule %s needs a transport whose kernels put and signal themselves "
+                       "(a device path: ipc); transport %s has none", name, x->tr.ops->name);
+    if (o->graph) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: schedule %s launches its own kernels: leave graphs off", name);
+    const int r = hx_stencil_get(o->stencil)->radius;
+    if (l->desc.dim == 3 && o->fuse > 1)
+        return hx_fail(ctx, HX_ERR_INPUT, "sweeper: schedule %s fuses sweeps in 2D only: use fuse 1 in 3D", name);
+    if (o->fuse * r > 8) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: schedule %s: fuse %d x radius %d exceeds 8: use fuse %d or less",
+                                        name, o->fuse, r, 8 / r);
+    if (shared)
+        return hx_fail(ctx, HX_ERR_INPUT, "sweeper: schedule %s needs one GPU per rank, but ranks %d and %d share GPU %d: run at most "
+                       "as many ranks per node as GPUs", name, ctx->rank < other ? ctx->rank : other, ctx->rank < other ? other : ctx->rank,
+                       ctx->device);
+    return HX_OK;
+}
+
 int hx_sweeper_create(hx_layout *l, hx_exchange *x, const hx_sweep_options *o, hx_sweeper **out)
 {
     hx_context *ctx = l->ctx;
     hx_sweeper *s = calloc(1, sizeof *s);
     *out = s;
     int st = s ? check_options(ctx, l, x, o) : hx_fail(ctx, HX_ERR_RUNTIME, "out of host memory for a sweeper");
+    int dst = check_device_schedule(ctx, l, x, o); /* collective: every rank takes part */
+    if (st == HX_OK) st = dst;
     if (st == HX_OK) {
         s->ctx = ctx;
         s->layout = l;
@@ -90,6 +146,7 @@ int hx_sweeper_create(hx_layout *l, hx_exchange *x, const hx_sweep_options *o, h
 void hx_sweeper_destroy(hx_sweeper *s)
 {
     if (!s) return;
+    hx_device_release(&s->sim);
     /* graphs may hold the transport's resources: release them while it still lives */
     if (s->bk.ops && s->bk.ops->drop_graphs) s->bk.ops->drop_graphs(&s->bk);
     for (int i = 0; i < 2; i++)
@@ -132,4 +189,8 @@ int hx_sweeper_times(const hx_sweeper *s, hx_times *t)
     return HX_OK;
 }
 
-int hx_sweeper_whole_graph(const hx_sweeper *s) { return s->opt.graph && !(s->x->tr.ops->caps & HX_PATH_HOST); }
+int hx_sweeper_whole_graph(const hx_sweeper *s)
+{
+    /* device schedules time only the whole loop, as whole-cycle graphs do */
+    return s->opt.schedule != HX_SCHEDULE_CYCLE || (s->opt.graph && !(s->x->tr.ops->caps & HX_PATH_HOST));
+}

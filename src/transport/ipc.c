@@ -30,6 +30,7 @@
 
 #include "core/check.h"
 #include "core/node.h"
+#include "transport/ipc_device.h"
 #include "transport/transport.h"
 #include "wait.h"
 
@@ -50,6 +51,7 @@ typedef struct {
 
 typedef struct {
     ipc_phase ph[HX_MAX_PHASES];
+    hx_ipc_device *dev;                       /* the device path (ipc_device.c) */
     void *opened[1024];                       /* mapped buffers and events, to close at the end */
     int nopened;
     cudaEvent_t opened_ev[1024];
@@ -265,8 +267,13 @@ out:
     }
     ok = 1;
 mapped:
-    if (all_ok(t->comm, ok)) rc = 0;
-    else if (ok) snprintf(err, n, "another rank could not map its neighbours' IPC buffers");
+    if (all_ok(t->comm, ok)) {
+        unsigned char over[HX_MAX_PHASES][HX_MAX_MSGS];
+        for (int p = 0; p < HX_MAX_PHASES; p++) memcpy(over[p], s->ph[p].over_mpi, sizeof over[p]);
+        rc = hx_ipc_device_setup(t, (const unsigned char(*)[HX_MAX_MSGS])over, &s->dev, err, n);
+    } else if (ok) {
+        snprintf(err, n, "another rank could not map its neighbours' IPC buffers");
+    }
 done:
     free(roff);
     free(ridx);
@@ -401,18 +408,26 @@ static void ipc_destroy(hx_transport *t)
     }
     /* neighbours may still read our events and buffers until every rank is done */
     MPI_Barrier(t->comm);
+    if (s) hx_ipc_device_destroy(s->dev);
     hx_transport_free_buffers(t);
     free(s);
     t->impl = NULL;
 }
 
+static int ipc_device_table(hx_transport *t, hx_dev_table *table)
+{
+    ipc_state *s = t->impl;
+    return hx_ipc_device_table(s ? s->dev : NULL, table, t->err, sizeof t->err);
+}
+
 const hx_transport_ops hx_transport_ipc = {
     .name = "ipc",
     .summary = "CUDA IPC: peer copies into the neighbour's buffer, interprocess events, zero-byte MPI tokens",
-    .caps = HX_PATH_HOST,
+    .caps = HX_PATH_HOST | HX_PATH_DEVICE,
     .available = ipc_available,
     .setup = ipc_setup,
     .post = ipc_post,
     .wait = ipc_wait,
+    .device_table = ipc_device_table,
     .destroy = ipc_destroy,
 };

@@ -117,18 +117,25 @@ int hx_fault_setup(int rank)
 int hx_transport_trade_offsets(hx_transport *t, long remote_offset[HX_MAX_PHASES][HX_MAX_MSGS],
                                int remote_index[HX_MAX_PHASES][HX_MAX_MSGS], char *err, size_t errlen)
 {
+    return hx_transport_trade(t, NULL, remote_offset, remote_index, NULL, err, errlen);
+}
+
+int hx_transport_trade(hx_transport *t, const long (*extra_mine)[HX_MAX_MSGS][2], long remote_offset[HX_MAX_PHASES][HX_MAX_MSGS],
+                       int remote_index[HX_MAX_PHASES][HX_MAX_MSGS], long (*extra_theirs)[HX_MAX_MSGS][2], char *err,
+                       size_t errlen)
+{
     const hx_plan *plan = t->plan;
     enum { MAXR = 2 * HX_MAX_PHASES * HX_MAX_MSGS };
     MPI_Request req[MAXR];
     int peer[MAXR], n = 0;
     const char *what[MAXR];
-    long mine[HX_MAX_PHASES][HX_MAX_MSGS][3], theirs[HX_MAX_PHASES][HX_MAX_MSGS][3];
+    long mine[HX_MAX_PHASES][HX_MAX_MSGS][5], theirs[HX_MAX_PHASES][HX_MAX_MSGS][5];
     for (int p = 0; p < plan->nphases; p++)
         for (int m = 0; m < plan->phase[p].nmsg; m++) {
             const hx_message *msg = &plan->phase[p].msg[m];
             peer[n] = msg->peer;
             what[n] = "the buffer offsets of";
-            HX_MPI_TRY(MPI_Irecv(theirs[p][m], 3, MPI_LONG, msg->peer, TRADE_TAG + msg->send_tag, t->comm, &req[n++]), err, errlen);
+            HX_MPI_TRY(MPI_Irecv(theirs[p][m], 5, MPI_LONG, msg->peer, TRADE_TAG + msg->send_tag, t->comm, &req[n++]), err, errlen);
         }
     for (int p = 0; p < plan->nphases; p++)
         for (int m = 0; m < plan->phase[p].nmsg; m++) {
@@ -136,9 +143,11 @@ int hx_transport_trade_offsets(hx_transport *t, long remote_offset[HX_MAX_PHASES
             mine[p][m][0] = msg->offset;
             mine[p][m][1] = m;
             mine[p][m][2] = msg->count;
+            mine[p][m][3] = extra_mine ? extra_mine[p][m][0] : 0;
+            mine[p][m][4] = extra_mine ? extra_mine[p][m][1] : 0;
             peer[n] = msg->peer;
             what[n] = "its buffer offsets to be taken by";
-            HX_MPI_TRY(MPI_Isend(mine[p][m], 3, MPI_LONG, msg->peer, TRADE_TAG + msg->recv_tag, t->comm, &req[n++]), err, errlen);
+            HX_MPI_TRY(MPI_Isend(mine[p][m], 5, MPI_LONG, msg->peer, TRADE_TAG + msg->recv_tag, t->comm, &req[n++]), err, errlen);
         }
     if (hx_wait_all(t->comm, n, req, peer, what, err, errlen)) return -1;
     for (int p = 0; p < plan->nphases; p++)
@@ -150,6 +159,7 @@ int hx_transport_trade_offsets(hx_transport *t, long remote_offset[HX_MAX_PHASES
                 return -1;
             }
             remote_offset[p][m] = theirs[p][m][0];
+            if (extra_theirs) extra_theirs[p][m][0] = theirs[p][m][3], extra_theirs[p][m][1] = theirs[p][m][4];
             remote_index[p][m] = (int)theirs[p][m][1];
         }
     return 0;

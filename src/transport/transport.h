@@ -5,8 +5,8 @@
  *                IPC peer copies);
  *   stream path  enqueue(phase, stream): the exchange is ordered on a backend stream and the host
  *                never waits for it (NCCL send/recv, NVSHMEM put+signal on stream);
- *   device path  device_handles(): addresses and flags that kernel threads use to put, signal and
- *                wait themselves (NVSHMEM device API, IPC stores plus flags).
+ *   device path  device_table(): addresses and flags that kernel threads use to put, signal and
+ *                wait themselves (IPC stores plus flags; see device_table.h).
  * A transport fills the ops of the paths it supports and sets the matching bits in caps; a
  * schedule asks for the path it needs and refuses, with a message, a transport that lacks it.
  *
@@ -19,6 +19,7 @@
 
 #include "compute/backend.h"
 #include "halox/exchange.h"
+#include "transport/device_table.h"
 #include "core/timing.h"
 
 #ifdef __cplusplus
@@ -32,12 +33,6 @@ enum { HX_CAP_REPLAY = 8u };
 
 typedef struct hx_transport hx_transport;
 
-/* What a kernel needs to exchange by itself (device path). Filled by transports that have it. */
-typedef struct {
-    void *remote_recv[HX_MAX_PHASES][HX_MAX_MSGS]; /* peer's receive buffer for each message */
-    uint64_t *signal[HX_MAX_PHASES][HX_MAX_MSGS];  /* flag the peer waits on */
-    uint64_t *my_signal[HX_MAX_PHASES][HX_MAX_MSGS];
-} hx_device_handles;
 
 typedef struct {
     const char *name;
@@ -52,8 +47,8 @@ typedef struct {
     int (*wait)(hx_transport *t, int phase, int stream);
     /* stream path */
     int (*enqueue)(hx_transport *t, int phase, int stream);
-    /* device path */
-    int (*device_handles)(hx_transport *t, hx_device_handles *h);
+    /* device path: fill the message table (host copy) that kernels put, signal and wait with */
+    int (*device_table)(hx_transport *t, hx_dev_table *table);
     void (*destroy)(hx_transport *t);
 } hx_transport_ops;
 
@@ -96,6 +91,11 @@ void hx_transport_free_buffers(hx_transport *t);
  * message in its phase. Traded with the neighbours, so no rank recomputes another's plan. */
 int hx_transport_trade_offsets(hx_transport *t, long remote_offset[HX_MAX_PHASES][HX_MAX_MSGS],
                                int remote_index[HX_MAX_PHASES][HX_MAX_MSGS], char *err, size_t errlen);
+/* The same, with two more values per message that the receiver chooses (extra_mine, indexed by
+ * the receiver's own message) and the sender gets (extra_theirs, indexed by the sender's). */
+int hx_transport_trade(hx_transport *t, const long (*extra_mine)[HX_MAX_MSGS][2], long remote_offset[HX_MAX_PHASES][HX_MAX_MSGS],
+                       int remote_index[HX_MAX_PHASES][HX_MAX_MSGS], long (*extra_theirs)[HX_MAX_MSGS][2], char *err,
+                       size_t errlen);
 
 /* 1 when both all ranks of comm pass ok (an MPI_Allreduce): call before a step that a failed rank
  * would skip, such as a communication library's collective initialisation. */

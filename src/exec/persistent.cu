@@ -1,0 +1,254 @@
+/* Host side of the kernel-initiated schedules (see persistent_kernel.cuh for the device side):
+ * set-up of the device state (message table, barrier, watchdog report), co-residency, launch,
+ * a host deadline on lack of progress, and the norms reduced after the run.
+ *   persistent  one cooperative launch for all the sweeps of hx_iterate;
+ *   fused       one cooperative launch per cycle, enqueued back to back (the host never waits). */
+#include <cuda_runtime.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "exec/persistent.h"
+#include "exec/persistent_kernel.cuh"
+
+struct hx_device_run {
+    hx_dev_table *table;       /* on the device */
+    hx_watch *watch_host, *watch_dev;
+    int *abort_flag, *cur_out; /* device */
+    unsigned *bar;             /* device */
+    double *norm_dev;
+    long norm_cap;
+    unsigned long long exchanges; /* done so far: flags only ever grow */
+    void *kernel;
+    int grid, threads, levels, tx, ty, pitch;
+    size_t smem;
+};
+
+#define DEV_TRY(call)                                                                                        \
+    do {                                                                                                     \
+        cudaError_t e_ = (call);                                                                             \
+        if (e_ != cudaSuccess) {                                                                             \
+            snprintf(s->err, sizeof s->err, "%s: %s", #call, cudaGetErrorString(e_));                        \
+            return -1;                                                                                       \
+        }                                                                                                    \
+    } while (0)
+
+typedef void (*kernel_fn)(hx_pparams);
+static kernel_fn pick_kernel(hx_dtype t, hx_stencil_id st)
+{
+    static const kernel_fn table[2][HX_NUM_STENCILS] = {
+        {hx_persistent_kernel<float, HX_JACOBI5>, hx_persistent_kernel<float, HX_JACOBI7>,
+         hx_persistent_kernel<float, HX_STAR9>, hx_persistent_kernel<float, HX_STAR13>},
+        {hx_persistent_kernel<double, HX_JACOBI5>, hx_persistent_kernel<double, HX_JACOBI7>,
+         hx_persistent_kernel<double, HX_STAR9>, hx_persistent_kernel<double, HX_STAR13>},
+    };
+    return table[t == HX_DOUBLE][st];
+}
+
+void hx_device_release(hx_sim *s)
+{
+    hx_device_run *r = s->device_run;
+    if (!r) return;
+    cudaFree(r->table);
+    cudaFreeHost(r->watch_host);
+    cudaFree(r->abort_flag);
+    cudaFree(r->cur_out);
+    cudaFree(r->bar);
+    cudaFree(r->norm_dev);
+    free(r);
+    s->device_run = NULL;
+}
+
+/* 2D tiles: small ones while the block is small (every SM busy), larger ones past 4M cells. */
+static void choose_tiles(hx_device_run *r, const hx_decomp *d, int radius, int levels)
+{
+    long cells = (long)d->local[0] * d->local[1];
+    r->tx = cells > (4L << 20) ? 64 : 32;
+    r->ty = cells > (4L << 20) ? 32 : 16;
+    r->levels = levels;
+    r->pitch = r->tx + 2 * levels * radius;
+    r->smem = d->dim == 2 ? 2 * (size_t)r->pitch * (r->ty + 2 * levels * radius) : 0;
+}
+
+static int setup(hx_sim *s)
+{
+    hx_device_run *r = (hx_device_run *)calloc(1, sizeof *r);
+    if (!r) return snprintf(s->err, sizeof s->err, "out of host memory for the device schedule"), -1;
+    s->device_run = r;
+    hx_dev_table table;
+    if (!s->tr->ops->device_table || s->tr->ops->device_table(s->tr, &table))
+        return snprintf(s->err, sizeof s->err, "transport %s: %s", s->tr->ops->name,
+                        s->tr->ops->device_table ? s->tr->err : "no device path"), -1;
+    DEV_TRY(cudaMalloc((void **)&r->table, sizeof table));
+    DEV_TRY(cudaMemcpy(r->table, &table, sizeof table, cudaMemcpyHostToDevice));
+    DEV_TRY(cudaHostAlloc((void **)&r->watch_host, sizeof(hx_watch), cudaHostAllocMapped));
+    memset(r->watch_host, 0, sizeof(hx_watch));
+    DEV_TRY(cudaHostGetDevicePointer((void **)&r->watch_dev, r->watch_host, 0));
+    DEV_TRY(cudaMalloc((void **)&r->abort_flag, sizeof(int)));
+    DEV_TRY(cudaMalloc((void **)&r->cur_out, sizeof(int)));
+    DEV_TRY(cudaMalloc((void **)&r->bar, 2 * sizeof(unsigned)));
+    DEV_TRY(cudaMemset(r->abort_flag, 0, sizeof(int)));
+    DEV_TRY(cudaMemset(r->bar, 0, 2 * sizeof(unsigned)));
+
+    const hx_decomp *d = s->d;
+    const int levels = s->opt.fuse > 1 && d->dim == 2 ? s->opt.fuse : 1;
+    choose_tiles(r, d, s->radius, levels);
+    r->smem *= s->bk->elem;
+    r->threads = 256;
+    r->kernel = (void *)pick_kernel(s->bk->dtype, s->bk->stencil);
+    DEV_TRY(cudaFuncSetAttribute(r->kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)r->smem));
+    int per_sm = 0, sms = 0, dev = s->bk->device;
+    DEV_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, r->kernel, r->threads, r->smem));
+    DEV_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    if (per_sm < 1)
+        return snprintf(s->err, sizeof s->err, "the persistent kernel does not fit on an SM of GPU %d (%zu bytes of shared memory)",
+                        dev, r->smem), -1;
+    /* enough blocks for the largest pass, never more than can be resident at once */
+    long work;
+    if (d->dim == 2) {
+        hx_box b = hx_sweep_box(d, (s->opt.depth - 1) * s->radius);
+        work = (long)((b.hi[0] - b.lo[0] + r->tx - 1) / r->tx) * ((b.hi[1] - b.lo[1] + r->ty - 1) / r->ty);
+    } else {
+        work = ((long)d->local[0] * d->local[1] * d->local[2] + 4L * r->threads - 1) / (4L * r->threads);
+    }
+    long grid = (long)per_sm * sms;
+    r->grid = (int)(work < grid ? (work > 0 ? work : 1) : grid);
+    return 0;
+}
+
+/* Wait for the stream; give up when the device reports no progress for longer than the timeout
+ * plus a margin (its own watchdog should have spoken first). */
+static int wait_progress(hx_sim *s, cudaStream_t st)
+{
+    hx_device_run *r = s->device_run;
+    const double limit = hx_timeout_seconds() + 10;
+    volatile hx_watch *w = r->watch_host;
+    unsigned long long last = w->progress;
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    cudaError_t e;
+    while ((e = cudaStreamQuery(st)) == cudaErrorNotReady) {
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        if (w->progress != last) {
+            last = w->progress;
+            t0 = t;
+        } else if ((double)(t.tv_sec - t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - t0.tv_nsec) > limit) {
+            return snprintf(s->err, sizeof s->err, "GPU %d: the %s kernel made no progress for %.0f s and did not stop",
+                            s->bk->device, hx_schedule_name(s->opt.schedule), limit), -1;
+        }
+    }
+    if (e != cudaSuccess) return snprintf(s->err, sizeof s->err, "the %s kernel failed: %s", hx_schedule_name(s->opt.schedule),
+                                          cudaGetErrorString(e)), -1;
+    if (w->state) {
+        if (w->what == HX_WAIT_FLAG)
+            snprintf(s->err, sizeof s->err, "rank %d waited %.1f s on the device for the halo of rank %d (phase %d, exchange %lld, "
+                     "after sweep %lld) and gave up: that neighbour never put it", w->rank, w->waited_s, w->peer, w->phase,
+                     w->exchange, w->sweep);
+        else
+            snprintf(s->err, sizeof s->err, "rank %d: a block waited %.1f s at a grid barrier (exchange %lld, after sweep %lld) "
+                     "and gave up", w->rank, w->waited_s, w->exchange, w->sweep);
+        return -1;
+    }
+    return 0;
+}
+
+static long long skip_from(const hx_sim *s)
+{
+    const char *e = getenv("HALOX_FAULT_SKIP_PUTS");
+    return e && *e && atoi(e) == s->d->rank ? 3 : 0; /* from the third exchange on */
+}
+
+static int launch(hx_sim *s, long sweeps, long done0, cudaStream_t st)
+{
+    hx_device_run *r = s->device_run;
+    const hx_decomp *d = s->d;
+    hx_pparams p;
+    memset(&p, 0, sizeof p);
+    p.field[0] = s->field[0];
+    p.field[1] = s->field[1];
+    p.dim = d->dim;
+    p.radius = s->radius;
+    p.sy = d->alloc[0];
+    p.sz = (long)d->alloc[0] * d->alloc[1];
+    hx_box owned = hx_owned_box(d);
+    for (int a = 0; a < 3; a++) {
+        p.olo[a] = owned.lo[a];
+        p.ohi[a] = owned.hi[a];
+        p.clip_lo[a] = d->boundary == HX_FIXED && a < d->dim && d->offset[a] == 0;
+        p.clip_hi[a] = d->boundary == HX_FIXED && a < d->dim && d->offset[a] + d->local[a] == d->global[a];
+    }
+    p.depth = s->opt.depth;
+    p.sweeps = sweeps;
+    p.done0 = done0;
+    p.norm_every = s->opt.norm_every;
+    p.norm_acc = r->norm_dev; /* slots count from the first norm of this hx_device_iterate */
+    p.norm_base = s->opt.norm_every > 0 ? s->sweeps_done / s->opt.norm_every : 0;
+    p.table = r->table;
+    p.exch0 = r->exchanges;
+    p.skip_from = skip_from(s);
+    p.levels = r->levels;
+    p.tx = r->tx;
+    p.ty = r->ty;
+    p.pitch = r->pitch;
+    p.timeout_ns = (unsigned long long)(hx_timeout_seconds() * 1e9);
+    p.watch = r->watch_dev;
+    p.abort_flag = r->abort_flag;
+    p.bar = r->bar;
+    p.rank = d->rank;
+    p.cur_out = r->cur_out;
+    void *args[] = {&p};
+    DEV_TRY(cudaLaunchCooperativeKernel(r->kernel, dim3((unsigned)r->grid), dim3((unsigned)r->threads), args, r->smem, st));
+    /* exchanges this launch makes: one per cycle */
+    r->exchanges += (unsigned long long)((sweeps + s->opt.depth - 1) / s->opt.depth);
+    return 0;
+}
+
+int hx_device_iterate(hx_sim *s, long sweeps)
+{
+    if (!s->device_run && setup(s)) return -1;
+    hx_device_run *r = s->device_run;
+    hx_backend *bk = s->bk;
+    cudaStream_t st = (cudaStream_t)bk->ops->native_stream(bk, HX_STREAM_MAIN);
+    const long every = s->opt.norm_every, done0 = s->sweeps_done;
+    const long nnorm = every > 0 ? (done0 + sweeps) / every - done0 / every : 0;
+    if (nnorm > r->norm_cap) {
+        cudaFree(r->norm_dev);
+        r->norm_dev = NULL;
+        DEV_TRY(cudaMalloc((void **)&r->norm_dev, (size_t)nnorm * sizeof(double)));
+        r->norm_cap = nnorm;
+    }
+    if (nnorm) DEV_TRY(cudaMemsetAsync(r->norm_dev, 0, (size_t)nnorm * sizeof(double), st));
+    DEV_TRY(cudaMemcpyAsync(r->cur_out, &s->cur, sizeof(int), cudaMemcpyHostToDevice, st));
+    if (s->opt.schedule == HX_SCHEDULE_PERSISTENT) {
+        if (sweeps > 0 && launch(s, sweeps, done0, st)) return -1;
+    } else {
+        /* fused: one launch per cycle, queued without waiting; each starts from the iterate the
+         * previous one left (the kernels keep `cur` in device memory) */
+        for (long done = 0; done < sweeps;) {
+            long m = sweeps - done < s->opt.depth ? sweeps - done : s->opt.depth;
+            if (launch(s, m, done0 + done, st)) return -1;
+            done += m;
+        }
+    }
+    if (wait_progress(s, st)) return -1;
+    DEV_TRY(cudaMemcpy(&s->cur, r->cur_out, sizeof(int), cudaMemcpyDeviceToHost));
+    s->sweeps_done += sweeps;
+    if (nnorm) {
+        double *local = (double *)malloc((size_t)nnorm * sizeof(double)), *global = (double *)malloc((size_t)nnorm * sizeof(double));
+        if (!local || !global) return free(local), free(global), snprintf(s->err, sizeof s->err, "out of host memory for the norms"), -1;
+        cudaError_t e = cudaMemcpy(local, r->norm_dev, (size_t)nnorm * sizeof(double), cudaMemcpyDeviceToHost);
+        int bad = e != cudaSuccess || MPI_Allreduce(local, global, (int)nnorm, MPI_DOUBLE, MPI_SUM, s->comm) != MPI_SUCCESS;
+        for (long i = 0; !bad && i < nnorm; i++) {
+            s->last_norm = sqrt(global[i]);
+            if (s->print_norms && s->d->rank == 0)
+                printf("norm  sweep %-8ld ||u_new - u_old||_2 = %.9e\n", (done0 / every + 1 + i) * every, s->last_norm);
+        }
+        free(local);
+        free(global);
+        if (bad) return snprintf(s->err, sizeof s->err, "reducing the device norms failed"), -1;
+    }
+    return 0;
+}

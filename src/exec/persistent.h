@@ -1,0 +1,21 @@
+/* The kernel-initiated schedules (fused: a kernel per cycle; persistent: one kernel for the run),
+ * for transports with a device path. persistent.cu and persistent_kernel.cuh. */
+#ifndef HALOX_PERSISTENT_H
+#define HALOX_PERSISTENT_H
+
+#include "exec/schedule.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* `sweeps` sweeps of s as cycles of s->opt.depth on the device; waits for the device. Returns 0,
+ * or -1 with s->err (a device watchdog that fired names the rank, its neighbour and the exchange). */
+int hx_device_iterate(hx_sim *s, long sweeps);
+/* Release the device state of s (idempotent). */
+void hx_device_release(hx_sim *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

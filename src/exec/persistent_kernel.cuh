@@ -1,0 +1,376 @@
+/* The device side of the kernel-initiated schedules: one kernel that runs whole deep-halo cycles
+ * with no host involvement. Per cycle: every block packs its share of the halo straight into the
+ * neighbours' receive slots (put), the grid meets at a barrier, block 0 signals each neighbour
+ * (release store to its flag), every block waits for its own flags (acquire), unpacks its share,
+ * the grid meets again, then the sweeps of the cycle run as passes: in 2D a pass computes up to
+ * `levels` sweeps of a tile in shared memory (temporal blocking: the tile is loaded with a halo
+ * of levels x radius cells, which shrinks by the radius each level), in 3D one sweep per pass;
+ * a grid barrier separates passes. Field reads bypass L1 (ld.global.cg): other blocks wrote them
+ * during the kernel, and L1 is not coherent between SMs.
+ *
+ * Every spin-wait (barrier, flag) counts %globaltimer against a timeout; on expiry the first
+ * block to give up writes who waited for what into host-mapped memory and raises an abort flag
+ * that makes every other block leave too. Arithmetic is halox/stencil.h's expression tree, so the
+ * results are bit-identical to every other schedule. */
+#ifndef HALOX_PERSISTENT_KERNEL_CUH
+#define HALOX_PERSISTENT_KERNEL_CUH
+
+#include "halox/stencil.h"
+#include "transport/device_table.h"
+
+enum { HX_WAIT_BARRIER = 1, HX_WAIT_FLAG = 2 };
+
+/* Host-mapped: what the watchdog saw, and progress for the host's own deadline. */
+typedef struct {
+    int state; /* 1 once a wait gave up */
+    int rank, peer, phase, what;
+    long long exchange, sweep;
+    double waited_s;
+    unsigned long long progress; /* exchanges completed, bumped by block 0 */
+} hx_watch;
+
+typedef struct {
+    void *field[2];
+    int dim, radius;
+    long sy, sz;                      /* pitches in cells */
+    int olo[3], ohi[3];               /* owned box */
+    int clip_lo[3], clip_hi[3];       /* fixed boundary on that side: sweep boxes stop there */
+    int depth;                        /* sweeps per exchange */
+    long sweeps;                      /* sweeps in this launch */
+    long done0;                       /* sweeps done before it (norm schedule) */
+    long norm_every;                  /* 0: none */
+    double *norm_acc;                 /* one slot per norm of this launch */
+    long norm_base;                   /* slot of norm number n is n - 1 - norm_base */
+    const hx_dev_table *table;
+    unsigned long long exch0;         /* exchanges done before this launch */
+    long long skip_from;              /* fault injection: from this exchange on, put nothing (0: never) */
+    int levels;                       /* sweeps per pass (2D) */
+    int tx, ty, pitch;                /* 2D tile core and shared-memory row pitch */
+    unsigned long long timeout_ns;
+    hx_watch *watch;
+    int *abort_flag;
+    unsigned *bar;                    /* [0] arrivals, [1] generation */
+    int rank;
+    int *cur_out;                     /* in: field[cur] holds the newest iterate; out: where it ends */
+} hx_pparams;
+
+__device__ __forceinline__ unsigned long long hx_now_ns()
+{
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+__device__ __forceinline__ void hx_store_release_sys(unsigned long long *a, unsigned long long v)
+{
+    asm volatile("st.release.sys.global.u64 [%0], %1;" ::"l"(a), "l"(v) : "memory");
+}
+
+__device__ __forceinline__ unsigned long long hx_load_acquire_sys(const unsigned long long *a)
+{
+    unsigned long long v;
+    asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(a) : "memory");
+    return v;
+}
+
+__device__ __forceinline__ bool hx_aborted(const hx_pparams &p) { return *(volatile int *)p.abort_flag != 0; }
+
+/* The first to give up reports; everyone else only sees the abort flag. */
+__device__ void hx_give_up(const hx_pparams &p, int peer, int phase, long long e, long long sweep, int what,
+                           unsigned long long waited)
+{
+    if (atomicCAS(p.abort_flag, 0, 1) != 0) return;
+    volatile hx_watch *w = p.watch;
+    w->rank = p.rank;
+    w->peer = peer;
+    w->phase = phase;
+    w->what = what;
+    w->exchange = e;
+    w->sweep = sweep;
+    w->waited_s = 1e-9 * (double)waited;
+    __threadfence_system();
+    w->state = 1;
+    __threadfence_system();
+}
+
+/* A barrier of the whole (co-resident) grid; false when the kernel is being abandoned. */
+__device__ bool hx_grid_sync(const hx_pparams &p, long long e, long long sweep)
+{
+    __shared__ int ok;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        ok = 1;
+        volatile unsigned *gen = p.bar + 1;
+        const unsigned g = *gen;
+        __threadfence();
+        if (atomicAdd(p.bar, 1u) == gridDim.x - 1) {
+            atomicExch(p.bar, 0u);
+            __threadfence();
+            atomicAdd(p.bar + 1, 1u);
+        } else {
+            const unsigned long long t0 = hx_now_ns();
+            while (*gen == g) {
+                if (hx_aborted(p)) {
+                    ok = 0;
+                    break;
+                }
+                unsigned long long waited = hx_now_ns() - t0;
+                if (waited > p.timeout_ns) {
+                    hx_give_up(p, -1, -1, e, sweep, HX_WAIT_BARRIER, waited);
+                    ok = 0;
+                    break;
+                }
+            }
+        }
+        __threadfence();
+    }
+    __syncthreads();
+    return ok;
+}
+
+/* Sweep box of a sweep that leaves `expand` cells valid around the owned block (hx_sweep_box). */
+__device__ __forceinline__ hx_box hx_dev_sweep_box(const hx_pparams &p, int expand)
+{
+    hx_box b;
+    for (int a = 0; a < 3; a++) {
+        const int e = a < p.dim ? expand : 0;
+        b.lo[a] = p.clip_lo[a] ? p.olo[a] : p.olo[a] - e;
+        b.hi[a] = p.clip_hi[a] ? p.ohi[a] : p.ohi[a] + e;
+    }
+    return b;
+}
+
+__device__ __forceinline__ long hx_box_cell(const hx_box &b, long i, long sy, long sz)
+{
+    const long w = b.hi[0] - b.lo[0], h = b.hi[1] - b.lo[1], row = i / w;
+    return (b.lo[0] + (i - row * w)) + sy * (b.lo[1] + row % h) + sz * (b.lo[2] + row / h);
+}
+
+/* Stencil on values loaded around p with ld.global.cg, for global fields. */
+template <typename T, int ST> __device__ __forceinline__ T hx_apply_cg(const T *p, long sy, long sz);
+#define HX_APPLY_CG(T, SUF)                                                                                 \
+    template <> __device__ __forceinline__ T hx_apply_cg<T, HX_JACOBI5>(const T *p, long sy, long)          \
+    {                                                                                                       \
+        return hx_jacobi5v_##SUF(__ldcg(p - 1), __ldcg(p + 1), __ldcg(p - sy), __ldcg(p + sy));             \
+    }                                                                                                       \
+    template <> __device__ __forceinline__ T hx_apply_cg<T, HX_JACOBI7>(const T *p, long sy, long sz)       \
+    {                                                                                                       \
+        return hx_jacobi7v_##SUF(__ldcg(p - 1), __ldcg(p + 1), __ldcg(p - sy), __ldcg(p + sy), __ldcg(p - sz), \
+                                 __ldcg(p + sz));                                                           \
+    }                                                                                                       \
+    template <> __device__ __forceinline__ T hx_apply_cg<T, HX_STAR9>(const T *p, long sy, long)            \
+    {                                                                                                       \
+        return hx_star9v_##SUF(__ldcg(p - 1), __ldcg(p + 1), __ldcg(p - sy), __ldcg(p + sy), __ldcg(p - 2),  \
+                               __ldcg(p + 2), __ldcg(p - 2 * sy), __ldcg(p + 2 * sy));                      \
+    }                                                                                                       \
+    template <> __device__ __forceinline__ T hx_apply_cg<T, HX_STAR13>(const T *p, long sy, long sz)        \
+    {                                                                                                       \
+        return hx_star13v_##SUF(__ldcg(p - 1), __ldcg(p + 1), __ldcg(p - sy), __ldcg(p + sy), __ldcg(p - sz), \
+                                __ldcg(p + sz), __ldcg(p - 2), __ldcg(p + 2), __ldcg(p - 2 * sy),          \
+                                __ldcg(p + 2 * sy), __ldcg(p - 2 * sz), __ldcg(p + 2 * sz));               \
+    }
+HX_APPLY_CG(float, f32)
+HX_APPLY_CG(double, f64)
+#undef HX_APPLY_CG
+
+/* Stencil on shared memory (coherent within the block: plain loads). */
+template <typename T> __device__ __forceinline__ T hx_apply_smem(int st, const T *p, long sy);
+template <> __device__ __forceinline__ float hx_apply_smem<float>(int st, const float *p, long sy)
+{
+    return hx_stencil_apply_f32(st, p, sy, 0);
+}
+template <> __device__ __forceinline__ double hx_apply_smem<double>(int st, const double *p, long sy)
+{
+    return hx_stencil_apply_f64(st, p, sy, 0);
+}
+
+/* Block-wide sum of v added to *slot (thread 0). */
+__device__ void hx_block_add(double v, double *slot)
+{
+    __shared__ double part[32];
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+    if ((threadIdx.x & 31) == 0) part[threadIdx.x >> 5] = v;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        double s = 0;
+        for (int i = 0; i < (int)(blockDim.x >> 5); i++) s += part[i];
+        atomicAdd(slot, s);
+    }
+    __syncthreads();
+}
+
+/* One exchange (number e) of field f: put, signal, wait, unpack, phase by phase. */
+template <typename T> __device__ bool hx_dev_exchange(const hx_pparams &p, T *f, long long e, long long sweep)
+{
+    const hx_dev_table *tb = p.table;
+    const int par = (int)(e & 1);
+    const bool skip = p.skip_from && e >= p.skip_from;
+    const long tid = blockIdx.x * (long)blockDim.x + threadIdx.x, nt = (long)gridDim.x * blockDim.x;
+    for (int ph = 0; ph < tb->nphases; ph++) {
+        const int nmsg = tb->nmsg[ph];
+        for (int m = 0; m < nmsg && !skip; m++) {
+            const hx_dev_msg &dm = tb->msg[ph][m];
+            T *dst = (T *)dm.remote_recv[par];
+            for (long i = tid; i < dm.count; i += nt) dst[i] = __ldcg(f + hx_box_cell(dm.send_box, i, p.sy, p.sz));
+        }
+        __threadfence_system();
+        if (!hx_grid_sync(p, e, sweep)) return false;
+        if (blockIdx.x == 0 && (int)threadIdx.x < nmsg && !skip) {
+            __threadfence_system();
+            hx_store_release_sys(tb->msg[ph][threadIdx.x].remote_flag, (unsigned long long)e);
+        }
+        __shared__ int ok;
+        if (threadIdx.x == 0) ok = 1;
+        __syncthreads();
+        if ((int)threadIdx.x < nmsg) {
+            const hx_dev_msg &dm = tb->msg[ph][threadIdx.x];
+            const unsigned long long t0 = hx_now_ns();
+            while (hx_load_acquire_sys(dm.my_flag) < (unsigned long long)e) {
+                if (hx_aborted(p)) {
+                    ok = 0;
+                    break;
+                }
+                unsigned long long waited = hx_now_ns() - t0;
+                if (waited > p.timeout_ns) {
+                    hx_give_up(p, dm.peer, ph, e, sweep, HX_WAIT_FLAG, waited);
+                    ok = 0;
+                    break;
+                }
+            }
+        }
+        __syncthreads();
+        if (!ok) return false;
+        for (int m = 0; m < nmsg; m++) {
+            const hx_dev_msg &dm = tb->msg[ph][m];
+            const T *src = (const T *)dm.my_recv[par];
+            for (long i = tid; i < dm.count; i += nt) f[hx_box_cell(dm.recv_box, i, p.sy, p.sz)] = __ldcg(src + i);
+        }
+        __threadfence();
+        if (!hx_grid_sync(p, e, sweep)) return false;
+    }
+    return true;
+}
+
+/* 2D: sweeps k .. k+levels-1 of a cycle of m, tile by tile in shared memory; dst gets the last. */
+template <typename T, int ST>
+__device__ void hx_pass2d(const hx_pparams &p, const T *src, T *dst, int k, int levels, int m, T *sm, double *norm)
+{
+    const int r = p.radius, H = levels * r;
+    const hx_box out = hx_dev_sweep_box(p, (m - k - levels) * r);
+    const int w = out.hi[0] - out.lo[0], h = out.hi[1] - out.lo[1];
+    const int ntx = (w + p.tx - 1) / p.tx, nty = (h + p.ty - 1) / p.ty, PW = p.pitch;
+    T *A0 = sm, *B0 = sm + (size_t)PW * (p.ty + 2 * p.levels * r);
+    double acc = 0;
+    for (int tile = blockIdx.x; tile < ntx * nty; tile += gridDim.x) {
+        const int cx0 = out.lo[0] + (tile % ntx) * p.tx, cy0 = out.lo[1] + (tile / ntx) * p.ty;
+        const int cx1 = min(cx0 + p.tx, out.hi[0]), cy1 = min(cy0 + p.ty, out.hi[1]);
+        const int rx0 = cx0 - H, ry0 = cy0 - H, rw = cx1 - cx0 + 2 * H, rh = cy1 - cy0 + 2 * H;
+        T *A = A0, *B = B0;
+        for (int i = threadIdx.x; i < rw * rh; i += blockDim.x) {
+            const int lx = i % rw, ly = i / rw;
+            A[lx + PW * ly] = __ldcg(src + (rx0 + lx) + p.sy * (long)(ry0 + ly));
+        }
+        __syncthreads();
+        for (int j = 0; j < levels; j++) {
+            const int g = (levels - 1 - j) * r;
+            const hx_box sb = hx_dev_sweep_box(p, (m - 1 - k - j) * r);
+            const int qx0 = cx0 - g, qy0 = cy0 - g, qw = cx1 - cx0 + 2 * g, qh = cy1 - cy0 + 2 * g;
+            for (int i = threadIdx.x; i < qw * qh; i += blockDim.x) {
+                const int x = qx0 + i % qw, y = qy0 + i / qw, at = (x - rx0) + PW * (y - ry0);
+                T v = A[at];
+                /* outside its sweep box a cell keeps its value: fixed-boundary ghosts stay 0 */
+                if (x >= sb.lo[0] && x < sb.hi[0] && y >= sb.lo[1] && y < sb.hi[1]) v = hx_apply_smem<T>(ST, A + at, PW);
+                B[at] = v;
+            }
+            __syncthreads();
+            T *t = A;
+            A = B;
+            B = t;
+        }
+        const int cw = cx1 - cx0;
+        for (int i = threadIdx.x; i < cw * (cy1 - cy0); i += blockDim.x) {
+            const int x = cx0 + i % cw, y = cy0 + i / cw, at = (x - rx0) + PW * (y - ry0);
+            const T v = A[at];
+            dst[x + p.sy * (long)y] = v;
+            if (norm && x >= p.olo[0] && x < p.ohi[0] && y >= p.olo[1] && y < p.ohi[1]) {
+                const double d = (double)v - (double)B[at];
+                acc += d * d;
+            }
+        }
+        __syncthreads();
+    }
+    if (norm) hx_block_add(acc, norm);
+}
+
+/* 3D: one sweep on box b, straight from global memory. */
+template <typename T, int ST>
+__device__ void hx_pass3d(const hx_pparams &p, const T *src, T *dst, const hx_box &b, double *norm)
+{
+    const long n = (long)(b.hi[0] - b.lo[0]) * (b.hi[1] - b.lo[1]) * (b.hi[2] - b.lo[2]);
+    const long tid = blockIdx.x * (long)blockDim.x + threadIdx.x, nt = (long)gridDim.x * blockDim.x;
+    double acc = 0;
+    for (long i = tid; i < n; i += nt) {
+        const long at = hx_box_cell(b, i, p.sy, p.sz);
+        const T v = hx_apply_cg<T, ST>(src + at, p.sy, p.sz);
+        dst[at] = v;
+        if (norm) {
+            const long w = b.hi[0] - b.lo[0], h = b.hi[1] - b.lo[1], row = i / w;
+            const int x = b.lo[0] + (int)(i - row * w), y = b.lo[1] + (int)(row % h), z = b.lo[2] + (int)(row / h);
+            if (x >= p.olo[0] && x < p.ohi[0] && y >= p.olo[1] && y < p.ohi[1] && z >= p.olo[2] && z < p.ohi[2]) {
+                const double d = (double)v - (double)__ldcg(src + at);
+                acc += d * d;
+            }
+        }
+    }
+    if (norm) hx_block_add(acc, norm);
+}
+
+/* Sweeps in the next pass: up to p.levels, never past the cycle, and a sweep followed by a norm
+ * runs alone (the norm compares it with the iterate before it). */
+__device__ __forceinline__ int hx_pass_levels(const hx_pparams &p, int left, long done)
+{
+    int levels = p.dim == 2 ? min(p.levels, left) : 1;
+    if (levels > 1 && p.norm_every > 0) {
+        const long until = p.norm_every - done % p.norm_every;
+        if (until <= levels) levels = (int)until - 1;
+    }
+    return levels < 1 ? 1 : levels;
+}
+
+template <typename T, int ST> __global__ void __launch_bounds__(256) hx_persistent_kernel(hx_pparams p)
+{
+    extern __shared__ unsigned char hx_smem_raw[];
+    T *sm = (T *)hx_smem_raw;
+    constexpr bool two_d = ST == HX_JACOBI5 || ST == HX_STAR9;
+    int cur = *(volatile int *)p.cur_out;
+    long done = 0;
+    long long e = (long long)p.exch0;
+    while (done < p.sweeps) {
+        const int m = (int)min((long)p.depth, p.sweeps - done);
+        e++;
+        if (!hx_dev_exchange<T>(p, (T *)p.field[cur], e, p.done0 + done)) return;
+        for (int k = 0; k < m;) {
+            const long gdone = p.done0 + done + k;
+            const int levels = hx_pass_levels(p, m - k, gdone);
+            double *norm = NULL;
+            if (p.norm_every > 0 && levels == 1 && (gdone + 1) % p.norm_every == 0)
+                norm = p.norm_acc + ((gdone + 1) / p.norm_every - 1 - p.norm_base);
+            const T *src = (const T *)p.field[cur];
+            T *dst = (T *)p.field[1 - cur];
+            if constexpr (two_d) hx_pass2d<T, ST>(p, src, dst, k, levels, m, sm, norm);
+            else hx_pass3d<T, ST>(p, src, dst, hx_dev_sweep_box(p, (m - 1 - k) * p.radius), norm);
+            __threadfence();
+            if (!hx_grid_sync(p, e, gdone)) return;
+            cur = 1 - cur;
+            k += levels;
+        }
+        done += m;
+        if (blockIdx.x == 0 && threadIdx.x == 0) {
+            ((volatile hx_watch *)p.watch)->progress = (unsigned long long)e;
+            __threadfence_system();
+        }
+    }
+    if (blockIdx.x == 0 && threadIdx.x == 0) *p.cur_out = cur;
+}
+
+#endif

@@ -1,0 +1,124 @@
+/* The device path of --transport ipc: one device area per exchange holding a flag per incoming
+ * message and two receive slots per message (one per exchange parity), exported with CUDA IPC
+ * and mapped by every IPC neighbour. Kernels store halos straight into a neighbour's slot,
+ * fence, and set its flag (device_table.h gives the protocol).
+ *
+ * Area layout: flags[HX_MAX_PHASES][HX_MAX_MSGS] (uint64), padded to 256 bytes; then, for each
+ * phase and message in plan order, the message's parity-0 cells followed by its parity-1 cells.
+ * Where each message's slot and flag sit at the receiver is traded with the neighbour, so no rank
+ * computes another's layout. */
+#include <cuda_runtime_api.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "transport/ipc_device.h"
+
+struct hx_ipc_device {
+    char *area;
+    hx_dev_table table;
+    int over_mpi;                       /* messages that cross nodes: no device path for them */
+    void *opened[HX_MAX_PHASES * HX_MAX_MSGS];
+    int opened_rank[HX_MAX_PHASES * HX_MAX_MSGS], nopened;
+};
+
+static const size_t FLAG_BYTES = (HX_MAX_PHASES * HX_MAX_MSGS * sizeof(unsigned long long) + 255) / 256 * 256;
+
+/* The mapped area of rank q (opened once per neighbour). */
+static char *peer_area(hx_ipc_device *dv, const cudaIpcMemHandle_t *all, int q, char *err, size_t n)
+{
+    for (int i = 0; i < dv->nopened; i++)
+        if (dv->opened_rank[i] == q) return dv->opened[i];
+    void *p = NULL;
+    cudaError_t e = cudaIpcOpenMemHandle(&p, all[q], cudaIpcMemLazyEnablePeerAccess);
+    if (e != cudaSuccess) return snprintf(err, n, "cannot map the device area of rank %d: %s", q, cudaGetErrorString(e)), NULL;
+    dv->opened[dv->nopened] = p;
+    dv->opened_rank[dv->nopened++] = q;
+    return p;
+}
+
+int hx_ipc_device_setup(hx_transport *t, const unsigned char (*over_mpi)[HX_MAX_MSGS], hx_ipc_device **out, char *err, size_t n)
+{
+    const hx_plan *plan = t->plan;
+    const hx_decomp *d = t->bk->decomp;
+    size_t elem = t->bk->elem, bytes = FLAG_BYTES;
+    hx_ipc_device *dv = calloc(1, sizeof *dv);
+    cudaIpcMemHandle_t mine, *all = calloc((size_t)d->nranks, sizeof *all);
+    long (*extra)[HX_MAX_MSGS][2] = calloc(HX_MAX_PHASES, sizeof *extra), (*theirs)[HX_MAX_MSGS][2] = calloc(HX_MAX_PHASES, sizeof *theirs);
+    long roff[HX_MAX_PHASES][HX_MAX_MSGS];
+    int ridx[HX_MAX_PHASES][HX_MAX_MSGS], ok = dv && all && extra && theirs, rc = -1;
+    *out = dv;
+    if (!ok) snprintf(err, n, "out of host memory for the ipc device path");
+    /* where each incoming message lands here: its parity-0 slot (bytes into the area) and flag */
+    for (int p = 0; ok && p < plan->nphases; p++)
+        for (int m = 0; m < plan->phase[p].nmsg; m++) {
+            extra[p][m][0] = (long)bytes;
+            extra[p][m][1] = p * HX_MAX_MSGS + m;
+            bytes += 2 * (size_t)plan->phase[p].msg[m].count * elem;
+            dv->over_mpi += over_mpi[p][m];
+        }
+    cudaError_t e = cudaSuccess;
+    if (ok) e = cudaMalloc((void **)&dv->area, bytes);
+    if (ok && e == cudaSuccess) e = cudaMemset(dv->area, 0, FLAG_BYTES);
+    if (ok && e == cudaSuccess) e = cudaDeviceSynchronize();
+    if (ok && e == cudaSuccess) e = cudaIpcGetMemHandle(&mine, dv->area);
+    if (ok && e != cudaSuccess) ok = 0, snprintf(err, n, "allocating the %zu-byte ipc device area: %s", bytes, cudaGetErrorString(e));
+    if (!hx_transport_all_ok(t->comm, ok)) {
+        if (ok) snprintf(err, n, "another rank could not allocate its ipc device area");
+        goto out;
+    }
+    if (MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, t->comm) != MPI_SUCCESS) {
+        snprintf(err, n, "MPI_Allgather of the ipc device areas failed");
+        goto out;
+    }
+    ok = hx_transport_trade(t, (const long(*)[HX_MAX_MSGS][2])extra, roff, ridx, theirs, err, n) == 0;
+    dv->table.nphases = plan->nphases;
+    for (int p = 0; ok && p < plan->nphases; p++) {
+        dv->table.nmsg[p] = plan->phase[p].nmsg;
+        for (int m = 0; ok && m < plan->phase[p].nmsg; m++) {
+            const hx_message *msg = &plan->phase[p].msg[m];
+            hx_dev_msg *dm = &dv->table.msg[p][m];
+            dm->send_box = msg->send_box;
+            dm->recv_box = msg->recv_box;
+            dm->count = msg->count;
+            dm->peer = msg->peer;
+            dm->my_recv[0] = dv->area + extra[p][m][0];
+            dm->my_recv[1] = dm->my_recv[0] + (size_t)msg->count * elem;
+            dm->my_flag = (unsigned long long *)dv->area + extra[p][m][1];
+            if (over_mpi[p][m]) continue; /* left out: the table refuses kernels while any is over MPI */
+            char *base = msg->peer == d->rank ? dv->area : peer_area(dv, all, msg->peer, err, n);
+            if (!base) {
+                ok = 0;
+                break;
+            }
+            dm->remote_recv[0] = base + theirs[p][m][0];
+            dm->remote_recv[1] = dm->remote_recv[0] + (size_t)msg->count * elem;
+            dm->remote_flag = (unsigned long long *)base + theirs[p][m][1];
+        }
+    }
+    if (hx_transport_all_ok(t->comm, ok)) rc = 0;
+    else if (ok) snprintf(err, n, "another rank could not map its neighbours' ipc device areas");
+out:
+    free(all);
+    free(extra);
+    free(theirs);
+    return rc;
+}
+
+int hx_ipc_device_table(const hx_ipc_device *dv, hx_dev_table *table, char *err, size_t n)
+{
+    if (!dv) return snprintf(err, n, "the ipc device path was not set up"), -1;
+    if (dv->over_mpi)
+        return snprintf(err, n, "%d halo message%s of this rank cross%s nodes (or HALOX_IPC_FALLBACK), which kernels cannot put: "
+                                "use the cycle schedule for ranks on several nodes", dv->over_mpi, dv->over_mpi > 1 ? "s" : "",
+                        dv->over_mpi > 1 ? "" : "es"), -1;
+    *table = dv->table;
+    return 0;
+}
+
+void hx_ipc_device_destroy(hx_ipc_device *dv)
+{
+    if (!dv) return;
+    for (int i = 0; i < dv->nopened; i++) cudaIpcCloseMemHandle(dv->opened[i]);
+    if (dv->area) cudaFree(dv->area);
+    free(dv);
+}
