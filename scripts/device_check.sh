@@ -63,6 +63,23 @@ for stage in "$@"; do
         # two ranks on one GPU (the one-GPU case): the matrix, and ipc, on GPU 0 alone
         (cd $BUILD && CUDA_VISIBLE_DEVICES=0 ctest -R "gpu_np2|gpu_ipc_np2|gpu_graph_np2" -V -j 3) >"$OUT/share.log" 2>&1
         grep -E "runs, |FAIL|halox: error|tests passed|tests failed" "$OUT/share.log" | head -20 ;;
+    sched)
+        # kernel-initiated schedules, bit for bit, and their faults (device watchdog, set-up agreement)
+        (cd $BUILD && ctest -R "gpu_schedule|gpu_device_fault" -V -j 1) >"$OUT/gpu_sched.log" 2>&1
+        grep -E "runs, |FAIL|halox: error|exit|tests passed|tests failed" "$OUT/gpu_sched.log" | head -40 ;;
+    suite)
+        # the GPU suite at the rank counts this machine has GPUs for (cycle schedules, every transport)
+        (cd $BUILD && timeout ${TESTS_TIMEOUT:-540} ctest -R "${SUITE:-gpu_np[12]|gpu_graph_np[12]|gpu_(ipc|nccl|nvshmem)_np2|gpu_.*_fault|example}" \
+            -V -j ${TESTS_JOBS:-2}) >"$OUT/gpu_suite.log" 2>&1
+        grep -E "runs, |FAIL|tests passed|tests failed|Passed|Failed" "$OUT/gpu_suite.log" | head -60 ;;
+    sbench)
+        # device schedules beside the best cycle settings, one job per size (2D fp32 jacobi5, medians of 5)
+        for size in ${SBENCH_SIZES:-512x512 1024x1024 4096x4096}; do
+            $MPI -np "$NGPU" $H run --backend cuda --transport ipc --size $size --iters ${SBENCH_ITERS:-2000} --repeat 5 \
+                --pattern direct --depth 8 --fuse 8 --schedule persistent,fused --format csv 2>&1
+            $MPI -np "$NGPU" $H run --backend cuda --transport nccl --size $size --iters ${SBENCH_ITERS:-2000} --repeat 5 \
+                --pattern direct --depth 8,16 --fuse 4 --graph --format csv 2>&1
+        done | tee "$OUT/sbench.csv" | cut -d, -f2,11,16,48,51,55,64 ;;
     sanitizer)
         (cd $BUILD && ctest -R gpu_sanitizer -V) >"$OUT/sanitizer.log" 2>&1
         grep -E "clean:|FAIL|tests passed|tests failed" "$OUT/sanitizer.log" ;;

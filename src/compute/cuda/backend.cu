@@ -1,7 +1,6 @@
 /* The CUDA backend's ops table and its non-kernel ops: memory, copies, streams, events, timeouts, graphs; create and destroy. */
 #include <stdarg.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 
 #include "compute/cuda/ops.h"

@@ -1,4 +1,4 @@
-/* What `halox info` and backend selection ask of CUDA: whether it is built, how many GPUs, and the info lines. */
+/* What `halox info` and backend selection ask of CUDA: whether it is built, how many GPUs, their names, and the info lines. */
 #include <stdio.h>
 
 #include "compute/cuda/ops.h"
@@ -13,6 +13,18 @@ extern "C" int hx_cuda_device_count(void)
         return 0;
     }
     return n;
+}
+
+extern "C" void hx_cuda_device_name(int device, char *name, size_t n)
+{
+    if (!n) return;
+    name[0] = 0;
+    cudaDeviceProp p;
+    if (cudaGetDeviceProperties(&p, device) != cudaSuccess) {
+        cudaGetLastError(); /* "" says it could not be read; a later launch check must not see this */
+        return;
+    }
+    snprintf(name, n, "%s", p.name);
 }
 
 /* major.minor of a CUDA version number, or "?" when the query failed */

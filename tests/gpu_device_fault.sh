@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Faults of the kernel-initiated path and of collective set-up; skipped without 2 GPUs.
+#  1. HALOX_FAULT_SKIP_PUTS=1: rank 1's persistent kernel stops putting halos; its neighbours'
+#     device watchdog must give up within HALOX_TIMEOUT and the job exit 3 with one line naming
+#     the waiting rank, rank 1 and the exchange, not hang; then the GPUs must still run a job.
+#  2. HALOX_FAULT_SETUP=1: rank 1 fails its transport set-up (before NCCL/NVSHMEM would be
+#     initialised); every rank must return the error (exit 3, a message naming rank 1), no hang.
+# Usage: gpu_device_fault.sh HALOX MPIEXEC
+set -u
+HALOX=$1 MPIEXEC=$2
+. "$(dirname "$0")/gpu_common.sh"
+. "$(dirname "$0")/mpi_env.sh"
+if [ "$gpu_count" -lt 2 ]; then echo "SKIPPED: needs 2 GPUs"; exit 77; fi
+fail=0
+export HALOX_TIMEOUT=3
+start=$(date +%s)
+err=$(HALOX_FAULT_SKIP_PUTS=1 timeout 60 "$MPIEXEC" -x HALOX_TIMEOUT -x HALOX_FAULT_SKIP_PUTS -np 2 "$HALOX" run --backend cuda \
+    --transport ipc --schedule persistent --size 256x256 --iters 40 --warmup 0 --quiet 2>&1 >/dev/null)
+rc=$?
+echo "skip-puts: exit $rc after $(($(date +%s) - start)) s"; echo "$err" | grep "halox: error" | head -2
+[ $rc -eq 3 ] || { echo "FAIL: want exit 3"; fail=1; }
+grep -q "halo of rank 1" <<<"$err" || { echo "FAIL: no message naming the silent rank 1"; fail=1; }
+out=$(timeout 60 "$MPIEXEC" -np 2 "$HALOX" run --backend cuda --transport ipc --schedule persistent --size 64x64 --iters 4 --verify --quiet 2>&1)
+grep -q "verify: bit-identical" <<<"$out" || { echo "FAIL: the GPUs did not run the next job"; fail=1; }
+for tr in $("$HALOX" info | sed -n 's/^  \(mpi\|ipc\|nccl\|nvshmem\) .*/\1/p'); do
+    err=$(HALOX_FAULT_SETUP=1 timeout 60 "$MPIEXEC" -x HALOX_FAULT_SETUP -np 2 "$HALOX" run --backend cuda --transport "$tr" \
+        --size 64x64 --iters 4 --quiet 2>&1 >/dev/null)
+    rc=$?
+    echo "setup fault, $tr: exit $rc: $(echo "$err" | grep "halox: error" | head -1)"
+    [ $rc -eq 3 ] && grep -q "rank 1.*HALOX_FAULT_SETUP" <<<"$err" || { echo "FAIL: $tr set-up fault"; fail=1; }
+done
+[ $fail -eq 0 ]

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# --schedule fused and persistent (kernel-initiated exchange over ipc's device path), bit for bit
+# against the single-domain reference, at one rank per GPU; skipped without a GPU or with more
+# ranks than GPUs. Usage: gpu_schedule.sh HALOX MPIEXEC NP
+# Cases: 2D and 3D, all four stencils, both dtypes, patterns and boundaries, depths 1 to 8, fused
+# shared-memory passes of 1 to 8 sweeps, norms (passes end early), a shorter last cycle, repeats
+# (flags keep counting across launches), odd sizes.
+set -u
+HALOX=$1 MPIEXEC=$2 NP=$3
+. "$(dirname "$0")/gpu_common.sh"
+. "$(dirname "$0")/mpi_env.sh"
+unset OMPI_MCA_mpi_yield_when_idle
+if [ "$NP" -gt "$gpu_count" ]; then echo "SKIPPED: $NP ranks but $gpu_count GPU(s): one GPU per rank"; exit 77; fi
+fail=0 runs=0
+run_case() {
+    runs=$((runs + 1))
+    out=$(MPIRUN "$NP" "$HALOX" run --backend cuda --transport ipc "$@" --verify --warmup 3 --quiet 2>&1)
+    rc=$?
+    if [ $rc -ne 0 ] || ! grep -q "verify: bit-identical" <<<"$out"; then
+        echo "FAIL (np=$NP, exit $rc): halox run $*"
+        echo "$out" | grep -v '^$' | tail -4
+        fail=$((fail + 1))
+    fi
+}
+for sched in persistent fused; do
+    run_case --schedule $sched --size 131x67 --depth 3 --iters 14 --repeat 2 --pattern direct
+    run_case --schedule $sched --size 256x256 --depth 8 --fuse 8 --iters 37 --pattern direct
+    run_case --schedule $sched --size 301x257 --depth 6 --fuse 4 --iters 21 --pattern staged --boundary fixed
+    run_case --schedule $sched --size 129x131 --depth 7 --fuse 7 --iters 14 --dtype double --norm-every 5 --boundary fixed
+    run_case --schedule $sched --size 200x96 --stencil star9 --depth 4 --fuse 4 --iters 9 --dtype double --pattern direct
+    run_case --schedule $sched --size 100x90 --stencil star9 --depth 3 --fuse 2 --iters 10 --boundary fixed --pattern staged
+    run_case --schedule $sched --size 64x64 --depth 1 --iters 6 --pattern staged
+    run_case --schedule $sched --size 40x36x34 --depth 2 --iters 7 --pattern direct
+    run_case --schedule $sched --size 33x30x28 --stencil star13 --depth 1 --iters 5 --pattern staged --dtype double
+    run_case --schedule $sched --size 70x41x39 --depth 3 --iters 8 --pattern direct --dtype double --boundary fixed --norm-every 4
+done
+echo "np=$NP device schedules: $runs runs, $fail failed"
+[ $fail -eq 0 ]
