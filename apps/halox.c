@@ -1,4 +1,4 @@
-/* The halox command: `halox run [options]`, `halox info`, `halox roofline`, `halox --help`. */
+/* The halox command: `halox run [options]`, `halox info`, `halox roofline`, `halox reference`, `halox --help`. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +12,7 @@ static void usage(FILE *out)
                  "usage: mpirun -np N halox run [options]   run a stencil with halo exchanges and report timings\n"
                  "       halox info                         build, MPI, GPUs and transports\n"
                  "       halox roofline [options]           copy bandwidth vs each stencil's sweep rate on one device\n"
+                 "       halox reference [run options]      checksum of the single-domain reference field (one process)\n"
                  "       halox run --help                   all run options (halox roofline --help: its options)\n",
             HALOX_VERSION);
 }
@@ -138,10 +139,12 @@ int main(int argc, char **argv)
         hx_print_info(stdout, MPI_COMM_WORLD);
     } else if (!strcmp(cmd, "roofline")) {
         if (rank == 0) code = hx_roofline_main(argc - 2, argv + 2);
+    } else if (!strcmp(cmd, "reference")) {
+        if (rank == 0) code = hx_reference_main(argc - 2, argv + 2);
     } else if (!strcmp(cmd, "run")) {
         code = run_command(rank, argc - first_opt, argv + first_opt);
     } else {
-        if (rank == 0) fprintf(stderr, "halox: error: unknown command '%s': use run, info, roofline or --help\n", cmd);
+        if (rank == 0) fprintf(stderr, "halox: error: unknown command '%s': use run, info, roofline, reference or --help\n", cmd);
         code = HX_ERR_INPUT;
     }
     MPI_Finalize();

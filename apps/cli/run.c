@@ -160,6 +160,9 @@ int hx_run(const hx_config *cfg_in, MPI_Comm comm)
         any_failed(comm, 1, "this halox was built without CUDA: install the CUDA toolkit and rebuild, or use --backend cpu");
         return HX_ERR_INPUT;
     }
+    if (any_failed(comm, cfg.backend == HX_BACKEND_CUDA && hx_gpu_count() == 0,
+                   "no CUDA GPU is visible to this rank: use --backend cpu, or check CUDA_VISIBLE_DEVICES and the driver"))
+        return HX_ERR_INPUT;
 
     hx_context_options co = hx_context_defaults();
     co.backend = cfg.backend;

@@ -45,6 +45,8 @@ int hx_context_device(const hx_context *ctx);              /* CUDA ordinal, -1 o
 const char *hx_context_device_name(const hx_context *ctx); /* the GPU's name, NULL on the CPU */
 /* 1 when this build holds backend k (HX_BACKEND_CPU always; HX_BACKEND_CUDA when built with nvcc). */
 int hx_backend_built(hx_backend_kind k);
+/* GPUs visible to this process (0 without CUDA or a driver). */
+int hx_gpu_count(void);
 MPI_Comm hx_context_comm(const hx_context *ctx);           /* the context's duplicate */
 int hx_context_rank(const hx_context *ctx);
 int hx_context_size(const hx_context *ctx);

@@ -18,10 +18,15 @@ int hx_fail(hx_context *ctx, int status, const char *fmt, ...)
 
 int hx_agree(hx_context *ctx, int status)
 {
-    int mine = status != HX_OK ? ctx->rank : ctx->size, first = ctx->size;
+    /* the lowest rank that failed of its own accord speaks; one that only saw another rank fail
+     * ranks after all of those */
+    int secondary = status != HX_OK && ctx->err_secondary;
+    ctx->err_secondary = 0;
+    int mine = status == HX_OK ? 2 * ctx->size : secondary ? ctx->size + ctx->rank : ctx->rank, first = 2 * ctx->size;
     if (MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, ctx->comm) != MPI_SUCCESS)
         return hx_fail(ctx, HX_ERR_RUNTIME, "MPI_Allreduce failed while ranks agreed on a set-up step");
-    if (first == ctx->size) return HX_OK;
+    if (first == 2 * ctx->size) return HX_OK;
+    if (first >= ctx->size) first -= ctx->size;
     /* every rank reports the first failing rank's words */
     char msg[sizeof ctx->err];
     int code = status;
@@ -116,6 +121,7 @@ const char *hx_context_error(const hx_context *ctx) { return ctx ? ctx->err : "o
 hx_backend_kind hx_context_backend(const hx_context *ctx) { return ctx->kind; }
 int hx_context_device(const hx_context *ctx) { return ctx->device; }
 const char *hx_context_device_name(const hx_context *ctx) { return ctx->device_name[0] ? ctx->device_name : NULL; }
+int hx_gpu_count(void) { return hx_cuda_built() ? hx_cuda_device_count() : 0; }
 int hx_backend_built(hx_backend_kind k) { return k == HX_BACKEND_CPU || (k == HX_BACKEND_CUDA && hx_cuda_built()); }
 MPI_Comm hx_context_comm(const hx_context *ctx) { return ctx->comm; }
 int hx_context_rank(const hx_context *ctx) { return ctx->rank; }

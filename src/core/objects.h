@@ -25,6 +25,7 @@ struct hx_context {
     void (*release[HX_NUM_SHARED])(void *);
     int shared_order[HX_NUM_SHARED], nshared;
     char err[512];
+    int err_secondary; /* the last failure only reacts to another rank's (hx_agree prefers the cause) */
 };
 
 struct hx_layout {
