@@ -79,7 +79,14 @@ for stage in "$@"; do
                 --pattern direct --depth 8 --fuse 8 --schedule persistent,fused --format csv 2>&1
             $MPI -np "$NGPU" $H run --backend cuda --transport nccl --size $size --iters ${SBENCH_ITERS:-2000} --repeat 5 \
                 --pattern direct --depth 8,16 --fuse 4 --graph --format csv 2>&1
-        done | tee "$OUT/sbench.csv" | cut -d, -f2,11,16,48,51,55,64 ;;
+        done | tee "$OUT/sbench.csv" | cut -d, -f2,11,16,48,51,55,64
+        # one GPU alone, and 3D (jacobi7): persistent vs the stream path
+        $MPI -np 1 $H run --backend cuda --transport ipc --size 512x512 --iters 4000 --repeat 5 --pattern direct --depth 8,16 \
+            --fuse 8 --schedule persistent --format csv 2>&1 | tee "$OUT/sbench1.csv" | cut -d, -f2,11,16,48,51,55,64
+        $MPI -np "$NGPU" $H run --backend cuda --transport ipc --size ${SBENCH_3D:-256x256x256} --iters 200 --repeat 5 \
+            --pattern direct --depth 1,2,4 --schedule persistent --format csv 2>&1 | tee "$OUT/sbench3d.csv" | cut -d, -f2,11,16,48,51,55,64
+        $MPI -np "$NGPU" $H run --backend cuda --transport nccl --size ${SBENCH_3D:-256x256x256} --iters 200 --repeat 5 \
+            --pattern direct --depth 1,2 --graph --format csv 2>&1 | tee -a "$OUT/sbench3d.csv" | cut -d, -f2,11,16,48,51,55,64 ;;
     sanitizer)
         (cd $BUILD && ctest -R gpu_sanitizer -V) >"$OUT/sanitizer.log" 2>&1
         grep -E "clean:|FAIL|tests passed|tests failed" "$OUT/sanitizer.log" ;;
