@@ -62,12 +62,18 @@ void hx_device_release(hx_sim *s)
     s->device_run = NULL;
 }
 
-/* 2D tiles: small ones while the block is small (every SM busy), larger ones past 4M cells. */
-static void choose_tiles(hx_device_run *r, const hx_decomp *d, int radius, int levels)
+/* 2D tiles: the largest whose count still gives every SM one (the fewer the blocks, the cheaper
+ * a grid barrier, the less of each tile is halo). */
+static void choose_tiles(hx_device_run *r, const hx_decomp *d, int radius, int levels, int sms, int depth)
 {
-    long cells = (long)d->local[0] * d->local[1];
-    r->tx = cells > (4L << 20) ? 64 : 32;
-    r->ty = cells > (4L << 20) ? 32 : 16;
+    static const int shapes[][2] = {{32, 8}, {32, 16}, {64, 16}, {64, 32}, {128, 32}, {128, 64}};
+    hx_box b = hx_sweep_box(d, (depth - 1) * radius);
+    const long w = b.hi[0] - b.lo[0], h = b.hi[1] - b.lo[1];
+    int pick = 0;
+    for (int i = 0; i < (int)(sizeof shapes / sizeof shapes[0]); i++)
+        if (((w + shapes[i][0] - 1) / shapes[i][0]) * ((h + shapes[i][1] - 1) / shapes[i][1]) >= sms) pick = i;
+    r->tx = shapes[pick][0];
+    r->ty = shapes[pick][1];
     r->levels = levels;
     r->pitch = r->tx + 2 * levels * radius;
     r->smem = d->dim == 2 ? 2 * (size_t)r->pitch * (r->ty + 2 * levels * radius) : 0;
@@ -95,24 +101,26 @@ static int setup(hx_sim *s)
 
     const hx_decomp *d = s->d;
     const int levels = s->opt.fuse > 1 && d->dim == 2 ? s->opt.fuse : 1;
-    choose_tiles(r, d, s->radius, levels);
+    int per_sm = 0, sms = 0, dev = s->bk->device;
+    DEV_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    choose_tiles(r, d, s->radius, levels, sms, s->opt.depth);
     r->smem *= s->bk->elem;
-    r->threads = 256;
+    r->threads = 512;
     r->kernel = (void *)pick_kernel(s->bk->dtype, s->bk->stencil);
     DEV_TRY(cudaFuncSetAttribute(r->kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)r->smem));
-    int per_sm = 0, sms = 0, dev = s->bk->device;
     DEV_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, r->kernel, r->threads, r->smem));
-    DEV_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     if (per_sm < 1)
         return snprintf(s->err, sizeof s->err, "the persistent kernel does not fit on an SM of GPU %d (%zu bytes of shared memory)",
                         dev, r->smem), -1;
-    /* enough blocks for the largest pass, never more than can be resident at once */
+    /* one block per SM at most (a grid barrier costs an atomic per block), fewer when there is less
+     * work, never more than can be resident at once */
+    if (per_sm > 1) per_sm = 1;
     long work;
     if (d->dim == 2) {
         hx_box b = hx_sweep_box(d, (s->opt.depth - 1) * s->radius);
         work = (long)((b.hi[0] - b.lo[0] + r->tx - 1) / r->tx) * ((b.hi[1] - b.lo[1] + r->ty - 1) / r->ty);
     } else {
-        work = ((long)d->local[0] * d->local[1] * d->local[2] + 4L * r->threads - 1) / (4L * r->threads);
+        work = ((long)d->local[1] * d->local[2] + (r->threads / 32) - 1) / (r->threads / 32); /* a warp per row */
     }
     long grid = (long)per_sm * sms;
     r->grid = (int)(work < grid ? (work > 0 ? work : 1) : grid);

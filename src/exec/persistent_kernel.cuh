@@ -140,11 +140,6 @@ __device__ __forceinline__ hx_box hx_dev_sweep_box(const hx_pparams &p, int expa
     return b;
 }
 
-__device__ __forceinline__ long hx_box_cell(const hx_box &b, long i, long sy, long sz)
-{
-    const long w = b.hi[0] - b.lo[0], h = b.hi[1] - b.lo[1], row = i / w;
-    return (b.lo[0] + (i - row * w)) + sy * (b.lo[1] + row % h) + sz * (b.lo[2] + row / h);
-}
 
 /* Stencil on values loaded around p with ld.global.cg, for global fields. */
 template <typename T, int ST> __device__ __forceinline__ T hx_apply_cg(const T *p, long sy, long sz);
@@ -199,19 +194,33 @@ __device__ void hx_block_add(double v, double *slot)
     __syncthreads();
 }
 
+/* Rows of box b (x runs along a row): warp w of the grid takes rows w, w + nwarps, ...; its lanes
+ * walk the row. fn(row index within the box, x, address of cell (x, y, z)). No division per cell. */
+template <typename F> __device__ __forceinline__ void hx_for_rows(const hx_box &b, long sy, long sz, F fn)
+{
+    const int w = b.hi[0] - b.lo[0], h = b.hi[1] - b.lo[1], rows = h * (b.hi[2] - b.lo[2]);
+    if (w <= 0 || rows <= 0) return;
+    const int lane = threadIdx.x & 31, warps = (int)(blockDim.x >> 5);
+    const int nw = (int)gridDim.x * warps;
+    for (int r = (int)blockIdx.x * warps + (int)(threadIdx.x >> 5); r < rows; r += nw) {
+        const int y = b.lo[1] + r % h, z = b.lo[2] + r / h;
+        const long base = sy * y + sz * z;
+        for (int x = b.lo[0] + lane; x < b.hi[0]; x += 32) fn((long)r * w + (x - b.lo[0]), x, y, z, base + x);
+    }
+}
+
 /* One exchange (number e) of field f: put, signal, wait, unpack, phase by phase. */
 template <typename T> __device__ bool hx_dev_exchange(const hx_pparams &p, T *f, long long e, long long sweep)
 {
     const hx_dev_table *tb = p.table;
     const int par = (int)(e & 1);
     const bool skip = p.skip_from && e >= p.skip_from;
-    const long tid = blockIdx.x * (long)blockDim.x + threadIdx.x, nt = (long)gridDim.x * blockDim.x;
     for (int ph = 0; ph < tb->nphases; ph++) {
         const int nmsg = tb->nmsg[ph];
         for (int m = 0; m < nmsg && !skip; m++) {
             const hx_dev_msg &dm = tb->msg[ph][m];
             T *dst = (T *)dm.remote_recv[par];
-            for (long i = tid; i < dm.count; i += nt) dst[i] = __ldcg(f + hx_box_cell(dm.send_box, i, p.sy, p.sz));
+            hx_for_rows(dm.send_box, p.sy, p.sz, [&](long i, int, int, int, long at) { dst[i] = __ldcg(f + at); });
         }
         __threadfence_system();
         if (!hx_grid_sync(p, e, sweep)) return false;
@@ -243,7 +252,7 @@ template <typename T> __device__ bool hx_dev_exchange(const hx_pparams &p, T *f,
         for (int m = 0; m < nmsg; m++) {
             const hx_dev_msg &dm = tb->msg[ph][m];
             const T *src = (const T *)dm.my_recv[par];
-            for (long i = tid; i < dm.count; i += nt) f[hx_box_cell(dm.recv_box, i, p.sy, p.sz)] = __ldcg(src + i);
+            hx_for_rows(dm.recv_box, p.sy, p.sz, [&](long i, int, int, int, long at) { f[at] = __ldcg(src + i); });
         }
         __threadfence();
         if (!hx_grid_sync(p, e, sweep)) return false;
@@ -251,7 +260,8 @@ template <typename T> __device__ bool hx_dev_exchange(const hx_pparams &p, T *f,
     return true;
 }
 
-/* 2D: sweeps k .. k+levels-1 of a cycle of m, tile by tile in shared memory; dst gets the last. */
+/* 2D: sweeps k .. k+levels-1 of a cycle of m, tile by tile in shared memory; dst gets the last.
+ * Inside a tile, lane = x (stepping by 32), warp = row (stepping by the warps of the block). */
 template <typename T, int ST>
 __device__ void hx_pass2d(const hx_pparams &p, const T *src, T *dst, int k, int levels, int m, T *sm, double *norm)
 {
@@ -259,69 +269,63 @@ __device__ void hx_pass2d(const hx_pparams &p, const T *src, T *dst, int k, int 
     const hx_box out = hx_dev_sweep_box(p, (m - k - levels) * r);
     const int w = out.hi[0] - out.lo[0], h = out.hi[1] - out.lo[1];
     const int ntx = (w + p.tx - 1) / p.tx, nty = (h + p.ty - 1) / p.ty, PW = p.pitch;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
     T *A0 = sm, *B0 = sm + (size_t)PW * (p.ty + 2 * p.levels * r);
     double acc = 0;
     for (int tile = blockIdx.x; tile < ntx * nty; tile += gridDim.x) {
         const int cx0 = out.lo[0] + (tile % ntx) * p.tx, cy0 = out.lo[1] + (tile / ntx) * p.ty;
         const int cx1 = min(cx0 + p.tx, out.hi[0]), cy1 = min(cy0 + p.ty, out.hi[1]);
-        const int rx0 = cx0 - H, ry0 = cy0 - H, rw = cx1 - cx0 + 2 * H, rh = cy1 - cy0 + 2 * H;
+        const int rx0 = cx0 - H, ry0 = cy0 - H;
         T *A = A0, *B = B0;
-        for (int i = threadIdx.x; i < rw * rh; i += blockDim.x) {
-            const int lx = i % rw, ly = i / rw;
-            A[lx + PW * ly] = __ldcg(src + (rx0 + lx) + p.sy * (long)(ry0 + ly));
+        for (int y = ry0 + warp; y < cy1 + H; y += warps) {
+            const T *row = src + p.sy * (long)y;
+            for (int x = rx0 + lane; x < cx1 + H; x += 32) A[(x - rx0) + PW * (y - ry0)] = __ldcg(row + x);
         }
         __syncthreads();
         for (int j = 0; j < levels; j++) {
             const int g = (levels - 1 - j) * r;
             const hx_box sb = hx_dev_sweep_box(p, (m - 1 - k - j) * r);
-            const int qx0 = cx0 - g, qy0 = cy0 - g, qw = cx1 - cx0 + 2 * g, qh = cy1 - cy0 + 2 * g;
-            for (int i = threadIdx.x; i < qw * qh; i += blockDim.x) {
-                const int x = qx0 + i % qw, y = qy0 + i / qw, at = (x - rx0) + PW * (y - ry0);
-                T v = A[at];
-                /* outside its sweep box a cell keeps its value: fixed-boundary ghosts stay 0 */
-                if (x >= sb.lo[0] && x < sb.hi[0] && y >= sb.lo[1] && y < sb.hi[1]) v = hx_apply_smem<T>(ST, A + at, PW);
-                B[at] = v;
+            for (int y = cy0 - g + warp; y < cy1 + g; y += warps) {
+                const bool yin = y >= sb.lo[1] && y < sb.hi[1];
+                for (int x = cx0 - g + lane; x < cx1 + g; x += 32) {
+                    const int at = (x - rx0) + PW * (y - ry0);
+                    /* outside its sweep box a cell keeps its value: fixed-boundary ghosts stay 0 */
+                    B[at] = yin && x >= sb.lo[0] && x < sb.hi[0] ? hx_apply_smem<T>(ST, A + at, PW) : A[at];
+                }
             }
             __syncthreads();
             T *t = A;
             A = B;
             B = t;
         }
-        const int cw = cx1 - cx0;
-        for (int i = threadIdx.x; i < cw * (cy1 - cy0); i += blockDim.x) {
-            const int x = cx0 + i % cw, y = cy0 + i / cw, at = (x - rx0) + PW * (y - ry0);
-            const T v = A[at];
-            dst[x + p.sy * (long)y] = v;
-            if (norm && x >= p.olo[0] && x < p.ohi[0] && y >= p.olo[1] && y < p.ohi[1]) {
-                const double d = (double)v - (double)B[at];
-                acc += d * d;
+        for (int y = cy0 + warp; y < cy1; y += warps)
+            for (int x = cx0 + lane; x < cx1; x += 32) {
+                const int at = (x - rx0) + PW * (y - ry0);
+                const T v = A[at];
+                dst[x + p.sy * (long)y] = v;
+                if (norm && x >= p.olo[0] && x < p.ohi[0] && y >= p.olo[1] && y < p.ohi[1]) {
+                    const double d = (double)v - (double)B[at];
+                    acc += d * d;
+                }
             }
-        }
         __syncthreads();
     }
     if (norm) hx_block_add(acc, norm);
 }
 
-/* 3D: one sweep on box b, straight from global memory. */
+/* 3D: one sweep on box b, straight from global memory, a warp per row. */
 template <typename T, int ST>
 __device__ void hx_pass3d(const hx_pparams &p, const T *src, T *dst, const hx_box &b, double *norm)
 {
-    const long n = (long)(b.hi[0] - b.lo[0]) * (b.hi[1] - b.lo[1]) * (b.hi[2] - b.lo[2]);
-    const long tid = blockIdx.x * (long)blockDim.x + threadIdx.x, nt = (long)gridDim.x * blockDim.x;
     double acc = 0;
-    for (long i = tid; i < n; i += nt) {
-        const long at = hx_box_cell(b, i, p.sy, p.sz);
+    hx_for_rows(b, p.sy, p.sz, [&](long, int x, int y, int z, long at) {
         const T v = hx_apply_cg<T, ST>(src + at, p.sy, p.sz);
         dst[at] = v;
-        if (norm) {
-            const long w = b.hi[0] - b.lo[0], h = b.hi[1] - b.lo[1], row = i / w;
-            const int x = b.lo[0] + (int)(i - row * w), y = b.lo[1] + (int)(row % h), z = b.lo[2] + (int)(row / h);
-            if (x >= p.olo[0] && x < p.ohi[0] && y >= p.olo[1] && y < p.ohi[1] && z >= p.olo[2] && z < p.ohi[2]) {
-                const double d = (double)v - (double)__ldcg(src + at);
-                acc += d * d;
-            }
+        if (norm && x >= p.olo[0] && x < p.ohi[0] && y >= p.olo[1] && y < p.ohi[1] && z >= p.olo[2] && z < p.ohi[2]) {
+            const double d = (double)v - (double)__ldcg(src + at);
+            acc += d * d;
         }
-    }
+    });
     if (norm) hx_block_add(acc, norm);
 }
 
@@ -337,7 +341,7 @@ __device__ __forceinline__ int hx_pass_levels(const hx_pparams &p, int left, lon
     return levels < 1 ? 1 : levels;
 }
 
-template <typename T, int ST> __global__ void __launch_bounds__(256) hx_persistent_kernel(hx_pparams p)
+template <typename T, int ST> __global__ void __launch_bounds__(512) hx_persistent_kernel(hx_pparams p)
 {
     extern __shared__ unsigned char hx_smem_raw[];
     T *sm = (T *)hx_smem_raw;
