@@ -112,9 +112,8 @@ static int setup(hx_sim *s)
     if (per_sm < 1)
         return snprintf(s->err, sizeof s->err, "the persistent kernel does not fit on an SM of GPU %d (%zu bytes of shared memory)",
                         dev, r->smem), -1;
-    /* one block per SM at most (a grid barrier costs an atomic per block), fewer when there is less
-     * work, never more than can be resident at once */
-    if (per_sm > 1) per_sm = 1;
+    /* as many blocks as the work has tiles (2D) or rows for a warp each (3D), never more than can be
+     * resident at once */
     long work;
     if (d->dim == 2) {
         hx_box b = hx_sweep_box(d, (s->opt.depth - 1) * s->radius);

@@ -93,8 +93,11 @@ __device__ void hx_give_up(const hx_pparams &p, int peer, int phase, long long e
     __threadfence_system();
 }
 
-/* A barrier of the whole (co-resident) grid; false when the kernel is being abandoned. */
-__device__ bool hx_grid_sync(const hx_pparams &p, long long e, long long sweep)
+/* A barrier of the whole (co-resident) grid; false when the kernel is being abandoned. One thread
+ * per block fences, after the block's barrier: the fence is cumulative, so it orders the writes
+ * of the whole block (as cooperative groups do); sys also orders stores into other GPUs. A fence
+ * in every thread would cost far more than the barrier itself. */
+__device__ bool hx_grid_sync(const hx_pparams &p, long long e, long long sweep, bool sys = false)
 {
     __shared__ int ok;
     __syncthreads();
@@ -102,7 +105,8 @@ __device__ bool hx_grid_sync(const hx_pparams &p, long long e, long long sweep)
         ok = 1;
         volatile unsigned *gen = p.bar + 1;
         const unsigned g = *gen;
-        __threadfence();
+        if (sys) __threadfence_system();
+        else __threadfence();
         if (atomicAdd(p.bar, 1u) == gridDim.x - 1) {
             atomicExch(p.bar, 0u);
             __threadfence();
@@ -222,8 +226,7 @@ template <typename T> __device__ bool hx_dev_exchange(const hx_pparams &p, T *f,
             T *dst = (T *)dm.remote_recv[par];
             hx_for_rows(dm.send_box, p.sy, p.sz, [&](long i, int, int, int, long at) { dst[i] = __ldcg(f + at); });
         }
-        __threadfence_system();
-        if (!hx_grid_sync(p, e, sweep)) return false;
+        if (!hx_grid_sync(p, e, sweep, true)) return false;
         if (blockIdx.x == 0 && (int)threadIdx.x < nmsg && !skip) {
             __threadfence_system();
             hx_store_release_sys(tb->msg[ph][threadIdx.x].remote_flag, (unsigned long long)e);
@@ -254,7 +257,6 @@ template <typename T> __device__ bool hx_dev_exchange(const hx_pparams &p, T *f,
             const T *src = (const T *)dm.my_recv[par];
             hx_for_rows(dm.recv_box, p.sy, p.sz, [&](long i, int, int, int, long at) { f[at] = __ldcg(src + i); });
         }
-        __threadfence();
         if (!hx_grid_sync(p, e, sweep)) return false;
     }
     return true;
@@ -363,7 +365,6 @@ template <typename T, int ST> __global__ void __launch_bounds__(512) hx_persiste
             T *dst = (T *)p.field[1 - cur];
             if constexpr (two_d) hx_pass2d<T, ST>(p, src, dst, k, levels, m, sm, norm);
             else hx_pass3d<T, ST>(p, src, dst, hx_dev_sweep_box(p, (m - 1 - k) * p.radius), norm);
-            __threadfence();
             if (!hx_grid_sync(p, e, gdone)) return;
             cur = 1 - cur;
             k += levels;
