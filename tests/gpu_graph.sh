@@ -45,7 +45,7 @@ for tr in $transports; do
     run_case --transport "$tr" --fuse 2 --graph --size 100x90 --stencil star9 --depth 3 --iters 9 --boundary fixed --overlap=on
 done
 # 3D sweep variants: register kernel (PIPE 0) and 1..3 planes copied ahead, small and odd tiles
-for tile in 4,8,8,16,0 4,8,4,8,1 4,8,8,32,3 4,8,2,5,2; do
+for tile in 4,8,8,16,0 4,8,4,8,1 4,8,8,32,3 4,8,2,8,2; do
     export HALOX_TILE=$tile
     run_case --size 131x67x45 --stencil star13 --depth 2 --iters 5 --pattern direct --dtype float
     run_case --size 70x41x39 --depth 3 --iters 7 --pattern staged --dtype double --boundary fixed

@@ -95,9 +95,9 @@ static int setup(hx_sim *s)
     DEV_TRY(cudaHostGetDevicePointer((void **)&r->watch_dev, r->watch_host, 0));
     DEV_TRY(cudaMalloc((void **)&r->abort_flag, sizeof(int)));
     DEV_TRY(cudaMalloc((void **)&r->cur_out, sizeof(int)));
-    DEV_TRY(cudaMalloc((void **)&r->bar, 2 * sizeof(unsigned)));
+    DEV_TRY(cudaMalloc((void **)&r->bar, 64 * sizeof(unsigned)));
     DEV_TRY(cudaMemset(r->abort_flag, 0, sizeof(int)));
-    DEV_TRY(cudaMemset(r->bar, 0, 2 * sizeof(unsigned)));
+    DEV_TRY(cudaMemset(r->bar, 0, 64 * sizeof(unsigned)));
 
     const hx_decomp *d = s->d;
     const int levels = s->opt.fuse > 1 && d->dim == 2 ? s->opt.fuse : 1;

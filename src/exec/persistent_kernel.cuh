@@ -49,7 +49,7 @@ typedef struct {
     unsigned long long timeout_ns;
     hx_watch *watch;
     int *abort_flag;
-    unsigned *bar;                    /* [0] arrivals, [1] generation */
+    unsigned *bar;                    /* [0] arrivals, [32] generation (another cache line) */
     int rank;
     int *cur_out;                     /* in: field[cur] holds the newest iterate; out: where it ends */
 } hx_pparams;
@@ -103,17 +103,18 @@ __device__ bool hx_grid_sync(const hx_pparams &p, long long e, long long sweep, 
     __syncthreads();
     if (threadIdx.x == 0) {
         ok = 1;
-        volatile unsigned *gen = p.bar + 1;
+        volatile unsigned *gen = p.bar + 32; /* its own cache line: spinning readers stay off the counter's */
         const unsigned g = *gen;
         if (sys) __threadfence_system();
         else __threadfence();
         if (atomicAdd(p.bar, 1u) == gridDim.x - 1) {
             atomicExch(p.bar, 0u);
             __threadfence();
-            atomicAdd(p.bar + 1, 1u);
+            atomicAdd(p.bar + 32, 1u);
         } else {
             const unsigned long long t0 = hx_now_ns();
             while (*gen == g) {
+                __nanosleep(32);
                 if (hx_aborted(p)) {
                     ok = 0;
                     break;
@@ -238,6 +239,7 @@ template <typename T> __device__ bool hx_dev_exchange(const hx_pparams &p, T *f,
             const hx_dev_msg &dm = tb->msg[ph][threadIdx.x];
             const unsigned long long t0 = hx_now_ns();
             while (hx_load_acquire_sys(dm.my_flag) < (unsigned long long)e) {
+                __nanosleep(32);
                 if (hx_aborted(p)) {
                     ok = 0;
                     break;

@@ -96,7 +96,8 @@ static int create(hx_layout *l, const char *transport, hx_pattern pattern, int h
     hx_clock_init(&x->clock, &x->bk, &x->times);
     hx_clock_pause(&x->clock, 1); /* device intervals are timed only by a sweeper's clock */
     if (hx_transport_create(&x->tr, ops, ctx, &x->bk, &x->plan, ctx->comm, &x->clock, why, sizeof why))
-        st = hx_fail(ctx, HX_ERR_RUNTIME, "transport %s: %s", ops->name, why);
+        st = strncmp(why, "transport ", 10) ? hx_fail(ctx, HX_ERR_RUNTIME, "transport %s: %s", ops->name, why)
+                                             : hx_fail(ctx, HX_ERR_RUNTIME, "%s", why);
     if (st != HX_OK && strstr(why, "another rank")) ctx->err_secondary = 1;
     x->have_transport = 1; /* released by every rank together, even after a failed set-up */
     return hx_agree(ctx, st);
