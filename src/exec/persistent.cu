@@ -62,16 +62,18 @@ void hx_device_release(hx_sim *s)
     s->device_run = NULL;
 }
 
-/* 2D tiles: the largest whose count still gives every SM one (the fewer the blocks, the cheaper
- * a grid barrier, the less of each tile is halo). */
+/* 2D tiles: the largest whose count still gives every SM two. A level of a pass is a chain of
+ * dependent shared-memory steps, so its time grows with the cells per thread: small blocks want
+ * small tiles (more halo, recomputed, but shorter chains and more blocks per SM); large ones want
+ * large tiles (less halo). */
 static void choose_tiles(hx_device_run *r, const hx_decomp *d, int radius, int levels, int sms, int depth)
 {
-    static const int shapes[][2] = {{32, 8}, {32, 16}, {64, 16}, {64, 32}, {128, 32}, {128, 64}};
+    static const int shapes[][2] = {{16, 8}, {16, 16}, {32, 16}, {64, 16}, {64, 32}, {128, 32}, {128, 64}};
     hx_box b = hx_sweep_box(d, (depth - 1) * radius);
     const long w = b.hi[0] - b.lo[0], h = b.hi[1] - b.lo[1];
     int pick = 0;
     for (int i = 0; i < (int)(sizeof shapes / sizeof shapes[0]); i++)
-        if (((w + shapes[i][0] - 1) / shapes[i][0]) * ((h + shapes[i][1] - 1) / shapes[i][1]) >= sms) pick = i;
+        if (((w + shapes[i][0] - 1) / shapes[i][0]) * ((h + shapes[i][1] - 1) / shapes[i][1]) >= 2 * sms) pick = i;
     r->tx = shapes[pick][0];
     r->ty = shapes[pick][1];
     r->levels = levels;
@@ -105,7 +107,7 @@ static int setup(hx_sim *s)
     DEV_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     choose_tiles(r, d, s->radius, levels, sms, s->opt.depth);
     r->smem *= s->bk->elem;
-    r->threads = 512;
+    r->threads = d->dim == 2 ? 256 : 512;
     r->kernel = (void *)pick_kernel(s->bk->dtype, s->bk->stencil);
     DEV_TRY(cudaFuncSetAttribute(r->kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)r->smem));
     DEV_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, r->kernel, r->threads, r->smem));
