@@ -207,6 +207,7 @@ static int launch(hx_sim *s, long sweeps, long done0, cudaStream_t st)
     p.abort_flag = r->abort_flag;
     p.bar = r->bar;
     p.rank = d->rank;
+    p.cg_sync = getenv("HALOX_CG_SYNC") && atoi(getenv("HALOX_CG_SYNC")) == 1;
     p.cur_out = r->cur_out;
     void *args[] = {&p};
     DEV_TRY(cudaLaunchCooperativeKernel(r->kernel, dim3((unsigned)r->grid), dim3((unsigned)r->threads), args, r->smem, st));

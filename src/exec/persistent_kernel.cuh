@@ -15,6 +15,8 @@
 #ifndef HALOX_PERSISTENT_KERNEL_CUH
 #define HALOX_PERSISTENT_KERNEL_CUH
 
+#include <cooperative_groups.h>
+
 #include "halox/stencil.h"
 #include "transport/device_table.h"
 
@@ -51,6 +53,7 @@ typedef struct {
     int *abort_flag;
     unsigned *bar;                    /* [0] arrivals, [32] generation (another cache line) */
     int rank;
+    int cg_sync;                      /* HALOX_CG_SYNC=1: cooperative groups' grid barrier (no watchdog), to compare */
     int *cur_out;                     /* in: field[cur] holds the newest iterate; out: where it ends */
 } hx_pparams;
 
@@ -100,6 +103,11 @@ __device__ void hx_give_up(const hx_pparams &p, int peer, int phase, long long e
 __device__ bool hx_grid_sync(const hx_pparams &p, long long e, long long sweep, bool sys = false)
 {
     __shared__ int ok;
+    if (p.cg_sync) {
+        if (sys) __threadfence_system();
+        cooperative_groups::this_grid().sync();
+        return true;
+    }
     __syncthreads();
     if (threadIdx.x == 0) {
         ok = 1;
@@ -113,8 +121,8 @@ __device__ bool hx_grid_sync(const hx_pparams &p, long long e, long long sweep, 
             atomicAdd(p.bar + 32, 1u);
         } else {
             const unsigned long long t0 = hx_now_ns();
-            while (*gen == g) {
-                __nanosleep(32);
+            for (unsigned spin = 1; *gen == g; spin++) {
+                if (spin % 64) continue; /* the clock and the abort flag now and then: the spin stays tight */
                 if (hx_aborted(p)) {
                     ok = 0;
                     break;
@@ -238,8 +246,8 @@ template <typename T> __device__ bool hx_dev_exchange(const hx_pparams &p, T *f,
         if ((int)threadIdx.x < nmsg) {
             const hx_dev_msg &dm = tb->msg[ph][threadIdx.x];
             const unsigned long long t0 = hx_now_ns();
-            while (hx_load_acquire_sys(dm.my_flag) < (unsigned long long)e) {
-                __nanosleep(32);
+            for (unsigned spin = 1; hx_load_acquire_sys(dm.my_flag) < (unsigned long long)e; spin++) {
+                if (spin % 64) continue;
                 if (hx_aborted(p)) {
                     ok = 0;
                     break;
