@@ -1,9 +1,12 @@
-/* The halox command: `halox run [options]`, `halox info`, `halox roofline`, `halox reference`, `halox --help`. */
+/* The halox command: `halox run [options]`, `halox info`, `halox roofline`, `halox reference`,
+ * `halox pingpong`, `halox report`, `halox --help`. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "halox/halox.h"
+#include "pingpong.h"
 #include "run.h"
 
 static void usage(FILE *out)
@@ -13,7 +16,10 @@ static void usage(FILE *out)
                  "       halox info                         build, MPI, GPUs and transports\n"
                  "       halox roofline [options]           copy bandwidth vs each stencil's sweep rate on one device\n"
                  "       halox reference [run options]      checksum of the single-domain reference field (one process)\n"
-                 "       halox run --help                   all run options (halox roofline --help: its options)\n",
+                 "       mpirun -np 2 halox pingpong [options] message latency and bandwidth per size and transport\n"
+                 "       halox report FILE.csv... [--out DIR] plots (PNG, SVG) and the overlap-coverage table of run and\n"
+                 "                                          pingpong CSVs (python3 + matplotlib; no MPI)\n"
+                 "       halox run --help                   all run options (halox roofline|pingpong|report --help: theirs)\n",
             HALOX_VERSION);
 }
 
@@ -91,6 +97,7 @@ static int check_sweep(hx_sweep *sw, int nranks, int *help)
 static int run_command(int rank, int argc, char **argv)
 {
     int nranks, help, code = HX_OK, first = 1;
+    long done = 0;
     char err[320] = "";
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
     hx_sweep sw;
@@ -111,6 +118,13 @@ static int run_command(int rank, int argc, char **argv)
         if (!first && cfg.format == HX_FORMAT_TABLE && rank == 0) printf("\n");
         cfg.no_header = !first;
         int c = !strcmp(cfg.transport, "all") ? run_all_transports(rank, &cfg) : hx_run(&cfg, MPI_COMM_WORLD);
+        done++;
+        /* progress of a sweep on stderr: one line per finished combination (--quiet: none) */
+        if (rank == 0 && !cfg.quiet && sw.runs > 1 && strcmp(cfg.transport, "all")) {
+            if (c == HX_OK) fprintf(stderr, "halox: run %ld/%ld done: %.3f us/sweep\n", done, sw.runs, hx_last_run()->us_per_sweep);
+            else fprintf(stderr, "halox: run %ld/%ld failed\n", done, sw.runs);
+            fflush(stderr);
+        }
         if (c != HX_OK) code = c;
         if (c == HX_ERR_INPUT) break; /* the same mistake would repeat in every combination */
         first = 0;
@@ -119,8 +133,43 @@ static int run_command(int rank, int argc, char **argv)
     return code;
 }
 
+/* `halox report ...`: exec python3 on scripts/halox_report.py, before MPI starts. The script is
+ * $HALOX_REPORT_SCRIPT, else <bindir>/../share/halox/halox_report.py (installed), else the source
+ * tree's scripts/halox_report.py (HALOX_SOURCE_DIR, set by CMake). Returns only on failure. */
+static int report_command(int argc, char **argv)
+{
+    char path[4096] = "", exe[4096];
+    const char *env = getenv("HALOX_REPORT_SCRIPT");
+    if (env && *env) snprintf(path, sizeof path, "%s", env);
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (!path[0] && n > 0) {
+        exe[n] = 0;
+        char *slash = strrchr(exe, '/');
+        if (slash) *slash = 0;
+        snprintf(path, sizeof path, "%s/../share/halox/halox_report.py", exe);
+        if (access(path, R_OK)) path[0] = 0;
+    }
+#ifdef HALOX_SOURCE_DIR
+    if (!path[0]) snprintf(path, sizeof path, "%s/scripts/halox_report.py", HALOX_SOURCE_DIR);
+#endif
+    if (!path[0] || access(path, R_OK)) {
+        fprintf(stderr, "halox: error: cannot find halox_report.py: set HALOX_REPORT_SCRIPT to its path\n");
+        return HX_ERR_INPUT;
+    }
+    char **args = calloc((size_t)argc + 2, sizeof *args);
+    if (!args) return HX_ERR_RUNTIME;
+    args[0] = "python3";
+    args[1] = path;
+    for (int i = 2; i < argc; i++) args[i] = argv[i];
+    execvp("python3", args);
+    fprintf(stderr, "halox: error: cannot run python3 (halox report needs python3 with matplotlib)\n");
+    free(args);
+    return HX_ERR_RUNTIME;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "report")) return report_command(argc, argv);
     if (MPI_Init(&argc, &argv) != MPI_SUCCESS) {
         fprintf(stderr, "halox: error: MPI_Init failed: check the MPI installation (mpirun --version)\n");
         return HX_ERR_RUNTIME;
@@ -141,10 +190,12 @@ int main(int argc, char **argv)
         if (rank == 0) code = hx_roofline_main(argc - 2, argv + 2);
     } else if (!strcmp(cmd, "reference")) {
         if (rank == 0) code = hx_reference_main(argc - 2, argv + 2);
+    } else if (!strcmp(cmd, "pingpong")) {
+        code = hx_pingpong_main(argc - 2, argv + 2, MPI_COMM_WORLD);
     } else if (!strcmp(cmd, "run")) {
         code = run_command(rank, argc - first_opt, argv + first_opt);
     } else {
-        if (rank == 0) fprintf(stderr, "halox: error: unknown command '%s': use run, info, roofline, reference or --help\n", cmd);
+        if (rank == 0) fprintf(stderr, "halox: error: unknown command '%s': use run, info, roofline, reference, pingpong, report or --help\n", cmd);
         code = HX_ERR_INPUT;
     }
     MPI_Finalize();

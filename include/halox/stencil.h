@@ -31,7 +31,6 @@ typedef struct {
     const char *name;
     int dim;
     int radius;
-    const char *formula;
 } hx_stencil_info;
 
 const hx_stencil_info *hx_stencil_get(hx_stencil_id id);

@@ -4,10 +4,10 @@
 #include "halox/stencil.h"
 
 static const hx_stencil_info table[HX_NUM_STENCILS] = {
-    [HX_JACOBI5] = {"jacobi5", 2, 1, "u' = (W+E+S+N)/4"},
-    [HX_JACOBI7] = {"jacobi7", 3, 1, "u' = (W+E+S+N+D+U)/6"},
-    [HX_STAR9] = {"star9", 2, 2, "u' = (16*(W+E+S+N) - (WW+EE+SS+NN))/60"},
-    [HX_STAR13] = {"star13", 3, 2, "u' = (16*(6 near) - (6 far))/90"},
+    [HX_JACOBI5] = {"jacobi5", 2, 1}, /* u' = (W+E+S+N)/4 */
+    [HX_JACOBI7] = {"jacobi7", 3, 1}, /* u' = (W+E+S+N+D+U)/6 */
+    [HX_STAR9] = {"star9", 2, 2},     /* u' = (16*(W+E+S+N) - (WW+EE+SS+NN))/60 */
+    [HX_STAR13] = {"star13", 3, 2},   /* u' = (16*(6 near) - (6 far))/90 */
 };
 
 const hx_stencil_info *hx_stencil_get(hx_stencil_id id)
