@@ -6,49 +6,39 @@
 
 #include "core/check.h"
 
-int hx_owned_to_host(hx_backend *bk, const void *field, void *owned, char *err, size_t errlen)
+/* Move the owned cells between a backend field and a contiguous host array: the whole array
+ * comes to the host first (so ghost cells keep their values), rows are copied in or out, and
+ * with `in` the array goes back. */
+static int move_owned(hx_backend *bk, void *field, char *owned, int in, char *err, size_t errlen)
 {
     const hx_decomp *d = bk->decomp;
-    size_t es = bk->elem, bytes = (size_t)hx_alloc_cells(d) * es;
+    size_t es = bk->elem, bytes = (size_t)hx_alloc_cells(d) * es, row = (size_t)d->local[0] * es;
     char *all = malloc(bytes);
     if (!all) return snprintf(err, errlen, "out of host memory copying the field (%zu bytes)", bytes), -1;
     if (bk->ops->to_host(bk, HX_STREAM_MAIN, all, field, bytes) || bk->ops->sync(bk, HX_STREAM_MAIN)) {
         free(all);
         return snprintf(err, errlen, "copying the field to the host failed: %s", bk->err), -1;
     }
-    char *out = owned;
     for (int z = 0; z < d->local[2]; z++)
-        for (int y = 0; y < d->local[1]; y++) {
-            long src = hx_local_index(d, d->ghost[0], y + d->ghost[1], z + d->ghost[2]);
-            memcpy(out, all + (size_t)src * es, (size_t)d->local[0] * es);
-            out += (size_t)d->local[0] * es;
+        for (int y = 0; y < d->local[1]; y++, owned += row) {
+            char *cell = all + (size_t)hx_local_index(d, d->ghost[0], y + d->ghost[1], z + d->ghost[2]) * es;
+            if (in) memcpy(cell, owned, row);
+            else memcpy(owned, cell, row);
         }
+    int rc = in && (bk->ops->to_device(bk, HX_STREAM_MAIN, field, all, bytes) || bk->ops->sync(bk, HX_STREAM_MAIN));
     free(all);
+    if (rc) return snprintf(err, errlen, "copying the field to the device failed: %s", bk->err), -1;
     return 0;
+}
+
+int hx_owned_to_host(hx_backend *bk, const void *field, void *owned, char *err, size_t errlen)
+{
+    return move_owned(bk, (void *)field, owned, 0, err, errlen);
 }
 
 int hx_owned_from_host(hx_backend *bk, void *field, const void *owned, char *err, size_t errlen)
 {
-    const hx_decomp *d = bk->decomp;
-    size_t es = bk->elem, bytes = (size_t)hx_alloc_cells(d) * es;
-    char *all = malloc(bytes);
-    if (!all) return snprintf(err, errlen, "out of host memory copying the field (%zu bytes)", bytes), -1;
-    /* read the whole array first, so that ghost cells keep their values */
-    if (bk->ops->to_host(bk, HX_STREAM_MAIN, all, field, bytes) || bk->ops->sync(bk, HX_STREAM_MAIN)) {
-        free(all);
-        return snprintf(err, errlen, "copying the field to the host failed: %s", bk->err), -1;
-    }
-    const char *in = owned;
-    for (int z = 0; z < d->local[2]; z++)
-        for (int y = 0; y < d->local[1]; y++) {
-            long dst = hx_local_index(d, d->ghost[0], y + d->ghost[1], z + d->ghost[2]);
-            memcpy(all + (size_t)dst * es, in, (size_t)d->local[0] * es);
-            in += (size_t)d->local[0] * es;
-        }
-    int rc = bk->ops->to_device(bk, HX_STREAM_MAIN, field, all, bytes) || bk->ops->sync(bk, HX_STREAM_MAIN);
-    free(all);
-    if (rc) return snprintf(err, errlen, "copying the field to the device failed: %s", bk->err), -1;
-    return 0;
+    return move_owned(bk, field, (char *)owned, 1, err, errlen);
 }
 
 /* The block of `rank` in the global array, as an MPI subarray type (C order: z, y, x). */

@@ -108,7 +108,8 @@ int hx_field_init(hx_layout *l, const hx_field *f, uint64_t seed)
     return HX_OK;
 }
 
-int hx_field_get_owned(hx_layout *l, const hx_field *f, void *owned)
+/* Owned cells of f to (in = 0) or from (in = 1) a contiguous host array. */
+static int move_owned(hx_layout *l, const hx_field *f, void *owned, int in)
 {
     hx_decomp view;
     hx_backend bk;
@@ -116,21 +117,13 @@ int hx_field_get_owned(hx_layout *l, const hx_field *f, void *owned)
     char why[256];
     int st = bind_field(l, f, &view, &bk, &base);
     if (st) return st;
-    if (hx_owned_to_host(&bk, base, owned, why, sizeof why)) return hx_fail(l->ctx, HX_ERR_RUNTIME, "%s", why);
+    if (in ? hx_owned_from_host(&bk, base, owned, why, sizeof why) : hx_owned_to_host(&bk, base, owned, why, sizeof why))
+        return hx_fail(l->ctx, HX_ERR_RUNTIME, "%s", why);
     return HX_OK;
 }
 
-int hx_field_set_owned(hx_layout *l, const hx_field *f, const void *owned)
-{
-    hx_decomp view;
-    hx_backend bk;
-    void *base = NULL;
-    char why[256];
-    int st = bind_field(l, f, &view, &bk, &base);
-    if (st) return st;
-    if (hx_owned_from_host(&bk, base, owned, why, sizeof why)) return hx_fail(l->ctx, HX_ERR_RUNTIME, "%s", why);
-    return HX_OK;
-}
+int hx_field_get_owned(hx_layout *l, const hx_field *f, void *owned) { return move_owned(l, f, owned, 0); }
+int hx_field_set_owned(hx_layout *l, const hx_field *f, const void *owned) { return move_owned(l, f, (void *)owned, 1); }
 
 /* The owned cells of f on the host, or NULL with ctx->err. */
 static void *owned_copy(hx_layout *l, const hx_field *f)
