@@ -9,6 +9,8 @@
 #include "pingpong.h"
 #include "run.h"
 
+int hx_mg_main(int argc, char **argv); /* apps/mg/mg_main.c */
+
 static void usage(FILE *out)
 {
     fprintf(out, "halox %s: halo-exchange benchmark for distributed stencils (one MPI rank per GPU or CPU socket)\n\n"
@@ -16,6 +18,7 @@ static void usage(FILE *out)
                  "       halox info                         build, MPI, GPUs and transports\n"
                  "       halox roofline [options]           copy bandwidth vs each stencil's sweep rate on one device\n"
                  "       halox reference [run options]      checksum of the single-domain reference field (one process)\n"
+                 "       mpirun -np N halox mg [options]    geometric multigrid Poisson solve (HPGMG-FV style, CPU)\n"
                  "       mpirun -np 2 halox pingpong [options] message latency and bandwidth per size and transport\n"
                  "       halox report FILE.csv... [--out DIR] plots (PNG, SVG) and the overlap-coverage table of run and\n"
                  "                                          pingpong CSVs (python3 + matplotlib; no MPI)\n"
@@ -192,10 +195,12 @@ int main(int argc, char **argv)
         if (rank == 0) code = hx_reference_main(argc - 2, argv + 2);
     } else if (!strcmp(cmd, "pingpong")) {
         code = hx_pingpong_main(argc - 2, argv + 2, MPI_COMM_WORLD);
+    } else if (!strcmp(cmd, "mg")) {
+        code = hx_mg_main(argc - 2, argv + 2);
     } else if (!strcmp(cmd, "run")) {
         code = run_command(rank, argc - first_opt, argv + first_opt);
     } else {
-        if (rank == 0) fprintf(stderr, "halox: error: unknown command '%s': use run, info, roofline, reference, pingpong, report or --help\n", cmd);
+        if (rank == 0) fprintf(stderr, "halox: error: unknown command '%s': use run, info, roofline, reference, pingpong, report, mg or --help\n", cmd);
         code = HX_ERR_INPUT;
     }
     MPI_Finalize();

@@ -21,6 +21,7 @@
 #include "transport/device_table.h"
 
 enum { HX_WAIT_BARRIER = 1, HX_WAIT_FLAG = 2 };
+#define HX_BATCH 4 /* cells whose loads a thread issues together */
 
 /* Host-mapped: what the watchdog saw, and progress for the host's own deadline. */
 typedef struct {
@@ -289,9 +290,22 @@ __device__ void hx_pass2d(const hx_pparams &p, const T *src, T *dst, int k, int 
         const int cx1 = min(cx0 + p.tx, out.hi[0]), cy1 = min(cy0 + p.ty, out.hi[1]);
         const int rx0 = cx0 - H, ry0 = cy0 - H;
         T *A = A0, *B = B0;
-        for (int y = ry0 + warp; y < cy1 + H; y += warps) {
-            const T *row = src + p.sy * (long)y;
-            for (int x = rx0 + lane; x < cx1 + H; x += 32) A[(x - rx0) + PW * (y - ry0)] = __ldcg(row + x);
+        /* the loads of a batch are all issued before any store: L2 latency, not bandwidth, bounds a
+         * small tile, and a store between loads would serialise them (the compiler cannot tell
+         * shared from global addresses apart here) */
+        const int rw = cx1 - cx0 + 2 * H, n = rw * (cy1 - cy0 + 2 * H), step = HX_BATCH * blockDim.x;
+        for (int i0 = threadIdx.x; i0 < n; i0 += step) {
+            T v[HX_BATCH];
+#pragma unroll
+            for (int u = 0; u < HX_BATCH; u++) {
+                const int i = i0 + u * blockDim.x, ly = i / rw;
+                if (i < n) v[u] = __ldcg(src + (rx0 + i - ly * rw) + p.sy * (long)(ry0 + ly));
+            }
+#pragma unroll
+            for (int u = 0; u < HX_BATCH; u++) {
+                const int i = i0 + u * blockDim.x, ly = i / rw;
+                if (i < n) A[(i - ly * rw) + PW * ly] = v[u];
+            }
         }
         __syncthreads();
         for (int j = 0; j < levels; j++) {
@@ -299,10 +313,19 @@ __device__ void hx_pass2d(const hx_pparams &p, const T *src, T *dst, int k, int 
             const hx_box sb = hx_dev_sweep_box(p, (m - 1 - k - j) * r);
             for (int y = cy0 - g + warp; y < cy1 + g; y += warps) {
                 const bool yin = y >= sb.lo[1] && y < sb.hi[1];
-                for (int x = cx0 - g + lane; x < cx1 + g; x += 32) {
-                    const int at = (x - rx0) + PW * (y - ry0);
-                    /* outside its sweep box a cell keeps its value: fixed-boundary ghosts stay 0 */
-                    B[at] = yin && x >= sb.lo[0] && x < sb.hi[0] ? hx_apply_smem<T>(ST, A + at, PW) : A[at];
+                for (int x0 = cx0 - g + lane; x0 < cx1 + g; x0 += 32 * HX_BATCH) {
+                    T v[HX_BATCH];
+#pragma unroll
+                    for (int u = 0; u < HX_BATCH; u++) {
+                        const int x = x0 + 32 * u, at = (x - rx0) + PW * (y - ry0);
+                        /* outside its sweep box a cell keeps its value: fixed-boundary ghosts stay 0 */
+                        if (x < cx1 + g) v[u] = yin && x >= sb.lo[0] && x < sb.hi[0] ? hx_apply_smem<T>(ST, A + at, PW) : A[at];
+                    }
+#pragma unroll
+                    for (int u = 0; u < HX_BATCH; u++) {
+                        const int x = x0 + 32 * u;
+                        if (x < cx1 + g) B[(x - rx0) + PW * (y - ry0)] = v[u];
+                    }
                 }
             }
             __syncthreads();
@@ -330,14 +353,29 @@ template <typename T, int ST>
 __device__ void hx_pass3d(const hx_pparams &p, const T *src, T *dst, const hx_box &b, double *norm)
 {
     double acc = 0;
-    hx_for_rows(b, p.sy, p.sz, [&](long, int x, int y, int z, long at) {
-        const T v = hx_apply_cg<T, ST>(src + at, p.sy, p.sz);
-        dst[at] = v;
-        if (norm && x >= p.olo[0] && x < p.ohi[0] && y >= p.olo[1] && y < p.ohi[1] && z >= p.olo[2] && z < p.ohi[2]) {
-            const double d = (double)v - (double)__ldcg(src + at);
-            acc += d * d;
+    const int h = b.hi[1] - b.lo[1], rows = h * (b.hi[2] - b.lo[2]);
+    const int lane = threadIdx.x & 31, warps = (int)(blockDim.x >> 5), nw = (int)gridDim.x * warps;
+    for (int r = (int)blockIdx.x * warps + (int)(threadIdx.x >> 5); r < rows && b.hi[0] > b.lo[0]; r += nw) {
+        const int y = b.lo[1] + r % h, z = b.lo[2] + r / h;
+        const long base = p.sy * y + p.sz * z;
+        const bool yz_owned = y >= p.olo[1] && y < p.ohi[1] && z >= p.olo[2] && z < p.ohi[2];
+        for (int x0 = b.lo[0] + lane; x0 < b.hi[0]; x0 += 32 * HX_BATCH) {
+            T v[HX_BATCH]; /* every load of the batch in flight before the first store */
+#pragma unroll
+            for (int u = 0; u < HX_BATCH; u++)
+                if (x0 + 32 * u < b.hi[0]) v[u] = hx_apply_cg<T, ST>(src + base + x0 + 32 * u, p.sy, p.sz);
+#pragma unroll
+            for (int u = 0; u < HX_BATCH; u++) {
+                const int x = x0 + 32 * u;
+                if (x >= b.hi[0]) continue;
+                dst[base + x] = v[u];
+                if (norm && yz_owned && x >= p.olo[0] && x < p.ohi[0]) {
+                    const double d = (double)v[u] - (double)__ldcg(src + base + x);
+                    acc += d * d;
+                }
+            }
         }
-    });
+    }
     if (norm) hx_block_add(acc, norm);
 }
 
