@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# halox mg (geometric multigrid, CPU backend): at 1, 2 and 8 ranks, every V-cycle reduces the
+# residual at least 10x, the observed order log2(e_2h/e_h) is within 1.8-2.2, the error norms agree
+# across rank counts to 1e-10 relative (CG's dot products are global sums, so bits may differ),
+# and with the reduction-free bottom solver (--bottom smooth) the fields are bit-identical
+# (equal checksums) at every rank count. Bad inputs stop with exit 2 and one line.
+# Usage: mg.sh HALOX MPIEXEC
+set -u
+HALOX=$1 MPIEXEC=$2
+. "$(dirname "$0")/mpi_env.sh"
+fail=0
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+bad() {
+    echo "FAIL: $*"
+    fail=$((fail + 1))
+}
+
+# run NP NAME args...: CSV of `halox mg args --format csv` into $TMP/NAME.csv
+run() {
+    local np=$1 name=$2
+    shift 2
+    if ! MPIRUN "$np" "$HALOX" mg "$@" --format csv >"$TMP/$name.csv" 2>"$TMP/$name.err"; then
+        bad "np=$np: halox mg $* exited non-zero"
+        cat "$TMP/$name.err" | tail -5
+        return 1
+    fi
+    return 0
+}
+
+# CSV columns (see the header): 1 size, 8 cycles, 9 converged, 10 max_reduction, 11 reductions,
+# 13 error_l2, 15 order_l2, 16 checksum, 24 level
+check_solve() {
+    local name=$1
+    awk -F, -v name="$name" '
+        NR == 1 { next }
+        $24 != 0 { next }
+        {
+            rows++
+            if ($9 != 1) { printf "FAIL: %s: %s^3 did not converge (%s cycles)\n", name, $1, $8; bad++ }
+            n = split($11, r, ";")
+            for (i = 1; i <= n; i++)
+                if (r[i] + 0 > 0.1) { printf "FAIL: %s: %s^3 V-cycle %d reduced the residual by %s (> 0.1)\n", name, $1, i, r[i]; bad++ }
+            if ($10 + 0 > 0.1) { printf "FAIL: %s: %s^3 max reduction %s\n", name, $1, $10; bad++ }
+            if (rows == 1 && ($15 + 0 < 1.8 || $15 + 0 > 2.2)) { printf "FAIL: %s: observed order %s at %s^3 (want 1.8-2.2)\n", name, $15, $1; bad++ }
+            printf "  %s: %s^3 cycles %s max reduction %s error %s order %s\n", name, $1, $8, $10, $13, $15
+        }
+        END { if (rows != 3) { printf "FAIL: %s: %d solve sizes, want 3\n", name, rows; bad++ } exit bad > 0 }' \
+        "$TMP/$name.csv" || fail=$((fail + 1))
+}
+
+# same_errors A B: error_l2 of every size agrees to 1e-10 relative
+same_errors() {
+    paste -d, <(awk -F, 'NR > 1 && $24 == 0 { print $1 "," $13 }' "$TMP/$1.csv") \
+              <(awk -F, 'NR > 1 && $24 == 0 { print $1 "," $13 }' "$TMP/$2.csv") |
+        awk -F, -v a="$1" -v b="$2" '
+            { d = $2 - $4; if (d < 0) d = -d; rel = d / $2
+              printf "  %s vs %s: %s^3 error %s / %s (relative difference %.2e)\n", a, b, $1, $2, $4, rel
+              if ($1 != $3 || rel > 1e-10) { printf "FAIL: %s vs %s: errors differ at %s^3\n", a, b, $1; bad++ } }
+            END { exit bad > 0 }' || fail=$((fail + 1))
+}
+
+same_checksums() {
+    local x y
+    x=$(awk -F, 'NR > 1 && $24 == 0 { print $1, $16 }' "$TMP/$1.csv")
+    y=$(awk -F, 'NR > 1 && $24 == 0 { print $1, $16 }' "$TMP/$2.csv")
+    if [ -z "$x" ] || [ "$x" != "$y" ]; then bad "$1 vs $2: checksums differ: [$x] vs [$y]"; else echo "  $1 vs $2: checksums equal: $(echo $x)"; fi
+}
+
+# 32^3 with the coarsest level 4^3 at every rank count (the same hierarchy: 32, 16, 8, 4)
+for np in 1 8; do
+    run $np cg$np --size 32 --coarse 4 --repeat 1 && check_solve cg$np
+done
+[ -s "$TMP/cg1.csv" ] && [ -s "$TMP/cg8.csv" ] && same_errors cg1 cg8
+for np in 1 2 8; do
+    run $np sm$np --size 32 --coarse 4 --bottom smooth --repeat 1 && check_solve sm$np
+done
+[ -s "$TMP/sm1.csv" ] && [ -s "$TMP/sm2.csv" ] && same_checksums sm1 sm2
+[ -s "$TMP/sm1.csv" ] && [ -s "$TMP/sm8.csv" ] && same_checksums sm1 sm8
+# the direct pattern fills the same ghosts
+run 8 direct8 --size 32 --coarse 4 --bottom smooth --repeat 1 --pattern direct && check_solve direct8 &&
+    same_checksums sm8 direct8
+# 64^3 at 8 ranks with the default hierarchy, table report
+out=$(MPIRUN 8 "$HALOX" mg --size 64 --repeat 1 2>&1)
+rc=$?
+if [ $rc -ne 0 ] || ! grep -q "DOF/s" <<<"$out" || grep -q "NOT converged" <<<"$out"; then
+    bad "np=8: halox mg --size 64 (exit $rc)"
+    echo "$out" | tail -8
+else
+    echo "$out" | tail -5 | sed 's/^/  /'
+fi
+
+# bad inputs: exit 2, one line, before any computation
+expect_input_error() {
+    local np=$1 want=$2
+    shift 2
+    local out rc
+    out=$(MPIRUN "$np" "$HALOX" mg "$@" 2>&1)
+    rc=$?
+    if [ $rc -ne 2 ] || ! grep -q "$want" <<<"$out"; then
+        bad "np=$np halox mg $*: want exit 2 and '$want', got exit $rc: $(echo "$out" | head -3)"
+    fi
+}
+expect_input_error 1 "GPU kernels for mg are not built yet" --backend cuda
+expect_input_error 8 "does not split evenly" --size 33
+expect_input_error 8 "needs 3" --size 8
+expect_input_error 1 "needs 3" --size 32 --coarse 16
+expect_input_error 1 "relative residual norm between 0 and 1" --tol 2
+expect_input_error 2 "has 4 ranks but the job has 2" --grid 2x2x1
+
+echo "mg: $fail failed"
+[ $fail -eq 0 ]
