@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# compute-sanitizer memcheck, racecheck (shared memory) and synccheck (barriers) over the fused
+# and persistent kernels, 2D (shared-memory passes) and 3D, at 1 rank (messages to itself) and,
+# with 2 GPUs, 2 ranks. Skipped without a GPU. Usage: gpu_sanitizer_sched.sh HALOX MPIEXEC
+set -u
+HALOX=$1 MPIEXEC=$2
+. "$(dirname "$0")/gpu_common.sh"
+. "$(dirname "$0")/mpi_env.sh"
+CS=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
+if [ -z "$CS" ]; then echo "SKIPPED: compute-sanitizer not found"; exit 77; fi
+fail=0
+nps=1
+[ "$gpu_count" -ge 2 ] && nps="1 2"
+for np in $nps; do
+    for tool in memcheck racecheck synccheck; do
+        for args in "--size 67x53 --depth 4 --fuse 4 --schedule persistent --pattern staged --boundary fixed" \
+                    "--size 40x36 --stencil star9 --depth 2 --fuse 2 --schedule fused --dtype double --norm-every 3" \
+                    "--size 20x18x16 --depth 2 --schedule persistent --pattern direct"; do
+            # shellcheck disable=SC2086
+            out=$(timeout 300 "$MPIEXEC" -np $np "$CS" --tool $tool --error-exitcode 9 "$HALOX" run --backend cuda --transport ipc \
+                $args --iters 6 --warmup 0 --verify --quiet 2>&1)
+            rc=$?
+            if [ $rc -ne 0 ] || ! grep -q "bit-identical" <<<"$out" || grep -q "ERROR SUMMARY: [1-9]" <<<"$out"; then
+                echo "FAIL ($tool, np=$np, exit $rc): $args"; echo "$out" | grep -v "^$" | tail -12; fail=$((fail + 1))
+            else
+                echo "clean ($tool, np=$np): $args"
+            fi
+        done
+    done
+done
+[ $fail -eq 0 ]
