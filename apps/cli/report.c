@@ -420,3 +420,4 @@ void hx_report_print(FILE *out, const hx_report *r)
 }
 
 double hx_report_total_median(const hx_report *r) { return summarise(r, HX_SEG_TOTAL).med_max; }
+double hx_report_segment_median(const hx_report *r, int seg) { return summarise(r, seg).med_max; }

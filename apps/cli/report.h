@@ -95,6 +95,8 @@ void hx_report_print(FILE *out, const hx_report *r);
 
 /* Median over repeats of the slowest rank's total, seconds. */
 double hx_report_total_median(const hx_report *r);
+/* The same for any segment (hx_segment), seconds summed over a run. */
+double hx_report_segment_median(const hx_report *r, int seg);
 
 #ifdef __cplusplus
 }

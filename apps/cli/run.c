@@ -248,6 +248,8 @@ int hx_run(const hx_config *cfg_in, MPI_Comm comm)
     if (rank == 0) hx_report_print(stdout, &rep);
     last_result.us_per_sweep = 1e6 * hx_report_total_median(&rep) / (double)cfg.iters;
     last_result.verified = rep.verified;
+    for (int g = 0; g < HX_NUM_SEGS; g++) last_result.us_segment[g] = 1e6 * hx_report_segment_median(&rep, g) / (double)cfg.iters;
+    last_result.segments_timed = !rep.whole_graph;
     free(reps);
 out:
     hx_sweeper_destroy(sw);

@@ -18,6 +18,8 @@ int hx_run(const hx_config *cfg, MPI_Comm comm);
 typedef struct {
     double us_per_sweep; /* slowest rank, median over repeats */
     int verified;        /* 1 bit-identical, -1 differs, 0 not checked */
+    double us_segment[HX_NUM_SEGS]; /* per segment: slowest rank, median over repeats, us per sweep */
+    int segments_timed;  /* 0 when only the total was timed (whole-cycle graphs, device schedules) */
 } hx_run_result;
 const hx_run_result *hx_last_run(void);
 
