@@ -8,6 +8,7 @@
 #include "halox/halox.h"
 #include "pingpong.h"
 #include "run.h"
+#include "tune.h"
 
 int hx_mg_main(int argc, char **argv); /* apps/mg/mg_main.c */
 
@@ -19,6 +20,8 @@ static void usage(FILE *out)
                  "       halox roofline [options]           copy bandwidth vs each stencil's sweep rate on one device\n"
                  "       halox reference [run options]      checksum of the single-domain reference field (one process)\n"
                  "       mpirun -np N halox mg [options]    geometric multigrid Poisson solve (HPGMG-FV style, CPU)\n"
+                 "       mpirun -np N halox tune [options]  search transport, pattern, depth, fuse, overlap, graph,\n"
+                 "                                          schedule within --budget; prints the winner and why\n"
                  "       mpirun -np 2 halox pingpong [options] message latency and bandwidth per size and transport\n"
                  "       halox report FILE.csv... [--out DIR] plots (PNG, SVG) and the overlap-coverage table of run and\n"
                  "                                          pingpong CSVs (python3 + matplotlib; no MPI)\n"
@@ -197,10 +200,12 @@ int main(int argc, char **argv)
         code = hx_pingpong_main(argc - 2, argv + 2, MPI_COMM_WORLD);
     } else if (!strcmp(cmd, "mg")) {
         code = hx_mg_main(argc - 2, argv + 2);
+    } else if (!strcmp(cmd, "tune")) {
+        code = hx_tune_main(argc - 2, argv + 2);
     } else if (!strcmp(cmd, "run")) {
         code = run_command(rank, argc - first_opt, argv + first_opt);
     } else {
-        if (rank == 0) fprintf(stderr, "halox: error: unknown command '%s': use run, info, roofline, reference, pingpong, report, mg or --help\n", cmd);
+        if (rank == 0) fprintf(stderr, "halox: error: unknown command '%s': use run, info, roofline, reference, pingpong, report, mg, tune or --help\n", cmd);
         code = HX_ERR_INPUT;
     }
     MPI_Finalize();

@@ -1,0 +1,665 @@
+/* `halox tune`: for one problem (halox run's problem options), search transport x pattern x depth
+ * x fuse x overlap x graph x schedule without trying the whole grid, within a wall-time budget,
+ * by running each candidate in-process with hx_run (every rank in lockstep) and reading
+ * hx_last_run(). The search (docs/tune.md):
+ *
+ *   1. baseline: every transport at depth 1, pattern direct, overlap on;
+ *   2. depth: per transport that ran, double the depth (1, 2, 4, 8, ...) while the time per sweep
+ *      improves; stop early when the compute of a sweep already exceeds its exchange (pack +
+ *      message + unpack) TUNE_PRUNE times over (a deeper halo cannot save much), or when the halo
+ *      no longer fits the blocks (hx_config_check);
+ *   3. refine the best two transports, greedily from each one's best: pattern staged, overlap off,
+ *      fuse 2/4 (cuda, 2D), graph on (cuda; host-path transports and nccl), schedule fused and
+ *      persistent with fuse 1..8 (cuda; transports with a device path such as ipc);
+ *   4. stop when the budget is spent: rank 0's clock, broadcast before each candidate so that every
+ *      rank stops at the same one.
+ *
+ * Each run's report is suppressed (stdout to /dev/null around hx_run); a candidate's error line
+ * is captured (stderr to a pipe) and becomes the note of a skipped candidate. */
+#include "tune.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "halox/halox.h"
+#include "run.h"
+
+#define TUNE_MAX_CANDS 512
+#define TUNE_MAX_TRANSPORTS 16
+#define TUNE_IMPROVE 0.02  /* a candidate must be 2% faster to count as better */
+#define TUNE_PRUNE 20.0    /* compute / exchange per sweep above which deeper halos are not tried */
+#define TUNE_VERIFY_CELLS (1L << 20) /* --verify by default only up to 1024x1024 cells */
+#define TUNE_REPEAT 3      /* timed repeats per candidate unless --repeat is given */
+
+typedef struct {
+    int budget;
+    char transport[256];
+    int verify, verify_set;
+} tune_opts;
+
+#define F(member) HX_OPT_FIELD(tune_opts, member)
+static const hx_option tune_options[] = {
+    {.name = "budget", .type = HX_OPT_INT, .meta = "SECONDS", .lo = 1, .hi = 7 * 24 * 3600, .def = "60",
+     .group = "search", .what = "a wall time in seconds (at least 1)",
+     .help = "wall time for the search; the candidate that would overrun it is not started (the winner's --verify "
+             "run comes after)",
+     F(budget)},
+    {.name = "transport", .type = HX_OPT_STRING, .meta = "NAME[,NAME]|all", .def = "all", .group = "search",
+     .what = "transport names (see halox info)",
+     .help = "transports to search (halox info lists those of this build); one that refuses the problem (a GPU "
+             "transport on the cpu backend, ...) is skipped with a note",
+     F(transport)},
+    {.name = "verify", .type = HX_OPT_FLAG, .def_text = "on up to 1024x1024 cells", .group = "search",
+     .help = "rerun the winner with --verify (bit-identical to the single-domain reference); --no-verify: never",
+     F(verify), .seen_at = HX_OPT_AT(tune_opts, verify_set)},
+};
+#undef F
+
+const hx_command hx_tune_command = {
+    .name = "tune",
+    .synopsis = "mpirun -np N halox tune [halox run problem options] [--budget SECONDS] [--transport LIST]",
+    .about = "Searches the exchange settings of one problem (transport, depth, pattern, overlap, fuse, graph, "
+             "schedule) within a time budget, without trying every combination, and prints the winner, the "
+             "runner-up, their segment times side by side, why the winner wins and the halox run command that "
+             "reproduces it. Every candidate runs in this job with the same problem.",
+    .opts = tune_options,
+    .nopts = (int)(sizeof tune_options / sizeof tune_options[0]),
+    .notes =
+        "Problem and measurement options are halox run's (halox run --help): --size, --stencil, --dtype, --iters, "
+        "--boundary, --seed, --grid, --backend, --devices, --repeat (3 here unless given), --warmup, "
+        "--desync-barrier, --norm-every, --quiet (no progress lines). The searched ones (--depth, --pattern, "
+        "--overlap, --fuse, --graph, --schedule) and --output, --format are refused. "
+        "Search: (1) every transport at depth 1, pattern direct, overlap on; (2) per transport, depth 2, 4, 8, ... "
+        "while the time per sweep improves by 2%, stopping when compute per sweep is over 20 times pack + message + "
+        "unpack (a deeper halo cannot win much) or the halo is wider than a block; (3) the best two transports, "
+        "greedily from their best: pattern staged, overlap off, fuse 2 and 4 (cuda, 2D), graph on (cuda; host "
+        "transports and nccl), schedule fused and persistent with fuse 1 to 8 (cuda; device-path transports: ipc); "
+        "(4) the candidate that would overrun --budget is not started. Progress: one line per candidate on stderr. "
+        "Exit codes: 0 success, 2 bad input, 3 no candidate could run, 4 the winner's --verify found a difference.",
+};
+
+typedef struct {
+    char transport[32];
+    int depth;
+    hx_pattern pattern;
+    int overlap, fuse, graph;
+    hx_schedule schedule;
+    int ran;      /* 1 ran, 0 skipped */
+    double us;    /* time per sweep */
+    double seg[HX_NUM_SEGS];
+    int timed;    /* segments timed apart */
+    char note[200];
+} cand;
+
+typedef struct {
+    int rank, nranks;
+    hx_config base; /* the problem */
+    cand c[TUNE_MAX_CANDS];
+    int n;
+    double t0, last_wall, budget;
+    int stopped; /* the budget ran out */
+    int quiet;
+} tuner;
+
+static const char *schedule_name(hx_schedule s) { return hx_schedule_name(s); }
+
+static void describe(const cand *c, char *buf, size_t n)
+{
+    int k = snprintf(buf, n, "%s depth %d %s overlap %s", c->transport, c->depth, hx_pattern_name(c->pattern),
+                     c->overlap ? "on" : "off");
+    if (k < 0 || (size_t)k >= n) return;
+    if (c->fuse > 1) k += snprintf(buf + k, n - (size_t)k, " fuse %d", c->fuse);
+    if (k < 0 || (size_t)k >= n) return;
+    if (c->graph) k += snprintf(buf + k, n - (size_t)k, " graph on");
+    if (k < 0 || (size_t)k >= n) return;
+    if (c->schedule != HX_SCHEDULE_CYCLE) snprintf(buf + k, n - (size_t)k, " schedule %s", schedule_name(c->schedule));
+}
+
+static void apply(hx_config *cfg, const cand *c)
+{
+    snprintf(cfg->transport, sizeof cfg->transport, "%s", c->transport);
+    cfg->depth = c->depth;
+    cfg->pattern = c->pattern;
+    cfg->overlap = c->overlap;
+    cfg->fuse = c->fuse;
+    cfg->graph = c->graph;
+    cfg->schedule = c->schedule;
+}
+
+static int same(const cand *a, const cand *b)
+{
+    return !strcmp(a->transport, b->transport) && a->depth == b->depth && a->pattern == b->pattern &&
+           a->overlap == b->overlap && a->fuse == b->fuse && a->graph == b->graph && a->schedule == b->schedule;
+}
+
+static double exchange_us(const cand *c) { return c->seg[HX_SEG_PACK] + c->seg[HX_SEG_MESSAGE] + c->seg[HX_SEG_UNPACK]; }
+static double compute_us(const cand *c) { return c->seg[HX_SEG_INNER] + c->seg[HX_SEG_OUTER] + c->seg[HX_SEG_COMPUTE]; }
+
+/* Run cfg with rank 0's report thrown away and every rank's stderr captured; the first error
+ * line of the lowest rank that wrote one comes back in note (on every rank). */
+static int quiet_run(const hx_config *cfg, int rank, int nranks, char *note, size_t notelen)
+{
+    char buf[4096] = "";
+    int pfd[2] = {-1, -1};
+    fflush(stdout);
+    fflush(stderr);
+    int saved_out = dup(1), saved_err = dup(2);
+    int devnull = open("/dev/null", O_WRONLY);
+    if (devnull >= 0) {
+        dup2(devnull, 1);
+        close(devnull);
+    }
+    if (pipe(pfd) == 0) {
+        fcntl(pfd[0], F_SETFL, O_NONBLOCK);
+        fcntl(pfd[1], F_SETFL, O_NONBLOCK); /* a full pipe drops text instead of blocking the run */
+        dup2(pfd[1], 2);
+        close(pfd[1]);
+    }
+    int code = hx_run(cfg, MPI_COMM_WORLD);
+    fflush(stdout);
+    fflush(stderr);
+    if (saved_out >= 0) dup2(saved_out, 1), close(saved_out);
+    if (saved_err >= 0) dup2(saved_err, 2), close(saved_err);
+    if (pfd[0] >= 0) {
+        ssize_t got = read(pfd[0], buf, sizeof buf - 1);
+        buf[got > 0 ? got : 0] = 0;
+        close(pfd[0]);
+    }
+    /* the line to report: "halox: error: X" -> X */
+    char line[200] = "";
+    const char *e = strstr(buf, "halox: error");
+    if (e) { /* "halox: error: X" or "halox: error (rank 1): X" */
+        const char *colon = strstr(e + strlen("halox: error"), ": ");
+        snprintf(line, sizeof line, "%s", colon ? colon + 2 : e);
+    } else if (buf[0]) {
+        snprintf(line, sizeof line, "%s", buf);
+    }
+    char *nl = strchr(line, '\n');
+    if (nl) *nl = 0;
+    int worst = code, mine = line[0] ? rank : nranks, first = nranks;
+    MPI_Allreduce(&code, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (first < nranks) MPI_Bcast(line, (int)sizeof line, MPI_CHAR, first, MPI_COMM_WORLD);
+    snprintf(note, notelen, "%s", line);
+    return worst;
+}
+
+static void progress(const tuner *t, const cand *c, int best)
+{
+    if (t->rank != 0 || t->quiet) return;
+    char what[160];
+    describe(c, what, sizeof what);
+    if (c->ran && c->timed)
+        fprintf(stderr, "tune: [%3d] %-48s %11.2f us/sweep  (exchange %.2f, compute %.2f)%s\n", t->n, what, c->us,
+                exchange_us(c), compute_us(c), best ? "  best so far" : "");
+    else if (c->ran)
+        fprintf(stderr, "tune: [%3d] %-48s %11.2f us/sweep  (segments not timed apart)%s\n", t->n, what, c->us,
+                best ? "  best so far" : "");
+    else fprintf(stderr, "tune: [%3d] %-48s skipped: %s\n", t->n, what, c->note);
+    fflush(stderr);
+}
+
+static const cand *best_of(const tuner *t, const char *transport)
+{
+    const cand *b = NULL;
+    for (int i = 0; i < t->n; i++)
+        if (t->c[i].ran && (!transport || !strcmp(t->c[i].transport, transport)) && (!b || t->c[i].us < b->us)) b = &t->c[i];
+    return b;
+}
+
+/* Try one candidate: returns it (a stored one if it was tried before), or NULL when the budget
+ * is spent (then t->stopped is set). Collective. */
+static const cand *try_cand(tuner *t, const cand *want)
+{
+    for (int i = 0; i < t->n; i++)
+        if (same(&t->c[i], want)) return &t->c[i];
+    if (t->stopped) return NULL;
+    int stop = 0;
+    if (t->rank == 0) {
+        double spent = MPI_Wtime() - t->t0;
+        int any_ran = best_of(t, NULL) != NULL;
+        stop = t->n >= TUNE_MAX_CANDS || (any_ran && spent + t->last_wall > t->budget);
+    }
+    MPI_Bcast(&stop, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (stop) {
+        t->stopped = 1;
+        return NULL;
+    }
+    cand *c = &t->c[t->n++];
+    *c = *want;
+    c->ran = 0;
+    c->note[0] = 0;
+    hx_config cfg = t->base;
+    apply(&cfg, c);
+    char err[320];
+    if (hx_config_check(&cfg, t->nranks, err, sizeof err)) { /* the same on every rank */
+        snprintf(c->note, sizeof c->note, "%s", err);
+        progress(t, c, 0);
+        return c;
+    }
+    double w0 = MPI_Wtime();
+    int code = quiet_run(&cfg, t->rank, t->nranks, c->note, sizeof c->note);
+    double wall = MPI_Wtime() - w0;
+    if (code == HX_OK) {
+        const hx_run_result *r = hx_last_run();
+        c->ran = 1;
+        c->us = r->us_per_sweep;
+        memcpy(c->seg, r->us_segment, sizeof c->seg);
+        c->timed = r->segments_timed;
+        t->last_wall = wall;
+    } else if (!c->note[0]) {
+        snprintf(c->note, sizeof c->note, "refused (exit %d)", code);
+    }
+    const cand *b = best_of(t, NULL);
+    progress(t, c, c->ran && b == c);
+    return c;
+}
+
+static cand make(const char *transport, int depth)
+{
+    cand c;
+    memset(&c, 0, sizeof c);
+    snprintf(c.transport, sizeof c.transport, "%s", transport);
+    c.depth = depth;
+    c.pattern = HX_DIRECT;
+    c.overlap = 1;
+    c.fuse = 1;
+    c.graph = 0;
+    c.schedule = HX_SCHEDULE_CYCLE;
+    return c;
+}
+
+/* Step 2: depth doubling for one transport, from its baseline. */
+static void search_depth(tuner *t, const char *tr)
+{
+    const cand *cur = best_of(t, tr);
+    while (cur && !t->stopped) {
+        if (cur->timed && exchange_us(cur) > 0 && compute_us(cur) > TUNE_PRUNE * exchange_us(cur)) {
+            if (t->rank == 0 && !t->quiet)
+                fprintf(stderr, "tune:       %s: depth %d: compute %.2f us/sweep is over %.0fx the exchange %.2f: "
+                                "no deeper halo\n", tr, cur->depth, compute_us(cur), TUNE_PRUNE, exchange_us(cur));
+            return;
+        }
+        if (cur->depth > (1 << 19)) return;
+        cand next = *cur;
+        next.depth = cur->depth * 2;
+        const cand *r = try_cand(t, &next);
+        if (!r || !r->ran || r->us >= cur->us * (1 - TUNE_IMPROVE)) return;
+        cur = r;
+    }
+}
+
+/* Step 3: greedy refinement of one transport from its best. */
+static void refine(tuner *t, const char *tr, int cuda, int dim, int radius)
+{
+    const cand *b = best_of(t, tr);
+    if (!b) return;
+    cand base = *b;
+    unsigned paths = hx_transport_paths(tr);
+    cand v[2];
+#define ADOPT_FROM(c)                                                                 \
+    do {                                                                              \
+        const cand *r_ = try_cand(t, &(c));                                           \
+        if (!r_) return;                                                              \
+        if (r_->ran && r_->us < base.us * (1 - TUNE_IMPROVE)) base = *r_;             \
+    } while (0)
+    v[0] = base;
+    v[0].pattern = base.pattern == HX_DIRECT ? HX_STAGED : HX_DIRECT;
+    ADOPT_FROM(v[0]);
+    v[1] = base;
+    v[1].overlap = !base.overlap;
+    ADOPT_FROM(v[1]);
+    if (cuda && dim == 2)
+        for (int f = 2; f <= 4; f *= 2) {
+            if (f * radius > HX_FUSE_MAX) break;
+            cand c = base;
+            c.fuse = f;
+            c.schedule = HX_SCHEDULE_CYCLE;
+            ADOPT_FROM(c);
+        }
+    if (cuda && ((paths & HX_PATH_HOST) || !strcmp(tr, "nccl"))) {
+        cand c = base;
+        c.graph = 1;
+        c.schedule = HX_SCHEDULE_CYCLE;
+        ADOPT_FROM(c);
+    }
+    if (cuda && (paths & HX_PATH_DEVICE)) {
+        const hx_schedule sched[2] = {HX_SCHEDULE_PERSISTENT, HX_SCHEDULE_FUSED};
+        for (int s = 0; s < 2; s++)
+            for (int f = 1; f <= 8; f *= 2) {
+                if (f > 1 && (dim != 2 || f * radius > 8)) break;
+                cand c = base;
+                c.schedule = sched[s];
+                c.graph = 0;
+                c.fuse = f;
+                ADOPT_FROM(c);
+            }
+    }
+#undef ADOPT_FROM
+}
+
+/* Which of the searched options the user gave (they are refused), and tune's own arguments
+ * split from halox run's. */
+static int split_args(int argc, char **argv, char **own, int *nown, char **run, int *nrun, int *help, int *repeat_given,
+                      char *err, size_t errlen)
+{
+    static const char *const searched[] = {"depth", "pattern", "overlap", "fuse", "graph", "schedule"};
+    *nown = *nrun = *help = *repeat_given = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            *help = 1;
+            continue;
+        }
+        if (strncmp(a, "--", 2)) {
+            run[(*nrun)++] = argv[i]; /* hx_config_parse names the mistake */
+            continue;
+        }
+        const char *name = a + 2, *eq = strchr(name, '=');
+        size_t len = eq ? (size_t)(eq - name) : strlen(name);
+        const hx_option *o = hx_opts_find(&hx_tune_command, name, len);
+        if (!o && len > 3 && !strncmp(name, "no-", 3)) {
+            o = hx_opts_find(&hx_tune_command, name + 3, len - 3);
+            if (o && o->type != HX_OPT_FLAG) o = NULL;
+        }
+        if (o) {
+            own[(*nown)++] = argv[i];
+            if (!eq && o->type != HX_OPT_FLAG && strncmp(name, "no-", 3) && i + 1 < argc) own[(*nown)++] = argv[++i];
+            continue;
+        }
+        const hx_option *r = hx_opts_find(&hx_run_command, name, len);
+        if (!r && len > 3 && !strncmp(name, "no-", 3)) r = hx_opts_find(&hx_run_command, name + 3, len - 3);
+        if (r) {
+            for (size_t k = 0; k < sizeof searched / sizeof searched[0]; k++)
+                if (!strcmp(r->name, searched[k])) {
+                    snprintf(err, errlen, "--%s is what halox tune searches: leave it out (halox run times one value)",
+                             r->name);
+                    return -1;
+                }
+            if (!strcmp(r->name, "output") || !strcmp(r->name, "format")) {
+                snprintf(err, errlen, "--%s is not a halox tune option: give it to the halox run command that tune prints",
+                         r->name);
+                return -1;
+            }
+            if (!strcmp(r->name, "repeat")) *repeat_given = 1;
+        }
+        run[(*nrun)++] = argv[i];
+        if (r && !eq && r->type != HX_OPT_FLAG && i + 1 < argc) run[(*nrun)++] = argv[++i];
+    }
+    return 0;
+}
+
+static void print_dims(char *buf, size_t n, const int *v, int dim)
+{
+    if (dim == 3) snprintf(buf, n, "%dx%dx%d", v[0], v[1], v[2]);
+    else snprintf(buf, n, "%dx%d", v[0], v[1]);
+}
+
+/* The halox run command line that reproduces candidate c. */
+static void command_line(const tuner *t, const cand *c, char *buf, size_t n)
+{
+    const hx_config *b = &t->base;
+    char exe[2048] = "halox", sz[64];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len > 0) exe[len] = 0;
+    else snprintf(exe, sizeof exe, "halox");
+    print_dims(sz, sizeof sz, b->size, b->dim);
+    int k = snprintf(buf, n, "mpirun -np %d %s run --size %s --stencil %s --dtype %s --boundary %s --iters %ld --backend %s",
+                     t->nranks, exe, sz, hx_stencil_get(b->stencil)->name, hx_dtype_name(b->dtype),
+                     hx_boundary_name(b->boundary), b->iters, hx_backend_name(b->backend));
+#define ADD(...)                                                                   \
+    do {                                                                           \
+        if (k >= 0 && (size_t)k < n) k += snprintf(buf + k, n - (size_t)k, __VA_ARGS__); \
+    } while (0)
+    if (b->seed != 42) ADD(" --seed %llu", (unsigned long long)b->seed);
+    if (b->grid[0]) {
+        print_dims(sz, sizeof sz, b->grid, b->dim);
+        ADD(" --grid %s", sz);
+    }
+    if (b->devices[0]) ADD(" --devices %s", b->devices);
+    ADD(" --transport %s --depth %d --pattern %s --overlap=%s", c->transport, c->depth, hx_pattern_name(c->pattern),
+        c->overlap ? "on" : "off");
+    if (c->fuse > 1) ADD(" --fuse %d", c->fuse);
+    if (c->graph) ADD(" --graph");
+    if (c->schedule != HX_SCHEDULE_CYCLE) ADD(" --schedule %s", schedule_name(c->schedule));
+    if (b->repeat > 1) ADD(" --repeat %d", b->repeat);
+    if (b->warmup != 10) ADD(" --warmup %d", b->warmup);
+    if (b->desync_barrier) ADD(" --desync-barrier");
+    if (b->norm_every > 0) ADD(" --norm-every %ld", b->norm_every);
+#undef ADD
+}
+
+/* "depth 8 (runner-up 4), pattern staged (runner-up direct)": what the winner changes. */
+static void differences(const cand *w, const cand *r, char *buf, size_t n)
+{
+    int k = 0;
+    buf[0] = 0;
+#define ADD(...)                                                                                           \
+    do {                                                                                                   \
+        if (k >= 0 && (size_t)k < n) k += snprintf(buf + k, n - (size_t)k, "%s", k ? ", " : "");            \
+        if (k >= 0 && (size_t)k < n) k += snprintf(buf + k, n - (size_t)k, __VA_ARGS__);                    \
+    } while (0)
+    if (strcmp(w->transport, r->transport)) ADD("transport %s (runner-up %s)", w->transport, r->transport);
+    if (w->depth != r->depth) ADD("depth %d (runner-up %d)", w->depth, r->depth);
+    if (w->pattern != r->pattern) ADD("pattern %s (runner-up %s)", hx_pattern_name(w->pattern), hx_pattern_name(r->pattern));
+    if (w->overlap != r->overlap) ADD("overlap %s (runner-up %s)", w->overlap ? "on" : "off", r->overlap ? "on" : "off");
+    if (w->fuse != r->fuse) ADD("fuse %d (runner-up %d)", w->fuse, r->fuse);
+    if (w->graph != r->graph) ADD("graph %s (runner-up %s)", w->graph ? "on" : "off", r->graph ? "on" : "off");
+    if (w->schedule != r->schedule)
+        ADD("schedule %s (runner-up %s)", schedule_name(w->schedule), schedule_name(r->schedule));
+#undef ADD
+}
+
+static void report(const tuner *t, const cand *w, const cand *r, double spent, int ran, int skipped)
+{
+    const hx_config *b = &t->base;
+    char sz[64], what[160];
+    print_dims(sz, sizeof sz, b->size, b->dim);
+    printf("halox tune\n");
+    printf("  problem  size %s, stencil %s, dtype %s, boundary %s, iters %ld, ranks %d, backend %s, repeats %d\n", sz,
+           hx_stencil_get(b->stencil)->name, hx_dtype_name(b->dtype), hx_boundary_name(b->boundary), b->iters,
+           t->nranks, hx_backend_name(b->backend), b->repeat);
+    printf("  search   %d candidates run, %d skipped, %.1f s of a %.0f s budget%s\n\n", ran, skipped, spent, t->budget,
+           t->stopped ? " (budget spent: search cut short)" : "");
+    describe(w, what, sizeof what);
+    printf("winner     %-52s %11.2f us/sweep\n", what, w->us);
+    if (r) {
+        describe(r, what, sizeof what);
+        printf("runner-up  %-52s %11.2f us/sweep  (%.2fx the winner's time)\n", what, r->us, w->us > 0 ? r->us / w->us : 0);
+    } else {
+        printf("runner-up  none: only one candidate ran\n");
+    }
+    printf("\n%-10s %14s %14s\n", "segment", "winner", r ? "runner-up" : "");
+    printf("%-10s %14s %14s\n", "", "us/sweep", r ? "us/sweep" : "");
+    for (int g = 0; g < HX_NUM_SEGS; g++) {
+        char a[32], c[32];
+        if (w->timed || g == HX_SEG_TOTAL) snprintf(a, sizeof a, "%.2f", w->seg[g]);
+        else snprintf(a, sizeof a, "-");
+        if (!r) {
+            printf("%-10s %14s\n", hx_segment_names[g], a);
+            continue;
+        } else if (r->timed || g == HX_SEG_TOTAL) snprintf(c, sizeof c, "%.2f", r->seg[g]);
+        else snprintf(c, sizeof c, "-");
+        printf("%-10s %14s %14s\n", hx_segment_names[g], a, c);
+    }
+    printf("\n");
+    /* why */
+    if (!r) {
+        printf("why: the only candidate that ran\n");
+        return;
+    }
+    char diff[400];
+    differences(w, r, diff, sizeof diff);
+    double gain = r->us > 0 ? 100.0 * (r->us - w->us) / r->us : 0;
+    if (w->timed && r->timed) {
+        double ew = exchange_us(w), er = exchange_us(r), cw = compute_us(w), cr = compute_us(r);
+        printf("why: %s %s exchange (pack+message+unpack) per sweep from %.2f to %.2f us while compute "
+               "(inner+outer+compute) %s by %.2f us: %.1f%% less time per sweep%s\n",
+               diff, ew <= er ? "cuts" : "raises", er, ew, cw >= cr ? "grows" : "shrinks", cw >= cr ? cw - cr : cr - cw,
+               gain, gain < 100 * TUNE_IMPROVE ? " (within noise: a larger --repeat separates them)" : "");
+    } else {
+        printf("why: %s: %.2f vs %.2f us per sweep (%.1f%% less; segments are not timed apart in a whole-cycle graph "
+               "or a device schedule)%s\n",
+               diff, w->us, r->us, gain, gain < 100 * TUNE_IMPROVE ? " (within noise: a larger --repeat separates them)" : "");
+    }
+}
+
+int hx_tune_main(int argc, char **argv)
+{
+    static tuner t; /* large: not on the stack */
+    memset(&t, 0, sizeof t);
+    MPI_Comm_rank(MPI_COMM_WORLD, &t.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &t.nranks);
+    char err[400] = "";
+    char **own = calloc((size_t)argc + 1, sizeof *own), **run = calloc((size_t)argc + 1, sizeof *run);
+    if (!own || !run) {
+        free(own), free(run);
+        if (t.rank == 0) fprintf(stderr, "halox: error: out of host memory\n");
+        return HX_ERR_RUNTIME;
+    }
+    int nown, nrun, help, repeat_given;
+    tune_opts o;
+    memset(&o, 0, sizeof o);
+    hx_config *cfg = &t.base;
+    hx_config_defaults(cfg);
+    int rc = split_args(argc, argv, own, &nown, run, &nrun, &help, &repeat_given, err, sizeof err);
+    if (rc == 0 && help) {
+        free(own), free(run);
+        if (t.rank == 0) hx_opts_usage(&hx_tune_command, stdout);
+        return HX_OK;
+    }
+    if (rc == 0) rc = hx_opts_defaults(&hx_tune_command, &o, err, sizeof err);
+    if (rc == 0) rc = hx_opts_parse(&hx_tune_command, &o, nown, own, err, sizeof err);
+    if (rc == 0) rc = hx_config_parse(cfg, nrun, run, err, sizeof err);
+    free(own), free(run);
+    if (rc == 1) { /* --help inside a value position: treat as help */
+        if (t.rank == 0) hx_opts_usage(&hx_tune_command, stdout);
+        return HX_OK;
+    }
+    /* the transports to search */
+    char names[256], *save = NULL, *list[TUNE_MAX_TRANSPORTS];
+    int ntr = 0;
+    if (rc == 0) {
+        snprintf(names, sizeof names, "%s", strcmp(o.transport, "all") ? o.transport : hx_transport_names());
+        for (char *s = strtok_r(names, ", ", &save); s && ntr < TUNE_MAX_TRANSPORTS; s = strtok_r(NULL, ", ", &save)) {
+            if (!hx_transport_paths(s)) {
+                const char *why = hx_transport_absent_reason(s);
+                if (why) snprintf(err, sizeof err, "--transport %s: %s (this build has %s)", s, why, hx_transport_names());
+                else snprintf(err, sizeof err, "unknown --transport '%s': this build has %s (see halox info)", s, hx_transport_names());
+                rc = -1;
+                break;
+            }
+            int dup = 0;
+            for (int k = 0; k < ntr; k++) dup |= !strcmp(list[k], s);
+            if (!dup) list[ntr++] = s;
+        }
+        if (rc == 0 && ntr == 0) snprintf(err, sizeof err, "--transport names no transport: give halox info's names, or all"), rc = -1;
+    }
+    if (rc == 0) {
+        if (!repeat_given) cfg->repeat = TUNE_REPEAT;
+        cfg->verify = 0;
+        cfg->output[0] = 0;
+        cfg->format = HX_FORMAT_CSV;
+        cfg->no_header = 1;
+        t.quiet = cfg->quiet;
+        cfg->quiet = 1;
+        cand c1 = make(list[0], 1);
+        hx_config probe = *cfg;
+        apply(&probe, &c1);
+        if (hx_config_check(&probe, t.nranks, err, sizeof err)) rc = -1;
+        else if (cfg->backend == HX_BACKEND_CUDA && !hx_backend_built(HX_BACKEND_CUDA))
+            snprintf(err, sizeof err, "this halox was built without CUDA: install the CUDA toolkit and rebuild, or use --backend cpu"), rc = -1;
+    }
+    /* the backend, resolved as the context does (auto: cuda when every rank sees a GPU) */
+    int gpus = hx_backend_built(HX_BACKEND_CUDA) ? hx_gpu_count() : 0, min_gpus = 0;
+    MPI_Allreduce(&gpus, &min_gpus, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (rc == 0 && cfg->backend == HX_BACKEND_CUDA && min_gpus == 0)
+        snprintf(err, sizeof err, "no CUDA GPU is visible to every rank: use --backend cpu, or check CUDA_VISIBLE_DEVICES"), rc = -1;
+    if (rc != 0) {
+        if (t.rank == 0) fprintf(stderr, "halox: error: %s\n", err);
+        return HX_ERR_INPUT;
+    }
+    if (cfg->backend == HX_BACKEND_AUTO) cfg->backend = min_gpus > 0 ? HX_BACKEND_CUDA : HX_BACKEND_CPU;
+    int cuda = cfg->backend == HX_BACKEND_CUDA;
+    int radius = hx_stencil_get(cfg->stencil)->radius;
+
+    t.budget = o.budget;
+    t.t0 = MPI_Wtime();
+    MPI_Bcast(&t.t0, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+
+    /* 1. baselines */
+    for (int i = 0; i < ntr && !t.stopped; i++) {
+        cand c = make(list[i], 1);
+        try_cand(&t, &c);
+    }
+    /* 2. depth per transport */
+    for (int i = 0; i < ntr && !t.stopped; i++) search_depth(&t, list[i]);
+    /* 3. the best two transports */
+    const char *top[2] = {NULL, NULL};
+    for (int k = 0; k < 2; k++) {
+        const cand *b = NULL;
+        for (int i = 0; i < ntr; i++) {
+            if (k == 1 && top[0] && !strcmp(top[0], list[i])) continue;
+            const cand *x = best_of(&t, list[i]);
+            if (x && (!b || x->us < b->us)) b = x, top[k] = list[i];
+        }
+    }
+    for (int k = 0; k < 2 && !t.stopped; k++)
+        if (top[k]) refine(&t, top[k], cuda, cfg->dim, radius);
+    double spent = MPI_Wtime() - t.t0;
+
+    /* winner and runner-up */
+    const cand *w = best_of(&t, NULL), *r = NULL;
+    int ran = 0;
+    for (int i = 0; i < t.n; i++) {
+        ran += t.c[i].ran;
+        if (t.c[i].ran && &t.c[i] != w && (!r || t.c[i].us < r->us)) r = &t.c[i];
+    }
+    if (!w) {
+        if (t.rank == 0) {
+            fprintf(stderr, "halox: error: no candidate could run (%s): check halox info and the problem options\n",
+                    t.n ? t.c[0].note : "budget spent");
+        }
+        return HX_ERR_RUNTIME;
+    }
+    /* The ranks agree on which one won: rank 0's view (timings are all-reduced, so they agree
+     * anyway; this keeps a floating-point tie from splitting them). */
+    int wi = (int)(w - t.c), ri = r ? (int)(r - t.c) : -1;
+    int idx[2] = {wi, ri};
+    MPI_Bcast(idx, 2, MPI_INT, 0, MPI_COMM_WORLD);
+    w = &t.c[idx[0]];
+    r = idx[1] >= 0 ? &t.c[idx[1]] : NULL;
+
+    /* verify the winner */
+    long cells = (long)cfg->size[0] * cfg->size[1] * (cfg->dim == 3 ? cfg->size[2] : 1);
+    int do_verify = o.verify_set ? o.verify : cells <= TUNE_VERIFY_CELLS;
+    int code = HX_OK, verified = 0;
+    char vnote[200] = "";
+    if (do_verify) {
+        hx_config v = *cfg;
+        apply(&v, w);
+        v.verify = 1;
+        v.repeat = 1;
+        int c = quiet_run(&v, t.rank, t.nranks, vnote, sizeof vnote);
+        verified = c == HX_OK ? hx_last_run()->verified : c == HX_ERR_VERIFY ? -1 : 0;
+        if (c == HX_ERR_VERIFY) code = HX_ERR_VERIFY;
+    }
+    if (t.rank == 0) {
+        report(&t, w, r, spent, ran, t.n - ran);
+        if (!do_verify)
+            printf("verify: not verified (%s): add --verify to the command below\n",
+                   o.verify_set ? "--no-verify" : "over 1024x1024 cells, the reference run is slow; tune --verify forces it");
+        else if (verified > 0) printf("verify: bit-identical to the single-domain reference\n");
+        else if (verified < 0) printf("verify: DIFFERS from the single-domain reference: report this as a bug\n");
+        else printf("verify: could not run (%s)\n", vnote[0] ? vnote : "failed");
+        char cmd[4096];
+        command_line(&t, w, cmd, sizeof cmd);
+        printf("command: %s\n", cmd);
+        fflush(stdout);
+    }
+    return code;
+}
