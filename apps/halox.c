@@ -29,22 +29,6 @@ static void usage(FILE *out)
             HALOX_VERSION);
 }
 
-/* Collective: 1 when any rank failed; the lowest failing rank prints its one line. */
-static int any_failed(int failed, const char *msg)
-{
-    int rank, size, first;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    int mine = failed ? rank : size;
-    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (first == size) return 0;
-    if (rank == first) {
-        fprintf(stderr, "halox: error: %s\n", msg);
-        fflush(stderr);
-    }
-    return 1;
-}
-
 /* --transport all: the same problem over every transport of this build, then one table with
  * each one's time per sweep and its ratio to host-staged mpi, measured in this one job. */
 static int run_all_transports(int rank, hx_config *cfg)
@@ -97,7 +81,7 @@ static int check_sweep(hx_sweep *sw, int nranks, int *help)
         bad = rc < 0 || hx_config_check(&cfg, nranks, err, sizeof err) != 0;
     } while (!bad && hx_sweep_next(sw));
     hx_sweep_rewind(sw);
-    return any_failed(bad, err);
+    return hx_cli_any_failed(MPI_COMM_WORLD, bad, err);
 }
 
 static int run_command(int rank, int argc, char **argv)
@@ -108,7 +92,7 @@ static int run_command(int rank, int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
     hx_sweep sw;
     int bad = hx_sweep_init(&sw, &hx_run_command, argc, argv, err, sizeof err) != 0;
-    if (any_failed(bad, err) || check_sweep(&sw, nranks, &help)) {
+    if (hx_cli_any_failed(MPI_COMM_WORLD, bad, err) || check_sweep(&sw, nranks, &help)) {
         hx_sweep_free(&sw);
         return HX_ERR_INPUT;
     }

@@ -9,6 +9,7 @@
  * is unpacked and usable) and the optional --compute-us busy-wait; the reported latency is half a
  * round trip, i.e. the time of one exchange plus the busy-wait. See docs/pingpong.md. */
 #include "pingpong.h"
+#include "run.h"
 
 #include <limits.h>
 #include <math.h>
@@ -259,21 +260,6 @@ static void spin_us(int us)
     }
 }
 
-static int any_failed(MPI_Comm comm, int failed, const char *msg)
-{
-    int rank, size, first;
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
-    int mine = failed ? rank : size;
-    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
-    if (first == size) return 0;
-    if (rank == first) {
-        fprintf(stderr, "halox: error: %s\n", msg);
-        fflush(stderr);
-    }
-    return 1;
-}
-
 static void die(MPI_Comm comm, int rank, const char *msg)
 {
     fprintf(stderr, "halox: error (rank %d): %s\n", rank, msg);
@@ -394,14 +380,14 @@ int hx_pingpong_main(int argc, char **argv, MPI_Comm comm)
         else if (c.backend == HX_BACKEND_CUDA && !hx_backend_built(HX_BACKEND_CUDA))
             snprintf(err, sizeof err, "this halox was built without CUDA: use --backend cpu"), rc = -1;
     }
-    if (any_failed(comm, rc != 0, err)) return HX_ERR_INPUT;
+    if (hx_cli_any_failed(comm, rc != 0, err)) return HX_ERR_INPUT;
 
     /* transports: the list given, or every one of the build */
     char names[256], *save = NULL, *list[PP_MAX_TRANSPORTS];
     int ntr = 0;
     snprintf(names, sizeof names, "%s", strcmp(c.transport, "all") ? c.transport : hx_transport_names());
     for (char *t = strtok_r(names, ", ", &save); t && ntr < PP_MAX_TRANSPORTS; t = strtok_r(NULL, ", ", &save)) list[ntr++] = t;
-    if (any_failed(comm, ntr == 0, "--transport names no transport: give one of halox info's, or all")) return HX_ERR_INPUT;
+    if (hx_cli_any_failed(comm, ntr == 0, "--transport names no transport: give one of halox info's, or all")) return HX_ERR_INPUT;
 
     hx_context_options co = hx_context_defaults();
     co.backend = c.backend;
@@ -442,7 +428,7 @@ int hx_pingpong_main(int argc, char **argv, MPI_Comm comm)
     st = hx_field_alloc(layout, &f);
     have_field = st == HX_OK;
     if (st == HX_OK) st = hx_field_init(layout, &f, 42);
-    if (any_failed(comm, st != HX_OK, hx_context_error(ctx))) {
+    if (hx_cli_any_failed(comm, st != HX_OK, hx_context_error(ctx))) {
         code = HX_ERR_RUNTIME;
         goto out;
     }
@@ -455,7 +441,7 @@ int hx_pingpong_main(int argc, char **argv, MPI_Comm comm)
     long maxiter = c.iters > c.large_iters ? c.iters : c.large_iters;
     double *samples = malloc(sizeof *samples * (size_t)maxiter);
     pp_row *rows = rank == 0 ? calloc((size_t)ntr * (size_t)npairs * (size_t)nsizes, sizeof *rows) : NULL;
-    if (any_failed(comm, !samples || !pairs || (rank == 0 && !rows), "out of host memory for the timings")) {
+    if (hx_cli_any_failed(comm, !samples || !pairs || (rank == 0 && !rows), "out of host memory for the timings")) {
         free(samples), free(rows), free(pairs);
         code = HX_ERR_RUNTIME;
         goto out;

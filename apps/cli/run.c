@@ -16,7 +16,7 @@ const hx_run_result *hx_last_run(void) { return &last_result; }
 
 /* Collective: 1 if any rank failed; the lowest failing rank prints its message. For the CLI's
  * own checks (options, --output), made before the library is involved. */
-static int any_failed(MPI_Comm comm, int failed, const char *msg)
+int hx_cli_any_failed(MPI_Comm comm, int failed, const char *msg)
 {
     int rank, size, first;
     MPI_Comm_rank(comm, &rank);
@@ -88,7 +88,7 @@ static void verify(hx_layout *l, const hx_field *f, const hx_config *cfg, MPI_Co
         global = malloc((size_t)cells * elem);
         ref = malloc((size_t)cells * elem);
     }
-    if (any_failed(comm, rank == 0 && (!global || !ref), "out of host memory for --verify: verify a smaller --size")) {
+    if (hx_cli_any_failed(comm, rank == 0 && (!global || !ref), "out of host memory for --verify: verify a smaller --size")) {
         free(global), free(ref);
         MPI_Abort(comm, HX_ERR_RUNTIME);
     }
@@ -140,27 +140,27 @@ int hx_run(const hx_config *cfg_in, MPI_Comm comm)
     /* Every rank must run the same problem. */
     hx_config root = cfg;
     MPI_Bcast(&root, (int)sizeof root, MPI_BYTE, 0, comm);
-    if (any_failed(comm, memcmp(&root, &cfg, sizeof cfg) != 0,
+    if (hx_cli_any_failed(comm, memcmp(&root, &cfg, sizeof cfg) != 0,
                    "ranks were started with different options: give every rank the same command line"))
         return HX_ERR_INPUT;
-    if (any_failed(comm, hx_config_check(&cfg, nranks, err, sizeof err) != 0, err)) return HX_ERR_INPUT;
+    if (hx_cli_any_failed(comm, hx_config_check(&cfg, nranks, err, sizeof err) != 0, err)) return HX_ERR_INPUT;
     int pgrid[3];
-    if (any_failed(comm, hx_config_grid(&cfg, nranks, pgrid, err, sizeof err) != 0, err)) return HX_ERR_INPUT;
-    if (any_failed(comm, rank == 0 && cfg.output[0] && output_writable(cfg.output, err, sizeof err), err)) return HX_ERR_INPUT;
+    if (hx_cli_any_failed(comm, hx_config_grid(&cfg, nranks, pgrid, err, sizeof err) != 0, err)) return HX_ERR_INPUT;
+    if (hx_cli_any_failed(comm, rank == 0 && cfg.output[0] && output_writable(cfg.output, err, sizeof err), err)) return HX_ERR_INPUT;
 
     /* what the CLI can say in its own words, with the flag to change */
     if (!hx_transport_paths(cfg.transport)) {
         const char *why = hx_transport_absent_reason(cfg.transport);
         if (why) snprintf(err, sizeof err, "--transport %s: %s (this build has %s)", cfg.transport, why, hx_transport_names());
         else snprintf(err, sizeof err, "unknown --transport '%s': this build has %s (see halox info)", cfg.transport, hx_transport_names());
-        any_failed(comm, 1, err);
+        hx_cli_any_failed(comm, 1, err);
         return HX_ERR_INPUT;
     }
     if (cfg.backend == HX_BACKEND_CUDA && !hx_backend_built(HX_BACKEND_CUDA)) {
-        any_failed(comm, 1, "this halox was built without CUDA: install the CUDA toolkit and rebuild, or use --backend cpu");
+        hx_cli_any_failed(comm, 1, "this halox was built without CUDA: install the CUDA toolkit and rebuild, or use --backend cpu");
         return HX_ERR_INPUT;
     }
-    if (any_failed(comm, cfg.backend == HX_BACKEND_CUDA && hx_gpu_count() == 0,
+    if (hx_cli_any_failed(comm, cfg.backend == HX_BACKEND_CUDA && hx_gpu_count() == 0,
                    "no CUDA GPU is visible to this rank: use --backend cpu, or check CUDA_VISIBLE_DEVICES and the driver"))
         return HX_ERR_INPUT;
 
@@ -183,7 +183,7 @@ int hx_run(const hx_config *cfg_in, MPI_Comm comm)
             snprintf(err, sizeof err, "--schedule %s runs kernels on GPUs: use --backend cuda, or --schedule cycle",
                      hx_schedule_name(cfg.schedule));
         if (err[0]) {
-            any_failed(comm, 1, err);
+            hx_cli_any_failed(comm, 1, err);
             hx_context_destroy(ctx);
             return HX_ERR_INPUT;
         }
@@ -217,7 +217,7 @@ int hx_run(const hx_config *cfg_in, MPI_Comm comm)
     }
 
     hx_rank_stats *reps = calloc((size_t)cfg.repeat, sizeof *reps);
-    if (any_failed(comm, !reps, "out of host memory for the timings")) {
+    if (hx_cli_any_failed(comm, !reps, "out of host memory for the timings")) {
         code = HX_ERR_RUNTIME;
         goto out;
     }

@@ -10,6 +10,10 @@
 extern "C" {
 #endif
 
+/* Collective over comm: 1 if any rank passed failed != 0; the lowest failing rank prints msg as
+ * "halox: error: msg" (every subcommand's set-up checks use it, so they all agree the same way). */
+int hx_cli_any_failed(MPI_Comm comm, int failed, const char *msg);
+
 /* Collective over comm. Returns the process exit code: 0, HX_ERR_INPUT, HX_ERR_RUNTIME or HX_ERR_VERIFY.
  * Messages go to stderr (one line, from one rank), the report to rank 0's stdout. */
 int hx_run(const hx_config *cfg, MPI_Comm comm);

@@ -8,6 +8,7 @@
 
 #include "mg.h"
 #include "options.h"
+#include "run.h"
 
 typedef enum { MG_FORMAT_TABLE = 0, MG_FORMAT_CSV = 1 } mg_format;
 
@@ -94,22 +95,6 @@ static const hx_command mg_command = {
     .notes = "Exit codes: 0 success, 2 bad input (one line naming the fix), 3 run-time failure, 4 the V-cycles "
              "did not reach --tol or a cycle reduced the residual by less than 10x.",
 };
-
-/* Collective: 1 when any rank failed; the lowest failing rank prints its one line. */
-static int any_failed(int failed, const char *msg)
-{
-    int rank, size, first;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    int mine = failed ? rank : size;
-    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (first == size) return 0;
-    if (rank == first) {
-        fprintf(stderr, "halox: error: %s\n", msg);
-        fflush(stderr);
-    }
-    return 1;
-}
 
 /* The checks that need the rank count: process grid, alignment of every level, level count. */
 static int plan_levels(const mg_config *c, int nranks, int pgrid[3], int *nlev, double *tol, char *err, size_t n)
@@ -360,14 +345,14 @@ int hx_mg_main(int argc, char **argv)
     memset(&c, 0, sizeof c);
     int rc = hx_opts_defaults(&mg_command, &c, err, sizeof err);
     if (rc == 0) rc = hx_opts_parse(&mg_command, &c, argc, argv, err, sizeof err);
-    if (any_failed(rc < 0, err)) return HX_ERR_INPUT;
+    if (hx_cli_any_failed(MPI_COMM_WORLD, rc < 0, err)) return HX_ERR_INPUT;
     if (rc == 1) {
         if (rank == 0) hx_opts_usage(&mg_command, stdout);
         return HX_OK;
     }
     int pgrid[3], nlev = 0;
     double tol = 0;
-    if (any_failed(plan_levels(&c, nranks, pgrid, &nlev, &tol, err, sizeof err) != 0, err)) return HX_ERR_INPUT;
+    if (hx_cli_any_failed(MPI_COMM_WORLD, plan_levels(&c, nranks, pgrid, &nlev, &tol, err, sizeof err) != 0, err)) return HX_ERR_INPUT;
 
     hx_context_options co = hx_context_defaults();
     co.backend = HX_BACKEND_CPU;
