@@ -87,6 +87,19 @@ for stage in "$@"; do
             --pattern direct --depth 1,2,4 --schedule persistent --format csv 2>&1 | tee "$OUT/sbench3d.csv" | cut -d, -f2,11,16,48,51,55,64
         $MPI -np "$NGPU" $H run --backend cuda --transport nccl --size ${SBENCH_3D:-256x256x256} --iters 200 --repeat 5 \
             --pattern direct --depth 1,2 --graph --format csv 2>&1 | tee -a "$OUT/sbench3d.csv" | cut -d, -f2,11,16,48,51,55,64 ;;
+    rbench)
+        # the resident persistent kernel beside the pass kernel (HALOX_RESIDENT=0) and the best cycle
+        # setting, one job per size (2D fp32 jacobi5, direct, medians of 5)
+        for size in ${RBENCH_SIZES:-512x512 1024x1024 2048x2048}; do
+            for np in ${RBENCH_NP:-1 $NGPU}; do
+                HALOX_VERBOSE=1 $MPI -x HALOX_VERBOSE -np $np $H run --backend cuda --transport ipc --size $size --iters ${RBENCH_ITERS:-4000} \
+                    --repeat 5 --pattern direct --depth ${RBENCH_DEPTHS:-4,8,16} --schedule persistent --format csv 2>&1
+                HALOX_RESIDENT=0 $MPI -x HALOX_RESIDENT -np $np $H run --backend cuda --transport ipc --size $size --iters ${RBENCH_ITERS:-4000} \
+                    --repeat 5 --pattern direct --depth 16 --fuse 8 --schedule persistent --format csv 2>&1 | grep -v '^bench\|^halox_version'
+                $MPI -np $np $H run --backend cuda --transport nccl --size $size --iters ${RBENCH_ITERS:-4000} --repeat 5 \
+                    --pattern direct --depth 8,16 --fuse 4 --graph --format csv 2>&1 | grep -v '^bench\|^halox_version'
+            done
+        done | tee "$OUT/rbench.csv" | grep -v "^halox_version" | cut -d, -f2,3,11,16,48,51,55,64 ;;
     sanitizer)
         (cd $BUILD && ctest -R gpu_sanitizer -V) >"$OUT/sanitizer.log" 2>&1
         grep -E "clean:|FAIL|tests passed|tests failed" "$OUT/sanitizer.log" ;;

@@ -14,13 +14,17 @@ if [ "$gpu_count" -lt 2 ]; then echo "SKIPPED: needs 2 GPUs"; exit 77; fi
 fail=0
 export HALOX_TIMEOUT=3
 start=$(date +%s)
-err=$(HALOX_FAULT_SKIP_PUTS=1 timeout 60 "$MPIEXEC" -x HALOX_TIMEOUT -x HALOX_FAULT_SKIP_PUTS -np 2 "$HALOX" run --backend cuda \
-    --transport ipc --schedule persistent --size 256x256 --iters 40 --warmup 0 --quiet 2>&1 >/dev/null)
-rc=$?
-echo "skip-puts: exit $rc after $(($(date +%s) - start)) s"; echo "$err" | grep "halox: error" | head -2
-[ $rc -eq 3 ] || { echo "FAIL: want exit 3"; fail=1; }
-grep -q "halo of rank 1" <<<"$err" || { echo "FAIL: no message naming the silent rank 1"; fail=1; }
-out=$(timeout 60 "$MPIEXEC" -np 2 "$HALOX" run --backend cuda --transport ipc --schedule persistent --size 64x64 --iters 4 --verify --quiet 2>&1)
+# staged: the pass kernel; direct: the resident kernel (tiles kept in shared memory)
+for pattern in staged direct; do
+    start=$(date +%s)
+    err=$(HALOX_FAULT_SKIP_PUTS=1 timeout 60 "$MPIEXEC" -x HALOX_TIMEOUT -x HALOX_FAULT_SKIP_PUTS -np 2 "$HALOX" run --backend cuda \
+        --transport ipc --schedule persistent --pattern $pattern --size 256x256 --iters 40 --warmup 0 --quiet 2>&1 >/dev/null)
+    rc=$?
+    echo "skip-puts, $pattern: exit $rc after $(($(date +%s) - start)) s"; echo "$err" | grep "halox: error" | head -2
+    [ $rc -eq 3 ] || { echo "FAIL: want exit 3"; fail=1; }
+    grep -q "halo of rank 1" <<<"$err" || { echo "FAIL: no message naming the silent rank 1"; fail=1; }
+done
+out=$(timeout 60 "$MPIEXEC" -np 2 "$HALOX" run --backend cuda --transport ipc --schedule persistent --pattern direct --size 64x64 --iters 4 --verify --quiet 2>&1)
 grep -q "verify: bit-identical" <<<"$out" || { echo "FAIL: the GPUs did not run the next job"; fail=1; }
 for tr in $("$HALOX" info | sed -n 's/^  \(mpi\|ipc\|nccl\|nvshmem\) .*/\1/p'); do
     err=$(HALOX_FAULT_SETUP=1 timeout 60 "$MPIEXEC" -x HALOX_FAULT_SETUP -np 2 "$HALOX" run --backend cuda --transport "$tr" \

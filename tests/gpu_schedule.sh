@@ -12,9 +12,10 @@ HALOX=$1 MPIEXEC=$2 NP=$3
 unset OMPI_MCA_mpi_yield_when_idle
 if [ "$NP" -gt "$gpu_count" ]; then echo "SKIPPED: $NP ranks but $gpu_count GPU(s): one GPU per rank"; exit 77; fi
 fail=0 runs=0
+export HALOX_RESIDENT=auto # HALOX_RESIDENT=0 forces the pass kernel where the resident one applies
 run_case() {
     runs=$((runs + 1))
-    out=$(MPIRUN "$NP" "$HALOX" run --backend cuda --transport ipc "$@" --verify --warmup 3 --quiet 2>&1)
+    out=$(MPIRUN "$NP" -x HALOX_RESIDENT "$HALOX" run --backend cuda --transport ipc "$@" --verify --warmup 3 --quiet 2>&1)
     rc=$?
     if [ $rc -ne 0 ] || ! grep -q "verify: bit-identical" <<<"$out"; then
         echo "FAIL (np=$NP, exit $rc): halox run $*"
@@ -34,5 +35,16 @@ for sched in persistent fused; do
     run_case --schedule $sched --size 33x30x28 --stencil star13 --depth 1 --iters 5 --pattern staged --dtype double
     run_case --schedule $sched --size 70x41x39 --depth 3 --iters 8 --pattern direct --dtype double --boundary fixed --norm-every 4
 done
+# the resident kernel (2D, direct: tiles stay in shared memory) at sizes that give many tiles, deep
+# rings, both boundaries and dtypes, norms; and the pass kernel forced on the same cases
+for res in 1 0; do
+    export HALOX_RESIDENT=$res
+    run_case --schedule persistent --size 1000x700 --depth 5 --iters 23 --pattern direct --repeat 2
+    run_case --schedule persistent --size 512x512 --depth 16 --iters 50 --pattern direct --boundary fixed --norm-every 7
+    run_case --schedule persistent --size 777x333 --stencil star9 --depth 6 --iters 20 --pattern direct --dtype double --boundary fixed
+    run_case --schedule persistent --size 96x2000 --depth 2 --iters 9 --pattern direct --dtype double --norm-every 3
+    run_case --schedule fused --size 300x300 --stencil star9 --depth 8 --iters 17 --pattern direct
+done
+export HALOX_RESIDENT=auto
 echo "np=$NP device schedules: $runs runs, $fail failed"
 [ $fail -eq 0 ]

@@ -13,6 +13,7 @@
 
 #include "exec/persistent.h"
 #include "exec/persistent_kernel.cuh"
+#include "exec/resident_kernel.cuh"
 
 struct hx_device_run {
     hx_dev_table *table;       /* on the device */
@@ -21,10 +22,13 @@ struct hx_device_run {
     unsigned *bar;             /* device */
     double *norm_dev;
     long norm_cap;
-    unsigned long long exchanges; /* done so far: flags only ever grow */
     void *kernel;
     int grid, threads, levels, tx, ty, pitch;
     size_t smem;
+    /* resident kernel: tiles stay in shared memory for the whole run */
+    int resident, ntx, nty, ring;
+    unsigned long long *ll_mail;   /* device: both parities of the mailbox of flagged words */
+    unsigned long long *prof;      /* device, HALOX_PROFILE=1 */
 };
 
 #define DEV_TRY(call)                                                                                        \
@@ -48,16 +52,47 @@ static kernel_fn pick_kernel(hx_dtype t, hx_stencil_id st)
     return table[t == HX_DOUBLE][st];
 }
 
+static kernel_fn pick_resident(hx_dtype t, hx_stencil_id st)
+{
+    if (st == HX_JACOBI5) return t == HX_DOUBLE ? hx_resident_kernel<double, HX_JACOBI5> : hx_resident_kernel<float, HX_JACOBI5>;
+    if (st == HX_STAR9) return t == HX_DOUBLE ? hx_resident_kernel<double, HX_STAR9> : hx_resident_kernel<float, HX_STAR9>;
+    return NULL;
+}
+
+/* HALOX_PROFILE=1: each rank prints where its blocks' cycles went (mean and slowest block). */
+static void print_profile(const hx_sim *s, const hx_device_run *r)
+{
+    unsigned long long *h = (unsigned long long *)malloc((size_t)r->grid * 4 * sizeof *h);
+    if (!h || cudaMemcpy(h, r->prof, (size_t)r->grid * 4 * sizeof *h, cudaMemcpyDeviceToHost) != cudaSuccess) {
+        free(h);
+        return;
+    }
+    double mean[3] = {0, 0, 0}, worst[3] = {0, 0, 0};
+    for (int b = 0; b < r->grid; b++)
+        for (int k = 0; k < 3 && h[4 * b + 3]; k++) {
+            const double us = 1e-3 * (double)h[4 * b + k] / (double)h[4 * b + 3];
+            mean[k] += us / r->grid;
+            if (us > worst[k]) worst[k] = us;
+        }
+    fprintf(stderr, "halox: rank %d resident profile, us per cycle (mean / slowest block of %d, %llu cycles): publish %.2f / %.2f, "
+            "wait+gather %.2f / %.2f, sweeps %.2f / %.2f\n", s->d->rank, r->grid, h[3], mean[0], worst[0], mean[1], worst[1], mean[2],
+            worst[2]);
+    free(h);
+}
+
 void hx_device_release(hx_sim *s)
 {
     hx_device_run *r = s->device_run;
     if (!r) return;
+    if (r->prof) print_profile(s, r);
     cudaFree(r->table);
     cudaFreeHost(r->watch_host);
     cudaFree(r->abort_flag);
     cudaFree(r->cur_out);
     cudaFree(r->bar);
     cudaFree(r->norm_dev);
+    cudaFree(r->ll_mail);
+    cudaFree(r->prof);
     free(r);
     s->device_run = NULL;
 }
@@ -79,6 +114,69 @@ static void choose_tiles(hx_device_run *r, const hx_decomp *d, int radius, int l
     r->levels = levels;
     r->pitch = r->tx + 2 * levels * radius;
     r->smem = d->dim == 2 ? 2 * (size_t)r->pitch * (r->ty + 2 * levels * radius) : 0;
+}
+
+/* The resident kernel, where it applies: 2D, every ghost cell from a message of one phase (the
+ * direct pattern: no forwarded ghosts), a ring that fits the ghost width, and tiles that fit on the
+ * GPU at once. The shape minimises the cells an SM updates per sweep (its blocks x a tile and its
+ * average ring). Returns 1 when set up, 0 when it does not apply, -1 on error. */
+static int setup_resident(hx_sim *s, const hx_dev_table *table, int sms)
+{
+    hx_device_run *r = s->device_run;
+    const hx_decomp *d = s->d;
+    const char *env = getenv("HALOX_RESIDENT");
+    const int H = s->opt.depth * s->radius, W = d->local[0], Hy = d->local[1], dev = s->bk->device;
+    kernel_fn kernel = pick_resident(s->bk->dtype, s->bk->stencil);
+    if ((env && strcmp(env, "0") == 0) || d->dim != 2 || !kernel || H > d->ghost[0] || H > d->ghost[1]) return 0;
+    for (int ph = 1; ph < table->nphases; ph++)
+        if (table->nmsg[ph]) return 0;
+    int optin = 0;
+    cudaFuncAttributes fa;
+    DEV_TRY(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    DEV_TRY(cudaFuncGetAttributes(&fa, (const void *)kernel));
+    optin -= (int)fa.sharedSizeBytes; /* the dynamic part: the block's static shared memory counts too */
+    DEV_TRY(cudaFuncSetAttribute((void *)kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optin));
+    static const int xs[] = {16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512}, ys[] = {4, 8, 12, 16, 24, 32, 48, 64, 96, 128};
+    double best = 0;
+    for (int i = 0; i < (int)(sizeof xs / sizeof xs[0]); i++)
+        for (int j = 0; j < (int)(sizeof ys / sizeof ys[0]); j++) {
+            const int tx = xs[i], ty = ys[j];
+            if ((i && xs[i - 1] >= W) || (j && ys[j - 1] >= Hy)) continue; /* same tiles as a smaller shape */
+            const long ntiles = (long)((W + tx - 1) / tx) * ((Hy + ty - 1) / ty), bps = (ntiles + sms - 1) / sms;
+            const size_t smem = 2 * (size_t)(tx + 2 * H) * (ty + 2 * H) * s->bk->elem;
+            if (bps > 4 || smem > (size_t)optin) continue;
+            const int threads = bps == 1 ? 1024 : bps == 2 ? 512 : 256;
+            /* a thread sweeps at most two runs of HX_RES_K cells down a column of the region */
+            const int K = HX_RES_K(s->bk->elem);
+            if ((long)(tx + 2 * H) * ((ty + 2 * H + K - 1) / K) > 2L * threads) continue;
+            int per_sm = 0;
+            DEV_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (void *)kernel, threads, smem));
+            if ((long)per_sm * sms < ntiles) continue;
+            const double cost = (double)bps * (double)(min(tx, W) + H) * (double)(min(ty, Hy) + H);
+            if (best == 0 || cost < best) {
+                best = cost;
+                r->tx = tx, r->ty = ty, r->threads = threads, r->smem = smem;
+                r->ntx = (W + tx - 1) / tx, r->nty = (Hy + ty - 1) / ty;
+            }
+        }
+    if (best == 0) return 0; /* too large to stay on chip: the pass kernel streams it */
+    r->resident = 1;
+    r->ring = H;
+    r->pitch = r->tx + 2 * H;
+    r->grid = r->ntx * r->nty;
+    r->kernel = (void *)kernel;
+    /* the mailbox: a flagged word per 4 bytes of every cell, per parity, zeroed (no valid number) */
+    const size_t words = (size_t)hx_alloc_cells(d) * (s->bk->elem / 4);
+    DEV_TRY(cudaMalloc((void **)&r->ll_mail, 2 * words * sizeof(unsigned long long)));
+    DEV_TRY(cudaMemset(r->ll_mail, 0, 2 * words * sizeof(unsigned long long)));
+    if (getenv("HALOX_PROFILE") && atoi(getenv("HALOX_PROFILE")) == 1) {
+        DEV_TRY(cudaMalloc((void **)&r->prof, (size_t)r->grid * 4 * sizeof(unsigned long long)));
+        DEV_TRY(cudaMemset(r->prof, 0, (size_t)r->grid * 4 * sizeof(unsigned long long)));
+    }
+    if (getenv("HALOX_VERBOSE") && d->rank == 0)
+        fprintf(stderr, "halox: %s schedule: resident tiles %dx%d (%dx%d blocks of %d threads, %zu B of shared memory), ring %d\n",
+                hx_schedule_name(s->opt.schedule), r->tx, r->ty, r->ntx, r->nty, r->threads, r->smem, H);
+    return 1;
 }
 
 static int setup(hx_sim *s)
@@ -105,6 +203,8 @@ static int setup(hx_sim *s)
     const int levels = s->opt.fuse > 1 && d->dim == 2 ? s->opt.fuse : 1;
     int per_sm = 0, sms = 0, dev = s->bk->device;
     DEV_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    const int res = setup_resident(s, &table, sms);
+    if (res) return res < 0 ? -1 : 0;
     choose_tiles(r, d, s->radius, levels, sms, s->opt.depth);
     r->smem *= s->bk->elem;
     r->threads = d->dim == 2 ? 256 : 512;
@@ -156,6 +256,9 @@ static int wait_progress(hx_sim *s, cudaStream_t st)
             snprintf(s->err, sizeof s->err, "rank %d waited %.1f s on the device for the halo of rank %d (phase %d, exchange %lld, "
                      "after sweep %lld) and gave up: that neighbour never put it", w->rank, w->waited_s, w->peer, w->phase,
                      w->exchange, w->sweep);
+        else if (w->what == HX_WAIT_TILE)
+            snprintf(s->err, sizeof s->err, "rank %d: a tile waited %.1f s for a neighbouring tile of its own GPU (exchange %lld, "
+                     "after sweep %lld) and gave up", w->rank, w->waited_s, w->exchange, w->sweep);
         else
             snprintf(s->err, sizeof s->err, "rank %d: a block waited %.1f s at a grid barrier (exchange %lld, after sweep %lld) "
                      "and gave up", w->rank, w->waited_s, w->exchange, w->sweep);
@@ -196,7 +299,7 @@ static int launch(hx_sim *s, long sweeps, long done0, cudaStream_t st)
     p.norm_acc = r->norm_dev; /* slots count from the first norm of this hx_device_iterate */
     p.norm_base = s->opt.norm_every > 0 ? s->sweeps_done / s->opt.norm_every : 0;
     p.table = r->table;
-    p.exch0 = r->exchanges;
+    p.exch0 = s->tr->dev_exchanges; /* kept by the transport: another sweeper on it continues the count */
     p.skip_from = skip_from(s);
     p.levels = r->levels;
     p.tx = r->tx;
@@ -209,10 +312,19 @@ static int launch(hx_sim *s, long sweeps, long done0, cudaStream_t st)
     p.rank = d->rank;
     p.cg_sync = getenv("HALOX_CG_SYNC") && atoi(getenv("HALOX_CG_SYNC")) == 1;
     p.cur_out = r->cur_out;
+    p.ntx = r->ntx;
+    p.nty = r->nty;
+    p.ring = r->ring;
+    if (r->ll_mail) {
+        const size_t words = (size_t)hx_alloc_cells(d) * (s->bk->elem / 4);
+        p.ll_mail[0] = r->ll_mail;
+        p.ll_mail[1] = r->ll_mail + words;
+    }
+    p.prof = r->prof;
     void *args[] = {&p};
     DEV_TRY(cudaLaunchCooperativeKernel(r->kernel, dim3((unsigned)r->grid), dim3((unsigned)r->threads), args, r->smem, st));
     /* exchanges this launch makes: one per cycle */
-    r->exchanges += (unsigned long long)((sweeps + s->opt.depth - 1) / s->opt.depth);
+    s->tr->dev_exchanges += (unsigned long long)((sweeps + s->opt.depth - 1) / s->opt.depth);
     return 0;
 }
 

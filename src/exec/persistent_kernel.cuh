@@ -20,7 +20,7 @@
 #include "halox/stencil.h"
 #include "transport/device_table.h"
 
-enum { HX_WAIT_BARRIER = 1, HX_WAIT_FLAG = 2 };
+enum { HX_WAIT_BARRIER = 1, HX_WAIT_FLAG = 2, HX_WAIT_TILE = 3 };
 #define HX_BATCH 4 /* cells whose loads a thread issues together */
 
 /* Host-mapped: what the watchdog saw, and progress for the host's own deadline. */
@@ -56,6 +56,11 @@ typedef struct {
     int rank;
     int cg_sync;                      /* HALOX_CG_SYNC=1: cooperative groups' grid barrier (no watchdog), to compare */
     int *cur_out;                     /* in: field[cur] holds the newest iterate; out: where it ends */
+    /* the resident kernel (resident_kernel.cuh) */
+    int ntx, nty;                     /* tiles along x and y: one block each */
+    int ring;                         /* cells around a tile's core kept in shared memory: depth x radius */
+    unsigned long long *ll_mail[2];   /* per parity: every cell's flagged words, for the tiles of this GPU */
+    unsigned long long *prof;         /* HALOX_PROFILE=1: per block publish, gather, sweeps (ns) and cycles; else NULL */
 } hx_pparams;
 
 __device__ __forceinline__ unsigned long long hx_now_ns()

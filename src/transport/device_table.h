@@ -15,6 +15,10 @@
 
 #include "halox/plan.h"
 
+/* Bytes of one receive slot of a message of `count` cells: room for every 4-byte word of the
+ * cells plus its exchange number (the resident kernel's flagged words); others use the first half. */
+#define HX_DEV_SLOT_BYTES(count, elem) ((size_t)(count) * (size_t)(elem) * 2)
+
 typedef struct {
     hx_box send_box, recv_box;   /* local coordinates, as in hx_message */
     long count;                  /* cells */

@@ -4,7 +4,10 @@
  * fence, and set its flag (device_table.h gives the protocol).
  *
  * Area layout: flags[HX_MAX_PHASES][HX_MAX_MSGS] (uint64), padded to 256 bytes; then, for each
- * phase and message in plan order, the message's parity-0 cells followed by its parity-1 cells.
+ * phase and message in plan order, the message's parity-0 slot followed by its parity-1 slot. A
+ * slot holds twice the message's bytes: the resident kernel sends each 4-byte word with its
+ * exchange number beside it (an 8-byte store that needs no fence; resident_kernel.cuh). The whole
+ * area starts zeroed, so no stale word carries a valid exchange number.
  * Where each message's slot and flag sit at the receiver is traded with the neighbour, so no rank
  * computes another's layout. */
 #include <cuda_runtime_api.h>
@@ -53,12 +56,12 @@ int hx_ipc_device_setup(hx_transport *t, const unsigned char (*over_mpi)[HX_MAX_
         for (int m = 0; m < plan->phase[p].nmsg; m++) {
             extra[p][m][0] = (long)bytes;
             extra[p][m][1] = p * HX_MAX_MSGS + m;
-            bytes += 2 * (size_t)plan->phase[p].msg[m].count * elem;
+            bytes += 2 * HX_DEV_SLOT_BYTES(plan->phase[p].msg[m].count, elem);
             dv->over_mpi += over_mpi[p][m];
         }
     cudaError_t e = cudaSuccess;
     if (ok) e = cudaMalloc((void **)&dv->area, bytes);
-    if (ok && e == cudaSuccess) e = cudaMemset(dv->area, 0, FLAG_BYTES);
+    if (ok && e == cudaSuccess) e = cudaMemset(dv->area, 0, bytes);
     if (ok && e == cudaSuccess) e = cudaDeviceSynchronize();
     if (ok && e == cudaSuccess) e = cudaIpcGetMemHandle(&mine, dv->area);
     if (ok && e != cudaSuccess) ok = 0, snprintf(err, n, "allocating the %zu-byte ipc device area: %s", bytes, cudaGetErrorString(e));
@@ -82,7 +85,7 @@ int hx_ipc_device_setup(hx_transport *t, const unsigned char (*over_mpi)[HX_MAX_
             dm->count = msg->count;
             dm->peer = msg->peer;
             dm->my_recv[0] = dv->area + extra[p][m][0];
-            dm->my_recv[1] = dm->my_recv[0] + (size_t)msg->count * elem;
+            dm->my_recv[1] = dm->my_recv[0] + HX_DEV_SLOT_BYTES(msg->count, elem);
             dm->my_flag = (unsigned long long *)dv->area + extra[p][m][1];
             if (over_mpi[p][m]) continue; /* left out: the table refuses kernels while any is over MPI */
             char *base = msg->peer == d->rank ? dv->area : peer_area(dv, all, msg->peer, err, n);
@@ -91,7 +94,7 @@ int hx_ipc_device_setup(hx_transport *t, const unsigned char (*over_mpi)[HX_MAX_
                 break;
             }
             dm->remote_recv[0] = base + theirs[p][m][0];
-            dm->remote_recv[1] = dm->remote_recv[0] + (size_t)msg->count * elem;
+            dm->remote_recv[1] = dm->remote_recv[0] + HX_DEV_SLOT_BYTES(msg->count, elem);
             dm->remote_flag = (unsigned long long *)base + theirs[p][m][1];
         }
     }

@@ -66,6 +66,8 @@ struct hx_transport {
     void *recv_buf[HX_MAX_PHASES];    /* backend memory: unpack reads here */
     char err[256];                    /* why the last call failed */
     void *impl;
+    unsigned long long dev_exchanges; /* exchanges made through the device path so far: its flags
+                                         only grow, whichever sweeper drives it */
 };
 
 /* The transports of this build, by name. */

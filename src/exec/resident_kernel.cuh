@@ -1,0 +1,357 @@
+/* The resident persistent kernel (2D, direct pattern): every block owns one tile of the rank's
+ * block for the whole run and keeps it in shared memory with a ring of H = depth x radius cells,
+ * so the field never goes back to global memory between sweeps. Per deep-halo cycle e a tile:
+ *   1. publishes the cells of its core that neighbours read: into the rank's mailbox (parity
+ *      e % 2) for the tiles of this GPU, and, for each halo message its core overlaps, straight
+ *      into the neighbour rank's receive slot of parity e % 2 (CUDA IPC mapping: the put);
+ *   2. reads its ring from the mailbox and the received messages, as soon as each word is there;
+ *   3. runs the cycle's sweeps in shared memory, the ring shrinking by the radius per sweep:
+ *      the cells a deep halo recomputes. A tile is a small rank: deep halos between tiles too.
+ * No flag, fence, counter or grid barrier per cycle: every 4-byte word travels with the number of
+ * its exchange in one 8-byte store (what NCCL calls its low-latency protocol), which a reader
+ * polls until the number is e. An 8-byte aligned store is seen whole or not at all, on the GPU and
+ * over NVLink, so a word carrying e carries e's value.
+ *
+ * Two parities suffice: the neighbour relation is symmetric (a tile reads a tile or message iff
+ * those senders read it back), and a tile stores cycle e + 2 only after reading its neighbours'
+ * words of cycle e + 1, which each neighbour computed from, and so stored after, its reads of e.
+ * The arithmetic is halox/stencil.h's: fields are bit-identical to every other schedule. */
+#ifndef HALOX_RESIDENT_KERNEL_CUH
+#define HALOX_RESIDENT_KERNEL_CUH
+
+#include "exec/persistent_kernel.cuh"
+
+/* Flagged words: value bits in the low half, exchange number in the high half. */
+#define HX_LL_WORDS(T) ((int)sizeof(T) / 4)
+__device__ __forceinline__ void hx_ll_store(unsigned long long *a, unsigned long long v)
+{
+    asm volatile("st.volatile.global.u64 [%0], %1;" ::"l"(a), "l"(v) : "memory");
+}
+__device__ __forceinline__ unsigned long long hx_ll_load(const unsigned long long *a)
+{
+    unsigned long long v;
+    asm volatile("ld.volatile.global.u64 %0, [%1];" : "=l"(v) : "l"(a) : "memory");
+    return v;
+}
+template <typename T> __device__ __forceinline__ void hx_ll_put(unsigned long long *a, T v, unsigned e)
+{
+    const unsigned long long tag = (unsigned long long)e << 32;
+    if constexpr (sizeof(T) == 4) {
+        hx_ll_store(a, tag | __float_as_uint((float)v));
+    } else {
+        const unsigned long long b = (unsigned long long)__double_as_longlong((double)v);
+        hx_ll_store(a, tag | (b & 0xffffffffull));
+        hx_ll_store(a + 1, tag | (b >> 32));
+    }
+}
+/* True with *v once every word of the cell carries exchange e. */
+template <typename T> __device__ __forceinline__ bool hx_ll_get(const unsigned long long *a, unsigned e, T *v)
+{
+    const unsigned long long w0 = hx_ll_load(a);
+    if ((unsigned)(w0 >> 32) != e) return false;
+    if constexpr (sizeof(T) == 4) {
+        *v = (T)__uint_as_float((unsigned)w0);
+    } else {
+        const unsigned long long w1 = hx_ll_load(a + 1);
+        if ((unsigned)(w1 >> 32) != e) return false;
+        *v = (T)__longlong_as_double((long long)((w1 << 32) | (w0 & 0xffffffffull)));
+    }
+    return true;
+}
+
+/* Cells (x, y) of [x0, x1) x [y0, y1), spread flat over the block's threads (every lane busy
+ * whatever the width), no division per cell. */
+template <typename F> __device__ __forceinline__ void hx_rect(int x0, int x1, int y0, int y1, F fn)
+{
+    const int w = x1 - x0, h = y1 - y0;
+    if (w <= 0 || h <= 0) return;
+    const int n = w * h, N = (int)blockDim.x, dy = N / w, dx = N - dy * w;
+    int y = (int)threadIdx.x / w, x = (int)threadIdx.x - y * w;
+    for (int i = (int)threadIdx.x; i < n; i += N) {
+        fn(x0 + x, y0 + y);
+        x += dx;
+        y += dy;
+        if (x >= w) x -= w, y++;
+    }
+}
+
+struct hx_rtile {
+    int cx0, cx1, cy0, cy1; /* core: the cells this block owns */
+    int rx0, rx1, ry0, ry1; /* core plus the ring of H cells */
+};
+
+/* Where the ring's cells come from: up to four strips of the rank's own cells (the mailbox) and
+ * a rectangle per message. Cell (x, y) is flagged word (x - ox) + stride * (y - oy) of base[par]
+ * (HX_LL_WORDS per cell). Built once per launch. */
+#define HX_MAX_SOURCES (4 + HX_MAX_MSGS)
+struct hx_source {
+    int x0, x1, y0, y1, ox, oy, end; /* end: running count of cells up to this source */
+    int peer;                        /* the rank that sends it (this rank: a tile's mailbox) */
+    long stride;
+    const unsigned long long *base[2];
+};
+
+__device__ int hx_ring_sources(const hx_pparams &p, const hx_rtile &t, hx_source *src)
+{
+    const hx_dev_table *tb = p.table;
+    int n = 0, cells = 0;
+    for (int k = 0; k < 4 + tb->nmsg[0]; k++) {
+        hx_source q;
+        if (k < 4) {
+            /* the ring's four strips: above, below, left, right of the core */
+            const int x0 = k == 3 ? t.cx1 : t.rx0, x1 = k == 2 ? t.cx0 : t.rx1;
+            const int y0 = k == 0 ? t.ry0 : k == 1 ? t.cy1 : t.cy0, y1 = k == 0 ? t.cy0 : k == 1 ? t.ry1 : t.cy1;
+            q.x0 = max(x0, p.olo[0]), q.x1 = min(x1, p.ohi[0]), q.y0 = max(y0, p.olo[1]), q.y1 = min(y1, p.ohi[1]);
+            q.ox = q.oy = 0, q.stride = p.sy, q.peer = p.rank;
+            q.base[0] = p.ll_mail[0], q.base[1] = p.ll_mail[1];
+        } else {
+            const hx_dev_msg &dm = tb->msg[0][k - 4];
+            const hx_box &b = dm.recv_box;
+            q.x0 = max(t.rx0, b.lo[0]), q.x1 = min(t.rx1, b.hi[0]), q.y0 = max(t.ry0, b.lo[1]), q.y1 = min(t.ry1, b.hi[1]);
+            q.ox = b.lo[0], q.oy = b.lo[1], q.stride = b.hi[0] - b.lo[0], q.peer = dm.peer;
+            q.base[0] = (const unsigned long long *)dm.my_recv[0], q.base[1] = (const unsigned long long *)dm.my_recv[1];
+        }
+        if (q.x0 >= q.x1 || q.y0 >= q.y1) continue;
+        cells += (q.x1 - q.x0) * (q.y1 - q.y0);
+        q.end = cells;
+        src[n++] = q;
+    }
+    return n;
+}
+
+/* Step 1: store the cells of the core that other tiles or ranks read, flagged with e. Only a band
+ * of H cells along the core's edges reaches a neighbour's ring. */
+template <typename T>
+__device__ void hx_publish(const hx_pparams &p, const hx_rtile &t, const T *A, unsigned e)
+{
+    const hx_dev_table *tb = p.table;
+    const int PW = p.pitch, par = (int)(e & 1), W = HX_LL_WORDS(T), H = p.ring;
+    const bool skip = p.skip_from && (long long)e >= p.skip_from;
+    unsigned long long *mail = p.ll_mail[par];
+    auto put_mail = [&](int x, int y) { hx_ll_put<T>(mail + W * (x + p.sy * y), A[(x - t.rx0) + PW * (y - t.ry0)], e); };
+    if (2 * H >= t.cx1 - t.cx0 || 2 * H >= t.cy1 - t.cy0) {
+        hx_rect(t.cx0, t.cx1, t.cy0, t.cy1, put_mail);
+    } else {
+        hx_rect(t.cx0, t.cx1, t.cy0, t.cy0 + H, put_mail);
+        hx_rect(t.cx0, t.cx1, t.cy1 - H, t.cy1, put_mail);
+        hx_rect(t.cx0, t.cx0 + H, t.cy0 + H, t.cy1 - H, put_mail);
+        hx_rect(t.cx1 - H, t.cx1, t.cy0 + H, t.cy1 - H, put_mail);
+    }
+    for (int m = 0; m < tb->nmsg[0] && !skip; m++) {
+        const hx_dev_msg &dm = tb->msg[0][m];
+        const hx_box &b = dm.send_box;
+        unsigned long long *dst = (unsigned long long *)dm.remote_recv[par];
+        const int bw = b.hi[0] - b.lo[0];
+        hx_rect(max(t.cx0, b.lo[0]), min(t.cx1, b.hi[0]), max(t.cy0, b.lo[1]), min(t.cy1, b.hi[1]), [&](int x, int y) {
+            hx_ll_put<T>(dst + W * ((x - b.lo[0]) + bw * (y - b.lo[1])), A[(x - t.rx0) + PW * (y - t.ry0)], e);
+        });
+    }
+}
+
+/* Step 2: read the ring as its words arrive, a batch of cells in flight per thread. Ghost cells
+ * that no message brings lie beyond a fixed boundary and keep the values loaded at the start.
+ * False when the kernel is abandoned (this wait timed out, or another's did). */
+template <typename T>
+__device__ bool hx_gather(const hx_pparams &p, const hx_rtile &t, T *A, unsigned e, long long sweep, const hx_source *src,
+                          int nsrc)
+{
+    const int PW = p.pitch, par = (int)(e & 1), W = HX_LL_WORDS(T);
+    const int total = nsrc ? src[nsrc - 1].end : 0, N = (int)blockDim.x;
+    constexpr int BATCH = 4; /* a ring of up to 4 cells per thread in one batch; more would spill */
+    __shared__ int ok;
+    if (threadIdx.x == 0) ok = 1;
+    __syncthreads();
+    for (int i0 = (int)threadIdx.x; i0 < total && ok; i0 += BATCH * N) {
+        const unsigned long long *from[BATCH];
+        int at[BATCH];
+        T v[BATCH];
+        unsigned pending = 0;
+#pragma unroll
+        for (int u = 0; u < BATCH; u++) {
+            const int i = i0 + u * N;
+            at[u] = -1;
+            if (i >= total) continue;
+            int k = 0;
+            while (src[k].end <= i) k++;
+            const hx_source &q = src[k];
+            const int li = i - (q.end - (q.x1 - q.x0) * (q.y1 - q.y0)), w = q.x1 - q.x0;
+            const int y = q.y0 + li / w, x = q.x0 + li % w;
+            from[u] = q.base[par] + W * ((x - q.ox) + q.stride * (y - q.oy));
+            at[u] = (x - t.rx0) + PW * (y - t.ry0);
+            pending |= 1u << u;
+        }
+        unsigned long long t0 = 0;
+        for (unsigned spin = 1; pending; spin++) {
+#pragma unroll
+            for (int u = 0; u < BATCH; u++)
+                if ((pending >> u & 1) && hx_ll_get<T>(from[u], e, &v[u])) pending &= ~(1u << u);
+            if (!pending || spin % 64) continue;
+            if (hx_aborted(p)) {
+                ok = 0;
+                break;
+            }
+            if (!t0) t0 = hx_now_ns(); /* the clock only once a wait lasts: it costs more than a poll */
+            const unsigned long long waited = hx_now_ns() - t0;
+            if (waited > p.timeout_ns) {
+                int k = 0; /* who: the source of the first cell still missing */
+                while (src[k].end <= i0 + (__ffs(pending) - 1) * N) k++;
+                const hx_source &q = src[k];
+                hx_give_up(p, q.peer, 0, e, sweep, q.peer == p.rank ? HX_WAIT_TILE : HX_WAIT_FLAG, waited);
+                ok = 0;
+                break;
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < BATCH; u++)
+            if (at[u] >= 0 && !(pending >> u & 1)) A[at[u]] = v[u];
+    }
+    __syncthreads();
+    return ok;
+}
+
+/* The stencil on values: a cell's row neighbours from shared memory, its column from registers. */
+template <typename T, int ST> struct hx_vals;
+template <typename T> struct hx_vals<T, HX_JACOBI5> {
+    static constexpr int R = 1;
+    static __device__ __forceinline__ T at(const T *p, const T *c) /* c: the column, c[R] the cell */
+    {
+        return sizeof(T) == 4 ? (T)hx_jacobi5v_f32((float)p[-1], (float)p[1], (float)c[0], (float)c[2])
+                              : (T)hx_jacobi5v_f64((double)p[-1], (double)p[1], (double)c[0], (double)c[2]);
+    }
+};
+template <typename T> struct hx_vals<T, HX_STAR9> {
+    static constexpr int R = 2;
+    static __device__ __forceinline__ T at(const T *p, const T *c)
+    {
+        return sizeof(T) == 4 ? (T)hx_star9v_f32((float)p[-1], (float)p[1], (float)c[1], (float)c[3], (float)p[-2], (float)p[2],
+                                                 (float)c[0], (float)c[4])
+                              : (T)hx_star9v_f64((double)p[-1], (double)p[1], (double)c[1], (double)c[3], (double)p[-2],
+                                                 (double)p[2], (double)c[0], (double)c[4]);
+    }
+};
+
+/* A thread's share of the tile, fixed for the whole run: up to two runs of HX_RES_K cells down a
+ * column of the ring-and-core region (host: region width x ceil(height / K) <= 2 x threads).
+ * Runs of 8 floats or 4 doubles keep the column in registers without spilling. */
+#define HX_RES_K(elem) ((elem) == 4 ? 8 : 4)
+struct hx_units {
+    int n;
+    int x[2], y[2]; /* first cell of each run, absolute coordinates */
+};
+
+/* One sweep of [x0, x1) x [y0, y1) from A into B (shared memory, row pitch PW, origin rx0, ry0),
+ * each run keeping its column in registers: a cell costs 2R + 1 shared loads instead of 4R + 1.
+ * With CHECK, cells outside the sweep box keep their value (fixed-boundary ghosts); without, the
+ * whole region lies inside it. With NORM, returns the squared change summed over the core. */
+template <typename T, int ST, bool CHECK, bool NORM>
+__device__ __forceinline__ double hx_level(const T *A, T *B, int PW, const hx_units &un, const hx_rtile &t, int x0, int x1, int y0,
+                                           int y1, const hx_box &sb)
+{
+    constexpr int R = hx_vals<T, ST>::R, K = HX_RES_K(sizeof(T));
+    double acc = 0;
+#pragma unroll
+    for (int u = 0; u < 2; u++) {
+        const int x = un.x[u], ya = max(un.y[u], y0), yb = min(un.y[u] + K, y1);
+        if (u >= un.n || x < x0 || x >= x1 || ya >= yb) continue;
+        const T *col = A + (x - t.rx0) + PW * (ya - t.ry0);
+        T c[K + 2 * R];
+#pragma unroll
+        for (int i = 0; i < K + 2 * R; i++)
+            if (ya + i - R < yb + R) c[i] = col[PW * (i - R)];
+#pragma unroll
+        for (int k = 0; k < K; k++) {
+            const int y = ya + k;
+            if (y >= yb) break;
+            const T *q = col + PW * k;
+            T v;
+            if (!CHECK || (y >= sb.lo[1] && y < sb.hi[1] && x >= sb.lo[0] && x < sb.hi[0])) v = hx_vals<T, ST>::at(q, c + k);
+            else v = c[k + R];
+            B[q - A] = v;
+            if (NORM && x >= t.cx0 && x < t.cx1 && y >= t.cy0 && y < t.cy1) {
+                const double d = (double)v - (double)c[k + R];
+                acc += d * d;
+            }
+        }
+    }
+    return acc;
+}
+
+template <typename T, int ST> __global__ void __launch_bounds__(1024) hx_resident_kernel(hx_pparams p)
+{
+    extern __shared__ unsigned char hx_smem_raw[];
+    const int r = p.radius, H = p.ring, PW = p.pitch;
+    hx_rtile t;
+    t.cx0 = p.olo[0] + (int)(blockIdx.x % p.ntx) * p.tx;
+    t.cy0 = p.olo[1] + (int)(blockIdx.x / p.ntx) * p.ty;
+    t.cx1 = min(t.cx0 + p.tx, p.ohi[0]);
+    t.cy1 = min(t.cy0 + p.ty, p.ohi[1]);
+    t.rx0 = t.cx0 - H, t.rx1 = t.cx1 + H, t.ry0 = t.cy0 - H, t.ry1 = t.cy1 + H;
+    hx_units un;
+    {
+        constexpr int K = HX_RES_K(sizeof(T));
+        const int w = t.rx1 - t.rx0, runs = w * ((t.ry1 - t.ry0 + K - 1) / K), i0 = (int)threadIdx.x, i1 = i0 + (int)blockDim.x;
+        un.n = (i0 < runs) + (i1 < runs);
+        un.x[0] = t.rx0 + i0 % w, un.y[0] = t.ry0 + (i0 / w) * K;
+        un.x[1] = t.rx0 + i1 % w, un.y[1] = t.ry0 + (i1 / w) * K;
+    }
+    T *A = (T *)hx_smem_raw, *B = A + (size_t)PW * (p.ty + 2 * H);
+    __shared__ hx_source src[HX_MAX_SOURCES];
+    __shared__ int nsrc;
+    if (threadIdx.x == 0) nsrc = hx_ring_sources(p, t, src);
+    const int cur0 = *(volatile int *)p.cur_out;
+    const T *start = (const T *)p.field[cur0];
+    /* both buffers: cells outside a sweep's box (beyond a fixed boundary) are read from either */
+    hx_rect(t.rx0, t.rx1, t.ry0, t.ry1, [&](int x, int y) {
+        const int at = (x - t.rx0) + PW * (y - t.ry0);
+        A[at] = B[at] = __ldcg(start + x + p.sy * y);
+    });
+    __syncthreads();
+    long done = 0;
+    unsigned e = (unsigned)p.exch0;
+    while (done < p.sweeps) {
+        const int m = (int)min((long)p.depth, p.sweeps - done);
+        const long long sweep = p.done0 + done;
+        e++;
+        unsigned long long t0 = p.prof ? hx_now_ns() : 0, t1 = 0, t2 = 0;
+        hx_publish<T>(p, t, A, e);
+        if (p.prof) t1 = hx_now_ns();
+        if (!hx_gather<T>(p, t, A, e, sweep, src, nsrc)) return;
+        if (p.prof) t2 = hx_now_ns();
+        for (int j = 0; j < m; j++) {
+            const int g = (m - 1 - j) * r;
+            const hx_box sb = hx_dev_sweep_box(p, g);
+            const long gs = p.done0 + done + j + 1; /* sweeps done after this one */
+            const int x0 = t.cx0 - g, x1 = t.cx1 + g, y0 = t.cy0 - g, y1 = t.cy1 + g;
+            /* outside its sweep box a cell keeps its value: fixed-boundary ghosts stay */
+            const bool inside = x0 >= sb.lo[0] && x1 <= sb.hi[0] && y0 >= sb.lo[1] && y1 <= sb.hi[1];
+            if (p.norm_every > 0 && gs % p.norm_every == 0) {
+                const double acc = inside ? hx_level<T, ST, false, true>(A, B, PW, un, t, x0, x1, y0, y1, sb)
+                                          : hx_level<T, ST, true, true>(A, B, PW, un, t, x0, x1, y0, y1, sb);
+                hx_block_add(acc, p.norm_acc + (gs / p.norm_every - 1 - p.norm_base)); /* has barriers */
+            } else {
+                if (inside) hx_level<T, ST, false, false>(A, B, PW, un, t, x0, x1, y0, y1, sb);
+                else hx_level<T, ST, true, false>(A, B, PW, un, t, x0, x1, y0, y1, sb);
+                __syncthreads();
+            }
+            T *tmp = A;
+            A = B;
+            B = tmp;
+        }
+        if (p.prof && threadIdx.x == 0) { /* HALOX_PROFILE: where a block's cycles go, ns summed over cycles */
+            const unsigned long long t3 = hx_now_ns();
+            unsigned long long *q = p.prof + 4 * blockIdx.x;
+            q[0] += t1 - t0, q[1] += t2 - t1, q[2] += t3 - t2, q[3] += 1;
+        }
+        done += m;
+        /* for the host's deadline; no fence: it needs to see progress, not when */
+        if (blockIdx.x == 0 && threadIdx.x == 0) ((volatile hx_watch *)p.watch)->progress = (unsigned long long)e;
+    }
+    /* every tile has read its last ring: the core goes where the host expects the newest iterate */
+    if (!hx_grid_sync(p, e, p.done0 + done)) return;
+    const int last = cur0 ^ (int)(p.sweeps & 1);
+    T *out = (T *)p.field[last];
+    hx_rect(t.cx0, t.cx1, t.cy0, t.cy1, [&](int x, int y) { out[x + p.sy * y] = A[(x - t.rx0) + PW * (y - t.ry0)]; });
+    if (blockIdx.x == 0 && threadIdx.x == 0) *p.cur_out = last;
+}
+
+#endif
