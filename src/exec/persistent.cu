@@ -147,8 +147,8 @@ static int setup_resident(hx_sim *s, const hx_dev_table *table, int sms)
             if (bps > 4 || smem > (size_t)optin) continue;
             const int threads = bps == 1 ? 1024 : bps == 2 ? 512 : 256;
             /* a thread sweeps at most two runs of HX_RES_K cells down a column of the region */
-            const int K = HX_RES_K(s->bk->elem);
-            if ((long)(tx + 2 * H) * ((ty + 2 * H + K - 1) / K) > 2L * threads) continue;
+            const int K = HX_RES_K(s->bk->elem), V = HX_RES_V(s->bk->elem);
+            if ((long)((tx + 2 * H) / V) * ((ty + 2 * H + K - 1) / K) > 2L * threads) continue;
             int per_sm = 0;
             DEV_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (void *)kernel, threads, smem));
             if ((long)per_sm * sms < ntiles) continue;

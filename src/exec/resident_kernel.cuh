@@ -230,10 +230,12 @@ template <typename T> struct hx_vals<T, HX_STAR9> {
     }
 };
 
-/* A thread's share of the tile, fixed for the whole run: up to two runs of HX_RES_K cells down a
- * column of the ring-and-core region (host: region width x ceil(height / K) <= 2 x threads).
- * Runs of 8 floats or 4 doubles keep the column in registers without spilling. */
-#define HX_RES_K(elem) ((elem) == 4 ? 8 : 4)
+/* A thread's share of the tile, fixed for the whole run: up to two runs of HX_RES_K rows down
+ * HX_RES_V adjacent columns of the ring-and-core region (host: (region width / V) x
+ * ceil(height / K) <= 2 x threads). Floats go in pairs (8-byte shared loads and stores), doubles
+ * alone; the column stays in registers. */
+#define HX_RES_K(elem) 4
+#define HX_RES_V(elem) ((elem) == 4 ? 2 : 1)
 struct hx_units {
     int n;
     int x[2], y[2]; /* first cell of each run, absolute coordinates */
@@ -276,6 +278,66 @@ __device__ __forceinline__ double hx_level(const T *A, T *B, int PW, const hx_un
     return acc;
 }
 
+/* hx_level for floats, two cells (x, x + 1) per step with 8-byte shared accesses: the pair's
+ * row neighbours are the pairs at x - 2 and x + 2, its column neighbours the pairs above and
+ * below, kept in registers. Cells of a pair outside [x0, x1) keep their old value (which keeps
+ * fixed-boundary ghosts intact); nothing outside the region is read that a result depends on. */
+template <int ST, bool CHECK, bool NORM>
+__device__ __forceinline__ double hx_level_pairs(const float *A, float *B, int PW, const hx_units &un, const hx_rtile &t, int x0,
+                                                 int x1, int y0, int y1, const hx_box &sb)
+{
+    constexpr int R = hx_vals<float, ST>::R, K = HX_RES_K(4);
+    double acc = 0;
+#pragma unroll
+    for (int u = 0; u < 2; u++) {
+        const int xa = un.x[u], ya = max(un.y[u], y0), yb = min(un.y[u] + K, y1);
+        if (u >= un.n || xa + 2 <= x0 || xa >= x1 || ya >= yb) continue;
+        const float *col = A + (xa - t.rx0) + PW * (ya - t.ry0);
+        float2 c[K + 2 * R];
+#pragma unroll
+        for (int i = 0; i < K + 2 * R; i++)
+            if (ya + i - R < yb + R) c[i] = *(const float2 *)(col + PW * (i - R));
+        bool live[2];
+#pragma unroll
+        for (int h = 0; h < 2; h++)
+            live[h] = xa + h >= x0 && xa + h < x1 && (!CHECK || (xa + h >= sb.lo[0] && xa + h < sb.hi[0]));
+#pragma unroll
+        for (int k = 0; k < K; k++) {
+            const int y = ya + k;
+            if (y >= yb) break;
+            const float *q = col + PW * k;
+            const float2 L = *(const float2 *)(q - 2), Rt = *(const float2 *)(q + 2), m = c[k + R];
+            const bool yin = !CHECK || (y >= sb.lo[1] && y < sb.hi[1]);
+            float2 v;
+            if constexpr (ST == HX_JACOBI5) {
+                v.x = hx_jacobi5v_f32(L.y, m.y, c[k].x, c[k + 2].x);
+                v.y = hx_jacobi5v_f32(m.x, Rt.x, c[k].y, c[k + 2].y);
+            } else {
+                v.x = hx_star9v_f32(L.y, m.y, c[k + 1].x, c[k + 3].x, L.x, Rt.x, c[k].x, c[k + 4].x);
+                v.y = hx_star9v_f32(m.x, Rt.x, c[k + 1].y, c[k + 3].y, L.y, Rt.y, c[k].y, c[k + 4].y);
+            }
+            if (!(live[0] && yin)) v.x = m.x;
+            if (!(live[1] && yin)) v.y = m.y;
+            *(float2 *)(B + (q - A)) = v;
+            if (NORM && y >= t.cy0 && y < t.cy1) {
+                const double d0 = (double)v.x - (double)m.x, d1 = (double)v.y - (double)m.y;
+                if (xa >= t.cx0 && xa < t.cx1) acc += d0 * d0;
+                if (xa + 1 >= t.cx0 && xa + 1 < t.cx1) acc += d1 * d1;
+            }
+        }
+    }
+    return acc;
+}
+
+/* One sweep of the tile: pairs of floats, single doubles. */
+template <typename T, int ST, bool CHECK, bool NORM>
+__device__ __forceinline__ double hx_sweep_tile(const T *A, T *B, int PW, const hx_units &un, const hx_rtile &t, int x0, int x1, int y0,
+                                                int y1, const hx_box &sb)
+{
+    if constexpr (sizeof(T) == 4) return hx_level_pairs<ST, CHECK, NORM>((const float *)A, (float *)B, PW, un, t, x0, x1, y0, y1, sb);
+    else return hx_level<T, ST, CHECK, NORM>(A, B, PW, un, t, x0, x1, y0, y1, sb);
+}
+
 template <typename T, int ST> __global__ void __launch_bounds__(1024) hx_resident_kernel(hx_pparams p)
 {
     extern __shared__ unsigned char hx_smem_raw[];
@@ -288,11 +350,11 @@ template <typename T, int ST> __global__ void __launch_bounds__(1024) hx_residen
     t.rx0 = t.cx0 - H, t.rx1 = t.cx1 + H, t.ry0 = t.cy0 - H, t.ry1 = t.cy1 + H;
     hx_units un;
     {
-        constexpr int K = HX_RES_K(sizeof(T));
-        const int w = t.rx1 - t.rx0, runs = w * ((t.ry1 - t.ry0 + K - 1) / K), i0 = (int)threadIdx.x, i1 = i0 + (int)blockDim.x;
+        constexpr int K = HX_RES_K(sizeof(T)), V = HX_RES_V(sizeof(T));
+        const int w = PW / V, runs = w * ((t.ry1 - t.ry0 + K - 1) / K), i0 = (int)threadIdx.x, i1 = i0 + (int)blockDim.x;
         un.n = (i0 < runs) + (i1 < runs);
-        un.x[0] = t.rx0 + i0 % w, un.y[0] = t.ry0 + (i0 / w) * K;
-        un.x[1] = t.rx0 + i1 % w, un.y[1] = t.ry0 + (i1 / w) * K;
+        un.x[0] = t.rx0 + V * (i0 % w), un.y[0] = t.ry0 + (i0 / w) * K;
+        un.x[1] = t.rx0 + V * (i1 % w), un.y[1] = t.ry0 + (i1 / w) * K;
     }
     T *A = (T *)hx_smem_raw, *B = A + (size_t)PW * (p.ty + 2 * H);
     __shared__ hx_source src[HX_MAX_SOURCES];
@@ -325,12 +387,12 @@ template <typename T, int ST> __global__ void __launch_bounds__(1024) hx_residen
             /* outside its sweep box a cell keeps its value: fixed-boundary ghosts stay */
             const bool inside = x0 >= sb.lo[0] && x1 <= sb.hi[0] && y0 >= sb.lo[1] && y1 <= sb.hi[1];
             if (p.norm_every > 0 && gs % p.norm_every == 0) {
-                const double acc = inside ? hx_level<T, ST, false, true>(A, B, PW, un, t, x0, x1, y0, y1, sb)
-                                          : hx_level<T, ST, true, true>(A, B, PW, un, t, x0, x1, y0, y1, sb);
+                const double acc = inside ? hx_sweep_tile<T, ST, false, true>(A, B, PW, un, t, x0, x1, y0, y1, sb)
+                                          : hx_sweep_tile<T, ST, true, true>(A, B, PW, un, t, x0, x1, y0, y1, sb);
                 hx_block_add(acc, p.norm_acc + (gs / p.norm_every - 1 - p.norm_base)); /* has barriers */
             } else {
-                if (inside) hx_level<T, ST, false, false>(A, B, PW, un, t, x0, x1, y0, y1, sb);
-                else hx_level<T, ST, true, false>(A, B, PW, un, t, x0, x1, y0, y1, sb);
+                if (inside) hx_sweep_tile<T, ST, false, false>(A, B, PW, un, t, x0, x1, y0, y1, sb);
+                else hx_sweep_tile<T, ST, true, false>(A, B, PW, un, t, x0, x1, y0, y1, sb);
                 __syncthreads();
             }
             T *tmp = A;
