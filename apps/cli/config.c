@@ -72,8 +72,9 @@ static const hx_option run_options[] = {
      .help = "compute the interior while halos travel", F(overlap), .report = "overlap"},
     {.name = "fuse", .type = HX_OPT_INT, .meta = "N", .lo = 1, .hi = 8, .def = "1", .flags = SW,
      .group = EXCHANGE, .what = "the sweeps per pass (1 = off)",
-     .help = "compute up to N sweeps of a cycle in one pass over the field: temporal blocking, 2D, cuda backend, "
-             "N x radius <= 4 (8 with --schedule fused or persistent), bit-identical to separate sweeps; 1 = off",
+     .help = "compute up to N sweeps of a cycle in one pass over the field: temporal blocking, cuda backend, "
+             "N x radius <= 8 in 2D and <= 4 in 3D (--schedule fused and persistent: 2D only, N x radius <= 8), "
+             "bit-identical to separate sweeps; 1 = off",
      F(fuse), .report = "fuse"},
     {.name = "graph", .type = HX_OPT_FLAG, .def = "off", .flags = SW, .group = EXCHANGE,
      .help = "replay each cycle from a CUDA graph (cuda backend): the whole cycle with a stream transport (nccl), "
@@ -189,12 +190,14 @@ int hx_config_check(const hx_config *c, int nranks, char *err, size_t n)
     if (st->dim != c->dim)
         return fail(err, n, "stencil %s is %dD but --size is %dD: give --size with %d numbers or a %dD stencil (%s)",
                     st->name, st->dim, c->dim, st->dim, c->dim, c->dim == 2 ? "jacobi5, star9" : "jacobi7, star13");
-    if (c->fuse > 1 && c->dim != 2)
-        return fail(err, n, "--fuse %d: fused sweeps are 2D only: use --fuse 1 in 3D", c->fuse);
-    const int fuse_max = c->schedule == HX_SCHEDULE_CYCLE ? HX_FUSE_MAX : 8;
+    if (c->fuse > 1 && c->dim != 2 && c->schedule != HX_SCHEDULE_CYCLE)
+        return fail(err, n, "--fuse %d: --schedule %s fuses sweeps in 2D only: use --fuse 1 in 3D, or --schedule cycle",
+                    c->fuse, hx_schedule_name(c->schedule));
+    /* the kernel-initiated schedules keep their own limit, fuse x radius <= 8 */
+    const int fuse_max = c->schedule != HX_SCHEDULE_CYCLE ? 8 : c->dim == 3 ? HX_FUSE_MAX_3D : HX_FUSE_MAX;
     if (c->fuse > 1 && c->fuse * st->radius > fuse_max)
-        return fail(err, n, "--fuse %d with %s (radius %d): at most %d sweeps per pass%s", c->fuse, st->name, st->radius,
-                    fuse_max / st->radius, c->schedule == HX_SCHEDULE_CYCLE ? " (8 x radius with --schedule fused or persistent)" : "");
+        return fail(err, n, "--fuse %d with %s (radius %d): at most %d sweeps per pass in %dD", c->fuse, st->name, st->radius,
+                    fuse_max / st->radius, c->dim);
     if (c->schedule != HX_SCHEDULE_CYCLE && c->graph)
         return fail(err, n, "--schedule %s launches its own kernels: leave --graph out", hx_schedule_name(c->schedule));
     if (c->graph && c->norm_every > 0 && c->norm_every % c->depth)

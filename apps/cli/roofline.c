@@ -1,6 +1,8 @@
 /* `halox roofline`: one device, no communication. Measures the device-to-device copy bandwidth
  * and each stencil's sweep rate in the same run, and prints their ratio: how close a sweep comes
- * to the memory-bandwidth floor (one read and one write per cell).
+ * to the memory-bandwidth floor (one read and one write per cell). Then each fused pass (--fuse N,
+ * where the backend has them): N sweeps per pass over memory, reported as an effective bandwidth
+ * (owned cells x N per second x the bytes of one sweep) and its multiple of the copy bandwidth.
  * The one CLI file below the public API: it times the backend's kernels themselves, through the
  * private backend interface (src/compute/backend.h). */
 #include <stdlib.h>
@@ -47,6 +49,8 @@ typedef struct {
     void *a, *b;
     size_t bytes;
     hx_box box;
+    int levels;                 /* fused_op: sweeps per pass */
+    hx_box boxes[HX_FUSE_MAX]; /* ... and the box of each, as in a cycle of `levels` sweeps */
 } bench_ctx;
 
 static int copy_op(hx_backend *bk, void *ctx, int i)
@@ -61,6 +65,13 @@ static int sweep_op(hx_backend *bk, void *ctx, int i)
     return i % 2 ? bk->ops->sweep(bk, HX_STREAM_MAIN, &c->box, c->b, c->a) : bk->ops->sweep(bk, HX_STREAM_MAIN, &c->box, c->a, c->b);
 }
 
+static int fused_op(hx_backend *bk, void *ctx, int i)
+{
+    bench_ctx *c = ctx;
+    return i % 2 ? bk->ops->sweep_fused(bk, HX_STREAM_MAIN, c->levels, c->boxes, c->b, c->a)
+                 : bk->ops->sweep_fused(bk, HX_STREAM_MAIN, c->levels, c->boxes, c->a, c->b);
+}
+
 typedef struct {
     hx_backend_kind backend;
     int device;
@@ -68,35 +79,55 @@ typedef struct {
     int small2d;        /* a latency-bound size to show launch cost, 0 = none */
     int repeat, batch;
     int device_set;     /* --device given */
+    int fused;          /* time the fused passes too */
 } roofline_opts;
 
-static int run_one(const roofline_opts *o, hx_stencil_id st, hx_dtype dt, int n, double copy_bw, FILE *out)
+/* One row: a plain sweep (levels 0: the sweep table), or a pass of `levels` fused sweeps (1 is the
+ * plain sweep on the same grid, for reference) with the ghost width a cycle of that many needs.
+ * Returns 1 (nothing printed) when the backend has no fused pass. */
+static int run_one(const roofline_opts *o, hx_stencil_id st, hx_dtype dt, int n, int levels, double copy_bw, FILE *out)
 {
     const hx_stencil_info *info = hx_stencil_get(st);
     int global[3] = {n, n, info->dim == 3 ? n : 1}, pg[3] = {1, 1, 1};
+    const int halo = (levels > 1 ? levels : 1) * info->radius;
     char err[320];
     hx_decomp d;
     hx_backend bk;
-    if (hx_decomp_init(&d, info->dim, global, pg, 0, 1, HX_PERIODIC, info->radius, err, sizeof err) ||
+    if (hx_decomp_init(&d, info->dim, global, pg, 0, 1, HX_PERIODIC, halo, err, sizeof err) ||
         hx_backend_create(&bk, o->backend, &d, st, dt, o->device, err, sizeof err)) {
         fprintf(stderr, "halox: error: %s\n", err);
         return -1;
     }
+    if (levels > 1 && !bk.ops->sweep_fused) {
+        bk.ops->destroy(&bk);
+        return 1;
+    }
     bench_ctx c;
+    memset(&c, 0, sizeof c);
     c.bytes = (size_t)hx_alloc_cells(&d) * bk.elem;
     c.a = bk.ops->alloc(&bk, c.bytes);
     c.b = bk.ops->alloc(&bk, c.bytes);
     c.box = hx_owned_box(&d);
+    c.levels = levels > 1 ? levels : 1;
+    for (int j = 0; j < c.levels && j < HX_FUSE_MAX; j++) c.boxes[j] = hx_sweep_box(&d, (c.levels - 1 - j) * info->radius);
     double t = 0;
     int rc = -1;
     if (c.a && c.b && bk.ops->init_field(&bk, c.a, 1) == 0 && bk.ops->init_field(&bk, c.b, 2) == 0 &&
-        time_op(&bk, sweep_op, &c, o->batch, o->repeat, &t) == 0) {
-        double cells = (double)hx_box_cells(&c.box), bw = 2.0 * cells * (double)bk.elem / t;
+        time_op(&bk, c.levels > 1 ? fused_op : sweep_op, &c, o->batch, o->repeat, &t) == 0) {
+        /* useful updates only: the owned cells, once per sweep (a pass also recomputes a halo) */
+        double cells = (double)hx_box_cells(&c.box) * c.levels, bw = 2.0 * cells * (double)bk.elem / t;
         char size[32];
         snprintf(size, sizeof size, info->dim == 3 ? "%d^3" : "%d^2", n);
-        fprintf(out, "%-8s %-7s %-8s %10.2f %12.3e %10.1f", info->name, hx_dtype_name(dt), size, 1e6 * t, cells / t, bw / 1e9);
-        if (copy_bw > 0) fprintf(out, " %9.1f%%\n", 100.0 * bw / copy_bw);
-        else fprintf(out, "\n");
+        if (levels == 0) {
+            fprintf(out, "%-8s %-7s %-8s %10.2f %12.3e %10.1f", info->name, hx_dtype_name(dt), size, 1e6 * t, cells / t, bw / 1e9);
+            if (copy_bw > 0) fprintf(out, " %9.1f%%\n", 100.0 * bw / copy_bw);
+            else fprintf(out, "\n");
+        } else {
+            fprintf(out, "%-8s %-7s %-8s %3d %10.2f %12.3e %10.1f", info->name, hx_dtype_name(dt), size, levels, 1e6 * t, cells / t,
+                    bw / 1e9);
+            if (copy_bw > 0) fprintf(out, " %8.2fx\n", bw / copy_bw);
+            else fprintf(out, "\n");
+        }
         rc = 0;
     } else {
         fprintf(stderr, "halox: error: roofline on %s failed: %s\n", bk.ops->name, bk.err);
@@ -118,7 +149,11 @@ static double copy_bandwidth(const roofline_opts *o, size_t bytes)
         fprintf(stderr, "halox: error: %s\n", err);
         return -1;
     }
-    bench_ctx c = {bk.ops->alloc(&bk, bytes), bk.ops->alloc(&bk, bytes), bytes, {{0}, {0}}};
+    bench_ctx c;
+    memset(&c, 0, sizeof c);
+    c.a = bk.ops->alloc(&bk, bytes);
+    c.b = bk.ops->alloc(&bk, bytes);
+    c.bytes = bytes;
     double t = -1;
     if (!c.a || !c.b || time_op(&bk, copy_op, &c, o->batch, o->repeat, &t)) {
         fprintf(stderr, "halox: error: copy benchmark failed: %s\n", bk.err);
@@ -128,6 +163,30 @@ static double copy_bandwidth(const roofline_opts *o, size_t bytes)
     if (c.b) bk.ops->free(&bk, c.b);
     bk.ops->destroy(&bk);
     return t > 0 ? 2.0 * (double)bytes / t : -1;
+}
+
+/* Every fused pass N of every stencil and dtype (N = 1: the plain sweep on the same grid). */
+static int fused_table(const roofline_opts *o, double bw)
+{
+    if (o->backend != HX_BACKEND_CUDA) {
+        printf("\n(fused passes: the cpu backend has none)\n");
+        return 0;
+    }
+    printf("\nfused passes (--fuse N): N sweeps per pass over memory; effective GB/s = owned cells x N per second x "
+           "the bytes of one sweep\n(one read and one write per cell), and its multiple of the copy bandwidth "
+           "(the one-sweep floor is 1x)\n\n");
+    printf("%-8s %-7s %-8s %3s %10s %12s %10s %9s\n", "stencil", "dtype", "size", "N", "us/pass", "cells/s", "eff GB/s", "x copy");
+    for (int dt = 0; dt < 2; dt++)
+        for (int st = 0; st < HX_NUM_STENCILS; st++) {
+            const hx_stencil_info *info = hx_stencil_get((hx_stencil_id)st);
+            const int n = info->dim == 3 ? o->n3d : o->n2d, max = (info->dim == 3 ? HX_FUSE_MAX_3D : HX_FUSE_MAX) / info->radius;
+            for (int levels = 1; levels <= max; levels++) {
+                int rc = run_one(o, (hx_stencil_id)st, (hx_dtype)dt, n, levels, bw, stdout);
+                if (rc < 0) return -1;
+                if (rc > 0) return printf("(this backend has no fused passes)\n"), 0;
+            }
+        }
+    return 0;
 }
 
 /* The options of `halox roofline`, one table (options.h): --help, defaults and parsing. */
@@ -150,6 +209,10 @@ static const hx_option roofline_options[] = {
      .what = "a number of timed batches", .help = "timed batches; the median is reported", F(repeat)},
     {.name = "batch", .type = HX_OPT_INT, .meta = "B", .lo = 1, .hi = 100000, .def = "20",
      .what = "a number of calls", .help = "sweeps or copies per timed batch", F(batch)},
+    {.name = "fused", .type = HX_OPT_FLAG, .def = "on",
+     .help = "also time each fused pass (--fuse N: 2D N x radius <= 8, 3D <= 4) at the same sizes, as an effective "
+             "bandwidth (owned cells x N per second x the bytes of one sweep) and its multiple of the copy bandwidth "
+             "(backends with fused passes: cuda)", F(fused)},
 };
 #undef F
 
@@ -199,12 +262,13 @@ int hx_roofline_main(int argc, char **argv)
     for (int dt = 0; dt < 2; dt++)
         for (int st = 0; st < HX_NUM_STENCILS; st++) {
             int n = hx_stencil_get((hx_stencil_id)st)->dim == 3 ? o.n3d : o.n2d;
-            if (run_one(&o, (hx_stencil_id)st, (hx_dtype)dt, n, bw, stdout)) return HX_ERR_RUNTIME;
+            if (run_one(&o, (hx_stencil_id)st, (hx_dtype)dt, n, 0, bw, stdout)) return HX_ERR_RUNTIME;
         }
+    if (o.fused && fused_table(&o, bw)) return HX_ERR_RUNTIME;
     if (o.small2d > 0) {
         printf("\nlatency-bound sizes (launch cost shows when us/sweep stops shrinking with the size):\n");
         for (int n = o.small2d; n >= 128; n /= 2)
-            if (run_one(&o, HX_JACOBI5, HX_FLOAT, n, bw, stdout)) return HX_ERR_RUNTIME;
+            if (run_one(&o, HX_JACOBI5, HX_FLOAT, n, 0, bw, stdout)) return HX_ERR_RUNTIME;
     }
     return HX_OK;
 }

@@ -9,8 +9,9 @@
  *      message + unpack) TUNE_PRUNE times over (a deeper halo cannot save much), or when the halo
  *      no longer fits the blocks (hx_config_check);
  *   3. refine the best two transports, greedily from each one's best: pattern staged, overlap off,
- *      fuse 2/4 (cuda, 2D), graph on (cuda; host-path transports and nccl), schedule fused and
- *      persistent with fuse 1..8 (cuda; transports with a device path such as ipc);
+ *      fuse 2/4/8 (cuda; fuse x radius <= 8 in 2D, <= 4 in 3D), graph on (cuda; host-path
+ *      transports and nccl), schedule fused and persistent with fuse 1..8 (cuda; transports with
+ *      a device path such as ipc);
  *   4. stop when the budget is spent: rank 0's clock, broadcast before each candidate so that every
  *      rank stops at the same one.
  *
@@ -76,8 +77,9 @@ const hx_command hx_tune_command = {
         "Search: (1) every transport at depth 1, pattern direct, overlap on; (2) per transport, depth 2, 4, 8, ... "
         "while the time per sweep improves by 2%, stopping when compute per sweep is over 20 times pack + message + "
         "unpack (a deeper halo cannot win much) or the halo is wider than a block; (3) the best two transports, "
-        "greedily from their best: pattern staged, overlap off, fuse 2 and 4 (cuda, 2D), graph on (cuda; host "
-        "transports and nccl), schedule fused and persistent with fuse 1 to 8 (cuda; device-path transports: ipc); "
+        "greedily from their best: pattern staged, overlap off, fuse 2, 4 and 8 (cuda; fuse x radius <= 8 in 2D, "
+        "<= 4 in 3D), graph on (cuda; host transports and nccl), schedule fused and persistent with fuse 1 to 8 "
+        "(cuda; device-path transports: ipc); "
         "(4) the candidate that would overrun --budget is not started. Progress: one line per candidate on stderr. "
         "Exit codes: 0 success, 2 bad input, 3 no candidate could run, 4 the winner's --verify found a difference.",
 };
@@ -313,9 +315,9 @@ static void refine(tuner *t, const char *tr, int cuda, int dim, int radius)
     v[1] = base;
     v[1].overlap = !base.overlap;
     ADOPT_FROM(v[1]);
-    if (cuda && dim == 2)
-        for (int f = 2; f <= 4; f *= 2) {
-            if (f * radius > HX_FUSE_MAX) break;
+    if (cuda)
+        for (int f = 2; f <= 8; f *= 2) {
+            if (f * radius > (dim == 3 ? HX_FUSE_MAX_3D : HX_FUSE_MAX)) break;
             cand c = base;
             c.fuse = f;
             c.schedule = HX_SCHEDULE_CYCLE;

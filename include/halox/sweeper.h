@@ -15,8 +15,12 @@ extern "C" {
 
 typedef struct hx_sweeper hx_sweeper;
 
-/* fused sweeps x stencil radius at most this (the registers of one thread bound it) */
-#define HX_FUSE_MAX 4
+/* In a pass of the cycle schedule (fuse > 1, cuda backend), fused sweeps x stencil radius is at most
+ * HX_FUSE_MAX in 2D (one thread's registers hold 2R+1 rows of every level) and HX_FUSE_MAX_3D in 3D
+ * (a block's x-y tile recomputes a halo of fuse x radius cells on every side, and its registers and
+ * shared memory hold 2R+1 planes of every level) */
+#define HX_FUSE_MAX 8
+#define HX_FUSE_MAX_3D 4
 
 /* Who drives a cycle:
  *   CYCLE       the host (host-path transports) or the stream (stream-path ones), one cycle after
@@ -34,7 +38,7 @@ typedef struct {
     int depth;           /* sweeps per exchange; the layout's halo must be >= depth x radius */
     int overlap;         /* first sweep of a cycle: interior while the exchange is in flight */
     int graph;           /* replay each cycle from a CUDA graph (cuda backend) */
-    int fuse;            /* sweeps per pass over memory (cuda backend, 2D), 1 = off */
+    int fuse;            /* sweeps per pass over memory (cuda backend), 1 = off */
     long norm_every;     /* every K sweeps, ||u_new - u_old||_2 over all ranks; 0 = never */
     int desync_barrier;  /* an MPI barrier before each exchange, timed as "desync" */
 } hx_sweep_options;

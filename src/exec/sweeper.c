@@ -62,10 +62,10 @@ static int check_options(hx_context *ctx, const hx_layout *l, const hx_exchange 
     if (o->fuse > 1 && o->schedule == HX_SCHEDULE_CYCLE) {
         if (ctx->kind != HX_BACKEND_CUDA || !ctx->bk.ops->sweep_fused)
             return hx_fail(ctx, HX_ERR_INPUT, "sweeper: fused sweeps (fuse %d) run on the cuda backend: use it, or fuse 1", o->fuse);
-        if (l->desc.dim != 2) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: fused sweeps are 2D only for now: use fuse 1 in 3D");
-        if (o->fuse * st->radius > HX_FUSE_MAX)
-            return hx_fail(ctx, HX_ERR_INPUT, "sweeper: fuse %d x radius %d exceeds %d: use fuse %d or less", o->fuse, st->radius,
-                           HX_FUSE_MAX, HX_FUSE_MAX / st->radius);
+        const int max = l->desc.dim == 3 ? HX_FUSE_MAX_3D : HX_FUSE_MAX;
+        if (o->fuse * st->radius > max)
+            return hx_fail(ctx, HX_ERR_INPUT, "sweeper: fuse %d x radius %d exceeds %d in %dD: use fuse %d or less", o->fuse,
+                           st->radius, max, l->desc.dim, max / st->radius);
     }
     if (o->graph) {
         if (ctx->kind != HX_BACKEND_CUDA) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: graphs replay CUDA graphs: use the cuda backend, or no graph");

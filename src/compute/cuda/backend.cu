@@ -230,7 +230,7 @@ static const hx_backend_ops cuda_ops = {
     .capture_end = cu_capture_end,
     .graph_launch = cu_graph_launch,
     .drop_graphs = cu_drop_graphs,
-    .sweep_fused = cu_sweep_fused,   /* fused2d.cu */
+    .sweep_fused = cu_sweep_fused,   /* fused2d.cu (3D: fused3d.cu) */
     .use_stream = cu_use_stream,
     .destroy = cu_destroy,
 };
@@ -280,5 +280,7 @@ extern "C" int hx_cuda_backend_create(hx_backend *bk, int device, char *err, siz
         cu_destroy(bk);
         return -1;
     }
+    /* kernel attributes are set here, outside any stream capture (fused3d.cu) */
+    cu_fused3d_prepare();
     return 0;
 }

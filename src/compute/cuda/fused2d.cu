@@ -2,8 +2,11 @@
 #include "compute/cuda/fused2d.cuh"
 #include "compute/cuda/ops.h"
 
+/* 128 threads and at least 2 blocks per multiprocessor: ptxas may give a thread up to 255 registers,
+ * which the deepest windows need. Without the block count it shaves a few registers off to reach an
+ * occupancy step and spills; with it no instance spills (table in docs/design.md, "Fused sweeps"). */
 template <typename T, int R, int L, int ROWS>
-__global__ void __launch_bounds__(128) sweep2d_fused(const T *__restrict__ src, T *__restrict__ dst, fused_args a)
+__global__ void __launch_bounds__(128, 2) sweep2d_fused(const T *__restrict__ src, T *__restrict__ dst, fused_args a)
 {
     sweep2d_fused_body<T, R, L, ROWS>(src, dst, a, blockIdx);
 }
@@ -23,6 +26,7 @@ static void launch_fused(const hx_decomp *d, const hx_box *boxes, const void *vs
     const int V = vec16<T>::n;
     const hx_box *out = &boxes[L - 1];
     fused_args a;
+    memset(&a, 0, sizeof a);
     for (int j = 0; j < L; j++)
         for (int i = 0; i < 2; i++) {
             a.lo[j][i] = boxes[j].lo[i];
@@ -36,34 +40,42 @@ static void launch_fused(const hx_decomp *d, const hx_box *boxes, const void *vs
     const int per_strip = 32 - 2 * a.margin;
     const int strips = ((out->hi[0] - a.xstart + V - 1) / V + per_strip - 1) / per_strip;
     const int ny = out->hi[1] - out->lo[1];
-    /* long marches amortise the 2LR rows that start one; shorten them until the GPU is full */
-    int rows = 64;
+    /* a march re-reads and recomputes 2LR rows that start it: long marches for deep fusion, shortened
+     * until the GPU holds about 16 warps per multiprocessor */
+    int rows = L * R > 4 ? 128 : 64;
     while (rows > 16 && (long)strips * ((ny + rows - 1) / rows) < 16L * sms) rows /= 2;
     const int chunks = (ny + rows - 1) / rows;
-    if (rows == 64) launch_fused_rows<T, R, L, 64>(a, strips, chunks, src, dst, st);
+    if (rows == 128) launch_fused_rows<T, R, L, 128>(a, strips, chunks, src, dst, st);
+    else if (rows == 64) launch_fused_rows<T, R, L, 64>(a, strips, chunks, src, dst, st);
     else if (rows == 32) launch_fused_rows<T, R, L, 32>(a, strips, chunks, src, dst, st);
     else launch_fused_rows<T, R, L, 16>(a, strips, chunks, src, dst, st);
 }
 
-static_assert(HX_FUSE_MAX == 4, "fused_table holds levels x radius <= 4");
+static_assert(HX_FUSE_MAX == 8, "fused_table holds levels x radius <= 8");
 
 typedef void (*fused_fn)(const hx_decomp *, const hx_box *, const void *, void *, cudaStream_t, int);
 
-/* [dtype: float, double][radius 1, 2][levels 2, 3, 4]: levels x radius <= HX_FUSE_MAX (4), so radius 2 has only 2 */
-static const fused_fn fused_table[2][2][3] = {
-    {{launch_fused<float, 1, 2>, launch_fused<float, 1, 3>, launch_fused<float, 1, 4>}, {launch_fused<float, 2, 2>, NULL, NULL}},
-    {{launch_fused<double, 1, 2>, launch_fused<double, 1, 3>, launch_fused<double, 1, 4>}, {launch_fused<double, 2, 2>, NULL, NULL}},
-};
+/* [dtype: float, double][radius 1, 2][levels 2 .. 8]: levels x radius <= HX_FUSE_MAX (8) */
+#define R1(T) {launch_fused<T, 1, 2>, launch_fused<T, 1, 3>, launch_fused<T, 1, 4>, launch_fused<T, 1, 5>, \
+               launch_fused<T, 1, 6>, launch_fused<T, 1, 7>, launch_fused<T, 1, 8>}
+#define R2(T) {launch_fused<T, 2, 2>, launch_fused<T, 2, 3>, launch_fused<T, 2, 4>, NULL, NULL, NULL, NULL}
+static const fused_fn fused_table[2][2][7] = {{R1(float), R2(float)}, {R1(double), R2(double)}};
+#undef R1
+#undef R2
 
-/* levels sweeps (2..HX_FUSE_MAX/radius) in one pass; boxes[j] is the box of the j-th. 2D only. */
+/* levels sweeps (2 .. HX_FUSE_MAX / radius) in one pass; boxes[j] is the box of the j-th. 2D here,
+ * 3D handed to fused3d.cu. */
 int cu_sweep_fused(hx_backend *bk, int stream, int levels, const hx_box *boxes, const void *src, void *dst)
 {
     const hx_decomp *d = bk->decomp;
     const int r = hx_stencil_get(bk->stencil)->radius;
-    const fused_fn fn = d->dim == 2 && r >= 1 && r <= 2 && levels >= 2 && levels <= 4 ? fused_table[dtype_slot(bk)][r - 1][levels - 2] : NULL;
-    if (!fn || levels * r > HX_FUSE_MAX) {
-        snprintf(bk->err, sizeof bk->err, "fused sweeps are 2D only, 2 to %d sweeps of radius %d (asked %d in %dD)",
-                 HX_FUSE_MAX / r, r, levels, d->dim);
+    if (d->dim == 3) return cu_sweep_fused3d(bk, stream, levels, boxes, src, dst);
+    const fused_fn fn = d->dim == 2 && r >= 1 && r <= 2 && levels >= 2 && levels <= 8 && levels * r <= HX_FUSE_MAX
+                            ? fused_table[dtype_slot(bk)][r - 1][levels - 2]
+                            : NULL;
+    if (!fn) {
+        snprintf(bk->err, sizeof bk->err, "fused sweeps in 2D take 2 to %d sweeps of radius %d (asked %d)", HX_FUSE_MAX / r, r,
+                 levels);
         return -1;
     }
     if (hx_box_cells(&boxes[levels - 1]) == 0) return 0;

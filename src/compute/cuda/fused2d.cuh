@@ -12,7 +12,13 @@
  * strip only feed their neighbours (their own cells lack the x neighbours after a level or two),
  * so strips overlap by 2*margin lanes. Each level's cells outside that sweep's box keep the value
  * of the source field, as in separate sweeps (fixed boundary cells stay 0); the arithmetic is the
- * shared expression tree, so the result is bit-identical to L separate sweeps. */
+ * shared expression tree, so the result is bit-identical to L separate sweeps.
+ *
+ * Registers: L x (2R+1) vectors of 16 bytes per thread (L x R <= 8: at most 96 floats or 48
+ * doubles), with no copies when the window advances: the march is unrolled by 2R+1 steps and
+ * each step names its rows by (phase + k) mod (2R+1). Level-0 rows are loaded 2R+1 steps ahead
+ * (2R+1 vectors in flight per thread: few warps fit beside these windows). No instance spills
+ * (ptxas, 255 registers at most: table in docs/design.md). */
 
 struct fused_args {
     int lo[HX_FUSE_MAX][2], hi[HX_FUSE_MAX][2]; /* the box of each level (sweep) */
@@ -37,23 +43,68 @@ __device__ __forceinline__ cells<T> level_row(const cells<T> (&w)[2 * R + 1])
     return stencil_row2<T, R>(c, w);
 }
 
+/* Cells of one level's row outside that sweep's box take the source value (clamped reads: lanes
+ * outside the allocation only feed cells that are never stored). */
+template <typename T>
+__device__ __forceinline__ void keep_source(cells<T> &out, const T *__restrict__ src, const fused_args &a, int j, int row,
+                                            bool row_in, int x0)
+{
+    const T *sr = src + (long)min(max(row, 0), a.rows - 1) * a.sy;
+#pragma unroll
+    for (int i = 0; i < vec16<T>::n; i++) {
+        const int x = x0 + i;
+        if (!row_in || x < a.lo[j][0] || x >= a.hi[j][0]) out.v[i] = __ldg(sr + min(max(x, 0), a.pitch - 1));
+    }
+}
+
+/* One step of the march: level-0 row t arrives (row0), level j+1 is computed at row
+ * t-(j+1)R. P is the step's phase: row k of a window (k = 0 oldest) lives in slot (P+k) mod 2R+1. */
+template <typename T, int R, int L, int P>
+__device__ __forceinline__ void fused2d_step(const T *__restrict__ src, T *__restrict__ dst, const fused_args &a,
+                                             cells<T> (&w)[L][2 * R + 1], const cells<T> &row0, int t, int x0,
+                                             unsigned xin, bool store_lane, int Y0)
+{
+    const int W = 2 * R + 1;
+    w[0][(P + 2 * R) % W] = row0;
+#pragma unroll
+    for (int j = 0; j < L; j++) {
+        cells<T> win[W];
+#pragma unroll
+        for (int k = 0; k < W; k++) win[k] = w[j][(P + k) % W];
+        cells<T> out = level_row<T, R>(win);
+        const int row = t - (j + 1) * R;
+        if (j + 1 < L) {
+            const bool row_in = (unsigned)(row - a.lo[j][1]) < (unsigned)(a.hi[j][1] - a.lo[j][1]);
+            if (!row_in || !((xin >> j) & 1u)) keep_source(out, src, a, j, row, row_in, x0);
+            w[j + 1][(P + 2 * R) % W] = out;
+        } else if (store_lane && row >= Y0) {
+            store_cells(dst + (long)row * a.sy + x0, out, x0, a.lo[j][0], a.hi[j][0]);
+        }
+    }
+}
+
 /* tile: this block's place in the grid (x: strip, y: group of blockDim.y warps, each ROWS rows);
  * blockDim.x must be 32 (one warp per strip), and a whole warp returns or none of it. */
 template <typename T, int R, int L, int ROWS>
 __device__ __forceinline__ void sweep2d_fused_body(const T *__restrict__ src, T *__restrict__ dst, const fused_args &a,
                                                    const uint3 tile)
 {
-    const int V = vec16<T>::n, m = a.margin, lane = threadIdx.x;
+    static_assert(R == 1 || R == 2, "the march below is unrolled for radius 1 and 2");
+    const int V = vec16<T>::n, W = 2 * R + 1, m = a.margin, lane = threadIdx.x;
     const int x0 = a.xstart + ((int)tile.x * (32 - 2 * m) + lane - m) * V; /* may lie left of the row */
     const int Y0 = a.lo[L - 1][1] + (tile.y * blockDim.y + threadIdx.y) * ROWS;
     if (Y0 >= a.hi[L - 1][1]) return; /* the whole warp: shuffles stay complete */
     const int Y1 = min(Y0 + ROWS, a.hi[L - 1][1]);
+    const bool store_lane = lane >= m && lane < 32 - m;
+    unsigned xin = 0; /* bit j: this vector lies inside level j's box in x */
+#pragma unroll
+    for (int j = 0; j + 1 < L; j++) xin |= (x0 >= a.lo[j][0] && x0 + V <= a.hi[j][0]) ? 1u << j : 0u;
     const T *col = src + min(max(x0, 0), a.pitch - V);
-    cells<T> w[L][2 * R + 1]; /* w[j]: the last 2R+1 rows of level j (level 0 = src) */
+    cells<T> w[L][W]; /* w[j]: the last 2R+1 rows of level j (level 0 = src) */
 #pragma unroll
     for (int j = 0; j < L; j++)
 #pragma unroll
-        for (int k = 0; k <= 2 * R; k++)
+        for (int k = 0; k < W; k++)
 #pragma unroll
             for (int i = 0; i < V; i++) w[j][k].v[i] = (T)0;
     int t = Y0 - L * R; /* level-0 row loaded at this step; level j+1 is computed at row t-(j+1)R */
@@ -61,34 +112,30 @@ __device__ __forceinline__ void sweep2d_fused_body(const T *__restrict__ src, T 
     for (int k = 0; k < 2 * R; k++) w[0][k] = load_vec(col + (long)(t + k) * a.sy);
     t += 2 * R;
     const int last = Y1 - 1 + L * R;
-    cells<T> ahead = load_vec(col + (long)t * a.sy);
-    for (; t <= last; t++) {
-        w[0][2 * R] = ahead;
-        if (t + 1 <= last) ahead = load_vec(col + (long)(t + 1) * a.sy);
+    cells<T> ahead[W]; /* rows t .. t+2R of the next W steps: loads stay 2R+1 rows ahead */
 #pragma unroll
-        for (int j = 0; j < L; j++) {
-            const int row = t - (j + 1) * R;
-            cells<T> out = level_row<T, R>(w[j]);
-            if (j + 1 < L) {
-                /* cells outside this sweep's box keep the source value */
-                const bool row_in = row >= a.lo[j][1] && row < a.hi[j][1];
-                if (!row_in || x0 < a.lo[j][0] || x0 + V > a.hi[j][0]) {
-                    const T *sr = src + (long)min(max(row, 0), a.rows - 1) * a.sy;
+    for (int p = 0; p < W; p++) {
 #pragma unroll
-                    for (int i = 0; i < V; i++) {
-                        const int x = x0 + i;
-                        if (!row_in || x < a.lo[j][0] || x >= a.hi[j][0]) out.v[i] = __ldg(sr + min(max(x, 0), a.pitch - 1));
-                    }
-                }
-                w[j + 1][2 * R] = out;
-            } else if (row >= Y0 && lane >= m && lane < 32 - m) {
-                store_cells(dst + (long)row * a.sy + x0, out, x0, a.lo[j][0], a.hi[j][0]);
-            }
+        for (int i = 0; i < V; i++) ahead[p].v[i] = (T)0;
+        if (t + p <= last) ahead[p] = load_vec(col + (long)(t + p) * a.sy);
+    }
+    for (; t <= last; t += W) {
+        /* W steps with phases 0 .. 2R: the windows come back to slot order 0 .. 2R */
+#define HX_FUSED2D_STEP(P)                                                                            \
+        if (P > 0 && t + P > last) break;                                                            \
+        {                                                                                            \
+            const cells<T> row_in = ahead[P % W];                                                    \
+            if (t + P + W <= last) ahead[P % W] = load_vec(col + (long)(t + P + W) * a.sy);          \
+            fused2d_step<T, R, L, P % W>(src, dst, a, w, row_in, t + P, x0, xin, store_lane, Y0);    \
         }
-#pragma unroll
-        for (int j = 0; j < L; j++)
-#pragma unroll
-            for (int k = 0; k < 2 * R; k++) w[j][k] = w[j][k + 1];
+        HX_FUSED2D_STEP(0)
+        HX_FUSED2D_STEP(1)
+        HX_FUSED2D_STEP(2)
+        if (R == 2) {
+            HX_FUSED2D_STEP(3)
+            HX_FUSED2D_STEP(4)
+        }
+#undef HX_FUSED2D_STEP
     }
 }
 

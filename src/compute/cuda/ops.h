@@ -69,8 +69,11 @@ int cu_launch_sweep2d(const sweep_launch &l, int dslot, int radius);
 int cu_launch_sweep3d(const sweep_launch &l, int dslot, int radius);
 int cu_launch_sweep3d_pipe(const sweep_launch &l, int dslot, int radius, int pipe);
 
-/* fused2d.cu */
+/* fused2d.cu: the sweep_fused op (2D there, 3D handed to fused3d.cu) */
 int cu_sweep_fused(hx_backend *bk, int stream, int levels, const hx_box *boxes, const void *src, void *dst);
+/* fused3d.cu: 3D passes, and their set-up at backend creation (shared memory above 48 KiB, occupancy) */
+int cu_sweep_fused3d(hx_backend *bk, int stream, int levels, const hx_box *boxes, const void *src, void *dst);
+void cu_fused3d_prepare(void);
 /* cells.cu */
 int cu_sweep_shell(hx_backend *bk, int stream, int nbox, const hx_box *boxes, const void *src, void *dst);
 /* pack.cu */

@@ -1,0 +1,128 @@
+/* Fused 3D sweep kernels (2.5D temporal blocking, --fuse in 3D), their set-up and launch. */
+#include "compute/cuda/fused3d.cuh"
+#include "compute/cuda/ops.h"
+
+/* Tile rows and planes copied ahead, per instance: the block is 32 x BY threads, one block per
+ * multiprocessor (shared memory: 112 to 154 KiB), BY as large as the registers allow without
+ * spilling (ptxas output in docs/design.md, "Fused sweeps"): a tile recomputes 2LR of its BY rows. */
+template <typename T, int R, int L> struct fused3d_tile {
+    enum { BY = (R == 1 && L <= 3) ? 32 : 28, P = 2 };
+};
+
+template <typename T, int R, int L, int BY, int P>
+__global__ void __launch_bounds__(32 * BY, 1) sweep3d_fused(const T *__restrict__ src, T *__restrict__ dst, fused3d_args a)
+{
+    extern __shared__ __align__(16) unsigned char fused3d_raw[];
+    sweep3d_fused_body<T, R, L, BY, P>(src, dst, a, blockIdx, reinterpret_cast<T *>(fused3d_raw));
+}
+
+/* Blocks per multiprocessor of each instance, from the occupancy calculator at set-up; 0 where the
+ * kernel cannot run on this GPU (fused3d_why says why: too little shared memory, no kernel image). */
+static int fused3d_occ[2][2][3];
+static cudaError_t fused3d_why[2][2][3];
+
+template <typename T, int R, int L> static void prepare_one(int dslot)
+{
+    typedef fused3d_tile<T, R, L> C;
+    const size_t smem = fused3d_smem<T, R, L, C::BY, C::P>();
+    cudaError_t e = cudaFuncSetAttribute(sweep3d_fused<T, R, L, C::BY, C::P>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    int occ = 0;
+    if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, sweep3d_fused<T, R, L, C::BY, C::P>, 32 * C::BY, smem);
+    if (e == cudaSuccess && occ < 1) e = cudaErrorInvalidConfiguration; /* the block does not fit this GPU */
+    if (e != cudaSuccess) {
+        cudaGetLastError(); /* not sticky: reported when a pass asks for this kernel */
+        occ = 0;
+    }
+    fused3d_occ[dslot][R - 1][L - 2] = occ;
+    fused3d_why[dslot][R - 1][L - 2] = e;
+}
+
+template <typename T> static void prepare_dtype(int dslot)
+{
+    prepare_one<T, 1, 2>(dslot);
+    prepare_one<T, 1, 3>(dslot);
+    prepare_one<T, 1, 4>(dslot);
+    prepare_one<T, 2, 2>(dslot);
+}
+
+/* At backend creation, outside any stream capture: the shared memory beyond 48 KiB is granted to
+ * each kernel on the current device before it is launched. A kernel that cannot run here is only
+ * an error when a pass asks for it. */
+void cu_fused3d_prepare(void)
+{
+    prepare_dtype<float>(0);
+    prepare_dtype<double>(1);
+}
+
+template <typename T, int R, int L>
+static void launch_fused3d(const hx_decomp *d, const hx_box *boxes, const void *src, void *dst, cudaStream_t st, int sms, int dslot)
+{
+    typedef fused3d_tile<T, R, L> C;
+    const int V = vec16<T>::n, H = L * R;
+    const hx_box *out = &boxes[L - 1];
+    fused3d_args a;
+    memset(&a, 0, sizeof a);
+    for (int j = 0; j < L; j++)
+        for (int i = 0; i < 3; i++) {
+            a.lo[j][i] = boxes[j].lo[i];
+            a.hi[j][i] = boxes[j].hi[i];
+        }
+    a.margin = (H + V - 1) / V;
+    a.xstart = out->lo[0] / V * V;
+    a.pitch = d->alloc[0];
+    a.rows = d->alloc[1];
+    a.planes = d->alloc[2];
+    a.sy = d->alloc[0];
+    a.sz = (long)d->alloc[0] * d->alloc[1];
+    const int per_tile = 32 - 2 * a.margin, rows_per_tile = C::BY - 2 * H;
+    const long tx = ((out->hi[0] - a.xstart + V - 1) / V + per_tile - 1) / per_tile;
+    const long ty = (out->hi[1] - out->lo[1] + rows_per_tile - 1) / rows_per_tile;
+    const int nz = out->hi[2] - out->lo[2];
+    /* split z into chunks: cost ~ waves x planes per chunk, each chunk re-reading 2(LR+R) planes */
+    const long slots = (long)sms * fused3d_occ[dslot][R - 1][L - 2];
+    int best = 1;
+    double best_cost = 1e300;
+    for (int k = 1; k <= 64 && k <= nz; k++) {
+        const int chunk = (nz + k - 1) / k;
+        const double cost = (double)((tx * ty * k + slots - 1) / slots) * (chunk + 2 * H + 2 * R);
+        if (cost < best_cost * 0.999) best_cost = cost, best = k;
+    }
+    a.zchunk = (nz + best - 1) / best;
+    const unsigned nzc = (unsigned)((nz + a.zchunk - 1) / a.zchunk);
+    dim3 block(32, C::BY), grid((unsigned)tx, (unsigned)ty, nzc);
+    sweep3d_fused<T, R, L, C::BY, C::P><<<grid, block, fused3d_smem<T, R, L, C::BY, C::P>(), st>>>((const T *)src, (T *)dst, a);
+}
+
+static_assert(HX_FUSE_MAX_3D == 4, "fused3d_table holds levels x radius <= 4");
+
+typedef void (*fused3d_fn)(const hx_decomp *, const hx_box *, const void *, void *, cudaStream_t, int, int);
+
+/* [dtype: float, double][radius 1, 2][levels 2, 3, 4]: levels x radius <= HX_FUSE_MAX_3D (4) */
+static const fused3d_fn fused3d_table[2][2][3] = {
+    {{launch_fused3d<float, 1, 2>, launch_fused3d<float, 1, 3>, launch_fused3d<float, 1, 4>}, {launch_fused3d<float, 2, 2>, NULL, NULL}},
+    {{launch_fused3d<double, 1, 2>, launch_fused3d<double, 1, 3>, launch_fused3d<double, 1, 4>}, {launch_fused3d<double, 2, 2>, NULL, NULL}},
+};
+
+int cu_sweep_fused3d(hx_backend *bk, int stream, int levels, const hx_box *boxes, const void *src, void *dst)
+{
+    const hx_decomp *d = bk->decomp;
+    const int r = hx_stencil_get(bk->stencil)->radius, dslot = dtype_slot(bk);
+    const fused3d_fn fn = d->dim == 3 && r >= 1 && r <= 2 && levels >= 2 && levels <= 4 && levels * r <= HX_FUSE_MAX_3D
+                              ? fused3d_table[dslot][r - 1][levels - 2]
+                              : NULL;
+    if (!fn) {
+        snprintf(bk->err, sizeof bk->err, "fused sweeps in 3D take 2 to %d sweeps of radius %d (asked %d)", HX_FUSE_MAX_3D / r, r,
+                 levels);
+        return -1;
+    }
+    if (hx_box_cells(&boxes[levels - 1]) == 0) return 0;
+    if (fused3d_occ[dslot][r - 1][levels - 2] < 1) {
+        snprintf(bk->err, sizeof bk->err, "the fused 3D kernel for %d sweeps of radius %d cannot run on GPU %d: %s (it needs %s)",
+                 levels, r, bk->device, cudaGetErrorString(fused3d_why[dslot][r - 1][levels - 2]),
+                 "up to 154 KiB of shared memory per block and an sm_90 image");
+        return -1;
+    }
+    fn(d, boxes, src, dst, state(bk)->stream[stream], state(bk)->tile.sms, dslot);
+    CU_LAUNCHED(bk);
+    return 0;
+}

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# --fuse N (temporal blocking, cycle schedule, cuda backend) bit for bit against the single-domain
+# reference: 2D N = 1..8 for jacobi5 and 1..4 for star9, 3D N = 1..4 for jacobi7 and 1..2 for
+# star13, both dtypes, fixed and periodic boundaries, staged and direct patterns, overlap on and
+# off, odd sizes (strip, tile and box edges at every alignment), depths from N to N+2 (passes cut
+# short by the cycle), iteration counts that end in a shorter cycle, norms and graphs on the way.
+# Skipped without a GPU. Usage: gpu_fuse.sh HALOX MPIEXEC NP
+set -u
+HALOX=$1 MPIEXEC=$2 NP=$3
+. "$(dirname "$0")/gpu_common.sh"
+. "$(dirname "$0")/mpi_env.sh"
+unset OMPI_MCA_mpi_yield_when_idle
+fail=0 runs=0 k=0
+run_case() {
+    runs=$((runs + 1))
+    out=$(MPIRUN "$NP" "$HALOX" run --backend cuda "$@" --verify --warmup 2 --quiet 2>&1)
+    rc=$?
+    if [ $rc -ne 0 ] || ! grep -q "verify: bit-identical" <<<"$out"; then
+        echo "FAIL (np=$NP, exit $rc): halox run --backend cuda $* --verify"
+        echo "$out" | grep -v '^$' | tail -4
+        fail=$((fail + 1))
+    fi
+}
+# the k-th combination of boundary, pattern and overlap: every pair of them over a few N
+combo() {
+    local b p o
+    b=$([ $((k % 2)) -eq 0 ] && echo periodic || echo fixed)
+    p=$([ $((k / 2 % 2)) -eq 0 ] && echo staged || echo direct)
+    o=$([ $((k / 4 % 2)) -eq 0 ] && echo on || echo off)
+    k=$((k + 1))
+    echo "--boundary $b --pattern $p --overlap=$o"
+}
+
+# 2D: N x radius <= 8
+for n in 1 2 3 4 5 6 7 8; do
+    for dtype in float double; do
+        depth=$((n + k % 3))
+        # shellcheck disable=SC2046
+        run_case --size 301x257 --stencil jacobi5 --fuse $n --depth $depth --iters $((2 * depth + 3)) --dtype $dtype $(combo)
+        if [ $n -le 4 ]; then
+            depth=$((n + k % 2))
+            # shellcheck disable=SC2046
+            run_case --size 133x97 --stencil star9 --fuse $n --depth $depth --iters $((2 * depth + 1)) --dtype $dtype $(combo)
+        fi
+    done
+done
+# 2D extras: a size whose strips straddle every vector alignment, norms that cut passes short,
+# graphs replaying fused passes (one graph per field parity), the deepest pass on a narrow block
+run_case --size 1001x999 --fuse 8 --depth 8 --iters 17 --pattern direct --dtype float --boundary fixed
+run_case --size 1001x999 --stencil star9 --fuse 4 --depth 5 --iters 11 --pattern staged --dtype double
+run_case --size 129x131 --fuse 6 --depth 7 --iters 21 --norm-every 7 --dtype double --boundary fixed --no-overlap
+run_case --size 160x150 --fuse 8 --depth 9 --iters 18 --graph --pattern direct --dtype float
+run_case --size 100x90 --stencil star9 --fuse 3 --depth 3 --iters 9 --graph --boundary fixed --dtype double
+run_case --size 67x21 --fuse 8 --depth 8 --iters 16 --pattern direct --dtype float
+
+# 3D: N x radius <= 4
+for n in 1 2 3 4; do
+    for dtype in float double; do
+        depth=$((n + k % 2))
+        # shellcheck disable=SC2046
+        run_case --size 70x41x39 --stencil jacobi7 --fuse $n --depth $depth --iters $((2 * depth + 1)) --dtype $dtype $(combo)
+        if [ $n -le 2 ]; then
+            # shellcheck disable=SC2046
+            run_case --size 131x67x45 --stencil star13 --fuse $n --depth $((n + 1)) --iters 7 --dtype $dtype $(combo)
+        fi
+    done
+done
+# 3D extras: tiles that straddle the box at odd offsets, graphs, norms ending a pass early
+run_case --size 131x67x45 --fuse 4 --depth 4 --iters 9 --pattern direct --dtype float --boundary fixed
+run_case --size 96x80x40 --fuse 2 --depth 2 --iters 8 --graph --pattern direct --dtype double
+run_case --size 48x44x42 --stencil star13 --fuse 2 --depth 3 --iters 9 --norm-every 3 --dtype float --boundary fixed
+run_case --size 33x30x70 --fuse 3 --depth 3 --iters 6 --pattern staged --dtype double --no-overlap
+
+echo "np=$NP fused sweeps: $runs runs, $fail failed"
+[ $fail -eq 0 ]
