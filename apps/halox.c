@@ -19,7 +19,7 @@ static void usage(FILE *out)
                  "       halox info                         build, MPI, GPUs and transports\n"
                  "       halox roofline [options]           copy bandwidth vs each stencil's sweep rate on one device\n"
                  "       halox reference [run options]      checksum of the single-domain reference field (one process)\n"
-                 "       mpirun -np N halox mg [options]    geometric multigrid Poisson solve (HPGMG-FV style, CPU)\n"
+                 "       mpirun -np N halox mg [options]    geometric multigrid solve (HPGMG-FV style, CPU or GPU)\n"
                  "       mpirun -np N halox tune [options]  search transport, pattern, depth, fuse, overlap, graph,\n"
                  "                                          schedule within --budget; prints the winner and why\n"
                  "       mpirun -np 2 halox pingpong [options] message latency and bandwidth per size and transport\n"

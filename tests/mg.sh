@@ -3,10 +3,13 @@
 # residual at least 10x, the observed order log2(e_2h/e_h) is within 1.8-2.2, the error norms agree
 # across rank counts to 1e-10 relative (CG's dot products are global sums, so bits may differ),
 # and with the reduction-free bottom solver (--bottom smooth) the fields are bit-identical
-# (equal checksums) at every rank count. Bad inputs stop with exit 2 and one line.
-# Usage: mg.sh HALOX MPIEXEC
+# (equal checksums) at every rank count. The same for the Chebyshev smoother and the Helmholtz
+# problem; the JSON report parses; with MG_EMU (the CUDA kernels compiled for the host,
+# tests/mg_cuda_emu.cpp) the CUDA kernels' fields equal the CPU kernels' bit for bit. Bad inputs
+# stop with exit 2 and one line.
+# Usage: mg.sh HALOX MPIEXEC [MG_EMU]
 set -u
-HALOX=$1 MPIEXEC=$2
+HALOX=$1 MPIEXEC=$2 MG_EMU=${3:-}
 . "$(dirname "$0")/mpi_env.sh"
 fail=0
 TMP=$(mktemp -d)
@@ -17,11 +20,14 @@ bad() {
     fail=$((fail + 1))
 }
 
-# run NP NAME args...: CSV of `halox mg args --format csv` into $TMP/NAME.csv
+# run NP NAME args...: CSV of `halox mg args --format csv` into $TMP/NAME.csv (BIN: another program
+# taking mg's options, e.g. the emulated CUDA kernels)
 run() {
     local np=$1 name=$2
     shift 2
-    if ! MPIRUN "$np" "$HALOX" mg "$@" --format csv >"$TMP/$name.csv" 2>"$TMP/$name.err"; then
+    local cmd=("$HALOX" mg)
+    [ -n "${BIN:-}" ] && cmd=("$BIN")
+    if ! MPIRUN "$np" "${cmd[@]}" "$@" --format csv >"$TMP/$name.csv" 2>"$TMP/$name.err"; then
         bad "np=$np: halox mg $* exited non-zero"
         cat "$TMP/$name.err" | tail -5
         return 1
@@ -91,6 +97,62 @@ else
     echo "$out" | tail -5 | sed 's/^/  /'
 fi
 
+# Chebyshev smoother (degree 4, one application before and after): reduction and order at 64^3
+for np in 1 2; do
+    run $np cheby$np --size 64 --coarse 4 --smoother cheby --repeat 1 && check_solve cheby$np
+done
+[ -s "$TMP/cheby1.csv" ] && [ -s "$TMP/cheby2.csv" ] && same_errors cheby1 cheby2
+# Helmholtz (variable alpha and beta): reduction and order at 64^3, GSRB and Chebyshev
+run 1 helm1 --size 64 --problem helmholtz --repeat 1 && check_solve helm1
+run 2 helmcheby2 --size 64 --problem helmholtz --smoother cheby --repeat 1 && check_solve helmcheby2
+# reduction-free solves are bit-identical across rank counts for both smoothers and problems
+for np in 1 2; do
+    run $np chsm$np --size 32 --coarse 4 --bottom smooth --smoother cheby --repeat 1 && check_solve chsm$np
+    run $np hesm$np --size 32 --coarse 4 --bottom smooth --smoother cheby --problem helmholtz --repeat 1 &&
+        check_solve hesm$np
+done
+[ -s "$TMP/chsm1.csv" ] && [ -s "$TMP/chsm2.csv" ] && same_checksums chsm1 chsm2
+[ -s "$TMP/hesm1.csv" ] && [ -s "$TMP/hesm2.csv" ] && same_checksums hesm1 hesm2
+
+# JSON: the same fields, and it parses
+if command -v python3 >/dev/null; then
+    if MPIRUN 2 "$HALOX" mg --size 32 --coarse 4 --bottom smooth --repeat 1 --format json >"$TMP/mg.json" 2>"$TMP/json.err" &&
+        python3 -c 'import json,sys; d=json.load(sys.stdin)
+assert d["bench"] == "mg" and len(d["solves"]) == 3, "want 3 solves"
+s = d["solves"][0]
+assert s["size"] == 32 and s["converged"] == 1 and max(s["reductions"]) <= 0.1, s
+assert len(s["levels"]) == 4 and "smooth_s" in s["levels"][0], s["levels"]
+assert d["config"]["ranks"] == 2 and d["config"]["smoother"] == "gsrb", d["config"]' <"$TMP/mg.json"; then
+        echo "  json: parses, 3 solves"
+        awk -F, 'NR > 1 && $24 == 0 { print $16 }' "$TMP/sm2.csv" | head -1 | grep -qi "$(python3 -c 'import json,sys; print(json.load(sys.stdin)["solves"][0]["checksum"])' <"$TMP/mg.json")" ||
+            bad "json checksum differs from the CSV's at 2 ranks"
+    else
+        bad "halox mg --format json does not parse or lacks fields"
+        head -c 600 "$TMP/mg.json"; cat "$TMP/json.err" | tail -3
+    fi
+else
+    echo "  (no python3: JSON not parsed)"
+fi
+
+# the CUDA kernels compiled for the host (no GPU needed): the same bits as the CPU kernels
+if [ -n "$MG_EMU" ] && [ -x "$MG_EMU" ]; then
+    for sm in gsrb cheby; do
+        for pb in poisson helmholtz; do
+            for np in 1 2; do
+                [ $np = 2 ] && [ $sm$pb != chebyhelmholtz ] && continue
+                opts=(--size 16 --coarse 4 --smoother $sm --problem $pb --repeat 1)
+                run $np cpu$sm$pb$np "${opts[@]}" --bottom smooth &&
+                    BIN=$MG_EMU run $np emu$sm$pb$np "${opts[@]}" --bottom smooth &&
+                    same_checksums cpu$sm$pb$np emu$sm$pb$np
+            done
+        done
+    done
+    run 1 cpucg --size 16 --coarse 4 --repeat 1 && BIN=$MG_EMU run 1 emucg --size 16 --coarse 4 --repeat 1 &&
+        same_checksums cpucg emucg
+else
+    echo "  (no mg_cuda_emu: the CUDA kernels are not checked on the host)"
+fi
+
 # bad inputs: exit 2, one line, before any computation
 expect_input_error() {
     local np=$1 want=$2
@@ -98,16 +160,26 @@ expect_input_error() {
     local out rc
     out=$(MPIRUN "$np" "$HALOX" mg "$@" 2>&1)
     rc=$?
-    if [ $rc -ne 2 ] || ! grep -q "$want" <<<"$out"; then
-        bad "np=$np halox mg $*: want exit 2 and '$want', got exit $rc: $(echo "$out" | head -3)"
+    if [ $rc -ne 2 ] || ! grep -q "$want" <<<"$out" || [ "$(grep -c "^halox: error" <<<"$out")" -ne 1 ]; then
+        bad "np=$np halox mg $*: want exit 2 and one line with '$want', got exit $rc: $(echo "$out" | head -3)"
     fi
 }
-expect_input_error 1 "GPU kernels for mg are not built yet" --backend cuda
+# --backend cuda: refused without a CUDA build or without a GPU (on a GPU machine it runs)
+gpus=$("$HALOX" info 2>/dev/null | sed -n 's/.* \([0-9][0-9]*\) GPUs\{0,1\} visible.*/\1/p')
+if [ -z "$gpus" ] || [ "$gpus" -eq 0 ]; then
+    expect_input_error 1 "built without CUDA\|no CUDA GPU is visible" --backend cuda
+fi
 expect_input_error 8 "does not split evenly" --size 33
 expect_input_error 8 "needs 3" --size 8
 expect_input_error 1 "needs 3" --size 32 --coarse 16
 expect_input_error 1 "relative residual norm between 0 and 1" --tol 2
 expect_input_error 2 "has 4 ranks but the job has 2" --grid 2x2x1
+expect_input_error 2 "smoother" --smoother jacobi
+expect_input_error 1 "problem" --problem stokes
+expect_input_error 1 "cheby-degree" --cheby-degree 0
+expect_input_error 1 "cheby-degree" --cheby-degree 33
+expect_input_error 1 "cheby-degree" --cheby-degree four
+expect_input_error 1 "format" --format xml
 
 echo "mg: $fail failed"
 [ $fail -eq 0 ]

@@ -1,0 +1,67 @@
+/* `halox mg`: what the command (mg_main.c) hands to its report (mg_report.c). */
+#ifndef HALOX_MG_APP_H
+#define HALOX_MG_APP_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "mg.h"
+
+typedef enum { MG_FORMAT_TABLE = 0, MG_FORMAT_CSV = 1, MG_FORMAT_JSON = 2 } mg_format;
+
+typedef struct {
+    int size;
+    int grid[3];
+    int grid_n;
+    int coarse;
+    int nu;
+    int nu_seen;
+    int smoother;
+    int cheby_degree;
+    int problem;
+    int bottom;
+    int bottom_sweeps;
+    char tol[32];
+    int max_cycles;
+    int repeat;
+    int backend;
+    char transport[64];
+    int pattern;
+    int format;
+} mg_config;
+
+#define MG_MAX_CYCLES_KEPT 64
+
+typedef struct {
+    int fine;             /* level index of the fine grid */
+    int N;
+    int cycles;
+    double red[MG_MAX_CYCLES_KEPT]; /* residual reduction of each V-cycle (the first 64) */
+    double max_red;
+    double rel;           /* final ||r|| / ||f|| */
+    double fmg_first;     /* ||r|| / ||f|| after the F-cycle that starts the solve */
+    int converged;
+    double err_l2, err_max;
+    uint64_t checksum;
+    double fmg_med, fmg_min, fmg_max;
+    double fmg_err_l2, fmg_rel;
+    long bottom_iters;
+    mg_timers tm[MG_MAX_LEVELS]; /* timed FMG solves, summed; max over ranks */
+} mg_result;
+
+typedef struct {
+    const mg_config *c;
+    const mg_solver *s;
+    int pgrid[3];
+    int nranks;
+    double tol;
+    const char *backend;  /* "cpu" or "cuda" */
+    const char *gpu;      /* rank 0's GPU, NULL on the CPU */
+    const mg_result *res;
+    int nres;
+} mg_report;
+
+/* Rank 0: the report in c->format (table, CSV or JSON, from one field table). */
+void mg_report_print(FILE *out, const mg_report *r);
+
+#endif

@@ -1,0 +1,176 @@
+/* halox mg: every per-cell expression of the solver, written once for the CPU loops (mg_cpu.c)
+ * and the CUDA kernels (mg_cuda.cu). Both sides evaluate the same expression trees in the same
+ * order, the host compiler with -ffp-contract=off and nvcc with -fmad=false, so the fields agree
+ * bit for bit between backends. The manufactured solution uses its own sin(pi t) and cos(pi t)
+ * (Taylor polynomials after an exact argument reduction) instead of libm / CUDA's sin, which
+ * may differ in the last bit.
+ *
+ * Storage (mg_kernels.h, mg_geom): cell (i, j, k) of a level is a[i + sy j + sz k], i = 0 and
+ * i = n + 1 are the ghosts; global cell index off + i - 1, centre (g + 0.5) h. */
+#ifndef HALOX_MG_CELL_H
+#define HALOX_MG_CELL_H
+
+#include "mg_kernels.h"
+
+#ifdef __CUDACC__
+#define MG_HD __host__ __device__ __forceinline__
+#else
+#define MG_HD static inline
+#endif
+
+#define MG_PI 3.14159265358979323846
+
+/* sin(y) and cos(y) for |y| <= pi/4: Taylor series in Horner form (the first omitted term is
+ * below 1e-16 relative there). */
+MG_HD double mg_sin_poly(double y)
+{
+    const double z = y * y;
+    double p = -7.6471637318198164759e-13;     /* -1/15! */
+    p = 1.6059043836821614599e-10 + z * p;     /*  1/13! */
+    p = -2.5052108385441718775e-08 + z * p;    /* -1/11! */
+    p = 2.7557319223985890653e-06 + z * p;     /*  1/9!  */
+    p = -1.9841269841269841270e-04 + z * p;    /* -1/7!  */
+    p = 8.3333333333333333333e-03 + z * p;     /*  1/5!  */
+    p = -1.6666666666666666667e-01 + z * p;    /* -1/3!  */
+    return y + (y * z) * p;
+}
+
+MG_HD double mg_cos_poly(double y)
+{
+    const double z = y * y;
+    double p = 4.7794773323873852974e-14;      /*  1/16! */
+    p = -1.1470745597729724714e-11 + z * p;    /* -1/14! */
+    p = 2.0876756987868098979e-09 + z * p;     /*  1/12! */
+    p = -2.7557319223985890653e-07 + z * p;    /* -1/10! */
+    p = 2.4801587301587301587e-05 + z * p;     /*  1/8!  */
+    p = -1.3888888888888888889e-03 + z * p;    /* -1/6!  */
+    p = 4.1666666666666666667e-02 + z * p;     /*  1/4!  */
+    p = -0.5 + z * p;                          /* -1/2!  */
+    return 1.0 + z * p;
+}
+
+/* sin(pi t) and cos(pi t) for t in [-2, 2] (the solver needs [0, 2]). Each reduction step is
+ * exact: t - 1 for t in [1, 2], 1 - t for t in [1/2, 1], 1/2 - t for t in [1/4, 1/2]. */
+MG_HD double mg_sinpi(double t)
+{
+    double sg = 1.0;
+    if (t < 0) t = -t, sg = -1.0;
+    if (t >= 1.0) t = t - 1.0, sg = -sg;
+    if (t > 0.5) t = 1.0 - t;
+    const double v = t <= 0.25 ? mg_sin_poly(MG_PI * t) : mg_cos_poly(MG_PI * (0.5 - t));
+    return sg * v;
+}
+
+MG_HD double mg_cospi(double t)
+{
+    double sg = 1.0;
+    if (t < 0) t = -t;
+    if (t >= 1.0) t = t - 1.0, sg = -1.0;
+    if (t > 0.5) t = 1.0 - t, sg = -sg;
+    const double v = t <= 0.25 ? mg_cos_poly(MG_PI * t) : mg_sin_poly(MG_PI * (0.5 - t));
+    return sg * v;
+}
+
+/* The manufactured problem (docs/multigrid.md): u = sin(pi x) sin(pi y) sin(pi z);
+ * Helmholtz coefficients alpha = 1 + x y z (cells), beta = 1 + 1/4 sin(2 pi x) sin(2 pi y) sin(2 pi z)
+ * (faces); f = -lap u, or f = a alpha u - b div(beta grad u). */
+MG_HD double mg_exact_u(double x, double y, double z) { return (mg_sinpi(x) * mg_sinpi(y)) * mg_sinpi(z); }
+MG_HD double mg_alpha_at(double x, double y, double z) { return 1.0 + (x * y) * z; }
+MG_HD double mg_beta_at(double x, double y, double z)
+{
+    return 1.0 + 0.25 * ((mg_sinpi(2.0 * x) * mg_sinpi(2.0 * y)) * mg_sinpi(2.0 * z));
+}
+
+MG_HD double mg_rhs_at(const mg_pde *P, double x, double y, double z)
+{
+    const double sx = mg_sinpi(x), sy = mg_sinpi(y), sz = mg_sinpi(z);
+    const double u = (sx * sy) * sz;
+    const double lap = -3.0 * MG_PI * MG_PI * u;
+    if (!P->helm) return -lap;
+    const double cx = mg_cospi(x), cy = mg_cospi(y), cz = mg_cospi(z);
+    const double s2x = mg_sinpi(2.0 * x), s2y = mg_sinpi(2.0 * y), s2z = mg_sinpi(2.0 * z);
+    const double c2x = mg_cospi(2.0 * x), c2y = mg_cospi(2.0 * y), c2z = mg_cospi(2.0 * z);
+    const double beta = 1.0 + 0.25 * ((s2x * s2y) * s2z);
+    /* grad beta = pi/2 (c2x s2y s2z, s2x c2y s2z, s2x s2y c2z), grad u = pi (cx sy sz, sx cy sz, sx sy cz) */
+    const double gbgu = (((c2x * s2y) * s2z) * ((cx * sy) * sz) + ((s2x * c2y) * s2z) * ((sx * cy) * sz)) +
+                        ((s2x * s2y) * c2z) * ((sx * sy) * cz);
+    const double div = beta * lap + (0.5 * MG_PI * MG_PI) * gbgu;
+    return (P->a * mg_alpha_at(x, y, z)) * u - P->b * div;
+}
+
+/* ---- the operator A and its pieces -------------------------------------------------------- */
+
+/* the 7-point neighbours of p, in one fixed order */
+MG_HD double mg_nb7(const double *a, long p, long sy, long sz)
+{
+    return ((a[p - 1] + a[p + 1]) + (a[p - sy] + a[p + sy])) + (a[p - sz] + a[p + sz]);
+}
+
+/* (A u)[p]: Poisson (6 u - neighbours) / h^2; Helmholtz a alpha u - b/h^2 (sum of face fluxes),
+ * beta of the low face of cell p stored at p */
+MG_HD double mg_apply(const mg_op *A, const double *u, long p, long sy, long sz)
+{
+    if (!A->helm) return (6.0 * u[p] - mg_nb7(u, p, sy, sz)) * A->ih2;
+    const double c = u[p];
+    const double fx = A->bx[p + 1] * (u[p + 1] - c) - A->bx[p] * (c - u[p - 1]);
+    const double fy = A->by[p + sy] * (u[p + sy] - c) - A->by[p] * (c - u[p - sy]);
+    const double fz = A->bz[p + sz] * (u[p + sz] - c) - A->bz[p] * (c - u[p - sz]);
+    return (A->a * A->alpha[p]) * c - A->b_ih2 * ((fx + fy) + fz);
+}
+
+/* the diagonal of the interior stencil (Helmholtz) */
+MG_HD double mg_diag(const mg_op *A, long p, long sy, long sz)
+{
+    return A->a * A->alpha[p] + A->b_ih2 * (((A->bx[p] + A->bx[p + 1]) + (A->by[p] + A->by[p + sy])) +
+                                            (A->bz[p] + A->bz[p + sz]));
+}
+
+MG_HD double mg_dinv(const mg_op *A, long p) { return A->helm ? A->dinv_f[p] : A->dinv; }
+
+/* Gauss-Seidel update of one cell (its neighbours have the other colour) */
+MG_HD double mg_gsrb_cell(const mg_op *A, const double *u, const double *f, long p, long sy, long sz)
+{
+    if (!A->helm) return (mg_nb7(u, p, sy, sz) + A->h2 * f[p]) * (1.0 / 6.0);
+    return u[p] + (f[p] - mg_apply(A, u, p, sy, sz)) * A->dinv_f[p];
+}
+
+/* Chebyshev step: the new direction d' = c1 d + c2 D^-1 (f - A u) (first step: c2 D^-1 (f - A u)) */
+MG_HD double mg_cheby_dir(const mg_op *A, const double *u, const double *f, const double *d, long p, long sy, long sz,
+                          double c1, double c2, int first)
+{
+    const double z = mg_dinv(A, p) * (f[p] - mg_apply(A, u, p, sy, sz));
+    return first ? c2 * z : c1 * d[p] + c2 * z;
+}
+
+/* the average of the 8 fine children whose first (lowest) cell is p */
+MG_HD double mg_restrict_cell(const double *r, long p, long sy, long sz)
+{
+    const double a = (r[p] + r[p + 1]) + (r[p + sy] + r[p + sy + 1]);
+    const double b = (r[p + sz] + r[p + sz + 1]) + (r[p + sz + sy] + r[p + sz + sy + 1]);
+    return (a + b) * 0.125;
+}
+
+/* trilinear (cell-centred: 3/4 toward the parent, 1/4 toward the neighbour on the child's side)
+ * from the parent at pc; di = +-1, dj = +-sy, dk = +-sz of the coarse level point to the child's side */
+MG_HD double mg_interp_linear_cell(const double *uc, long pc, long di, long dj, long dk)
+{
+    const double w0 = 0.75, w1 = 0.25;
+    double v = 0;
+    for (int c = 0; c < 2; c++)
+        for (int b = 0; b < 2; b++) {
+            const long q = pc + b * dj + c * dk;
+            v += (c ? w1 : w0) * (b ? w1 : w0) * (w0 * uc[q] + w1 * uc[q + di]);
+        }
+    return v;
+}
+
+/* Reductions are made deterministic and backend-independent: each (i, k) column sums its cells
+ * over j in order, and the host adds the columns in order (k outer, i inner). */
+MG_HD double mg_sum_partials(const double *part, long n)
+{
+    double s = 0;
+    for (long i = 0; i < n; i++) s += part[i];
+    return s;
+}
+
+#endif

@@ -1,0 +1,167 @@
+/* halox mg: the CUDA kernels' bodies (included by mg_cuda.cu, inside its anonymous namespace).
+ * Each thread evaluates one expression of mg_cell.h, as the CPU loop of mg_cpu.c does. Unless
+ * said otherwise, thread (x, y) of block (bx, by, bz) is owned cell i = bx * blockDim.x + x + 1,
+ * j = by * blockDim.y + y + 1, k = bz + 1. */
+#ifndef HALOX_MG_CUDA_KERNELS_CUH
+#define HALOX_MG_CUDA_KERNELS_CUH
+
+__device__ __forceinline__ long at(const mg_geom &g, int i, int j, int k)
+{
+    return (long)i + g.sy * (long)j + g.sz * (long)k;
+}
+
+__global__ void k_bc_x(mg_geom g, double *a)
+{
+    const int j = blockIdx.x * blockDim.x + threadIdx.x, k = blockIdx.y * blockDim.y + threadIdx.y;
+    if (j >= g.n[1] + 2 || k >= g.n[2] + 2) return;
+    if (g.bnd_lo[0]) a[at(g, 0, j, k)] = -a[at(g, 1, j, k)];
+    if (g.bnd_hi[0]) a[at(g, g.n[0] + 1, j, k)] = -a[at(g, g.n[0], j, k)];
+}
+__global__ void k_bc_y(mg_geom g, double *a)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x, k = blockIdx.y * blockDim.y + threadIdx.y;
+    if (i >= g.n[0] + 2 || k >= g.n[2] + 2) return;
+    if (g.bnd_lo[1]) a[at(g, i, 0, k)] = -a[at(g, i, 1, k)];
+    if (g.bnd_hi[1]) a[at(g, i, g.n[1] + 1, k)] = -a[at(g, i, g.n[1], k)];
+}
+__global__ void k_bc_z(mg_geom g, double *a)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
+    if (i >= g.n[0] + 2 || j >= g.n[1] + 2) return;
+    if (g.bnd_lo[2]) a[at(g, i, j, 0)] = -a[at(g, i, j, 1)];
+    if (g.bnd_hi[2]) a[at(g, i, j, g.n[2] + 1)] = -a[at(g, i, j, g.n[2])];
+}
+
+/* thread x = the x-th cell of colour c in row (j, k) */
+__global__ void k_gsrb(mg_geom g, mg_op A, double *u, const double *f, int c)
+{
+    const int j = blockIdx.y * blockDim.y + threadIdx.y + 1, k = blockIdx.z + 1;
+    if (j > g.n[1]) return;
+    const int i = 1 + ((g.off[0] + g.off[1] + j - 1 + g.off[2] + k - 1 + c) & 1) + 2 * (int)(blockIdx.x * blockDim.x + threadIdx.x);
+    if (i > g.n[0]) return;
+    const long p = at(g, i, j, k);
+    u[p] = mg_gsrb_cell(&A, u, f, p, g.sy, g.sz);
+}
+
+__global__ void k_residual(mg_geom g, mg_op A, double *r, const double *u, const double *f)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x + 1, j = blockIdx.y * blockDim.y + threadIdx.y + 1, k = blockIdx.z + 1;
+    if (i > g.n[0] || j > g.n[1]) return;
+    const long p = at(g, i, j, k);
+    r[p] = f ? f[p] - mg_apply(&A, u, p, g.sy, g.sz) : mg_apply(&A, u, p, g.sy, g.sz);
+}
+
+__global__ void k_cheby(mg_geom g, mg_op A, double *unew, double *d, const double *u, const double *f, double c1,
+                        double c2, int first)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x + 1, j = blockIdx.y * blockDim.y + threadIdx.y + 1, k = blockIdx.z + 1;
+    if (i > g.n[0] || j > g.n[1]) return;
+    const long p = at(g, i, j, k);
+    const double dn = mg_cheby_dir(&A, u, f, d, p, g.sy, g.sz, c1, c2, first);
+    d[p] = dn;
+    unew[p] = u[p] + dn;
+}
+
+/* over coarse cells */
+__global__ void k_restrict8(mg_geom F, const double *r, mg_geom C, double *fc)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x + 1, j = blockIdx.y * blockDim.y + threadIdx.y + 1, k = blockIdx.z + 1;
+    if (i > C.n[0] || j > C.n[1]) return;
+    fc[at(C, i, j, k)] = mg_restrict_cell(r, at(F, 2 * i - 1, 2 * j - 1, 2 * k - 1), F.sy, F.sz);
+}
+
+/* over fine cells */
+__global__ void k_interp_pc(mg_geom F, double *u, mg_geom C, const double *uc)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x + 1, j = blockIdx.y * blockDim.y + threadIdx.y + 1, k = blockIdx.z + 1;
+    if (i > F.n[0] || j > F.n[1]) return;
+    u[at(F, i, j, k)] += uc[at(C, (i + 1) / 2, (j + 1) / 2, (k + 1) / 2)];
+}
+
+__global__ void k_interp_linear(mg_geom F, double *u, mg_geom C, const double *uc)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x + 1, j = blockIdx.y * blockDim.y + threadIdx.y + 1, k = blockIdx.z + 1;
+    if (i > F.n[0] || j > F.n[1]) return;
+    const long di = (i & 1) ? -1 : 1, dj = (j & 1) ? -C.sy : C.sy, dk = (k & 1) ? -C.sz : C.sz;
+    u[at(F, i, j, k)] = mg_interp_linear_cell(uc, at(C, (i + 1) / 2, (j + 1) / 2, (k + 1) / 2), di, dj, dk);
+}
+
+__global__ void k_axpy2(mg_geom g, double *u, double *r, const double *p, const double *q, double alpha)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x + 1, j = blockIdx.y * blockDim.y + threadIdx.y + 1, k = blockIdx.z + 1;
+    if (i > g.n[0] || j > g.n[1]) return;
+    const long c = at(g, i, j, k);
+    u[c] += alpha * p[c];
+    r[c] -= alpha * q[c];
+}
+
+__global__ void k_xpby(mg_geom g, double *p, const double *r, double beta)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x + 1, j = blockIdx.y * blockDim.y + threadIdx.y + 1, k = blockIdx.z + 1;
+    if (i > g.n[0] || j > g.n[1]) return;
+    const long c = at(g, i, j, k);
+    p[c] = r[c] + beta * p[c];
+}
+
+/* thread (x, y) = column (i, k): the sum over j in order, as mg_cpu.c's cpu_dot */
+__global__ void k_dot(mg_geom g, const double *a, const double *b, double *part)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x + 1, k = blockIdx.y + 1;
+    if (i > g.n[0]) return;
+    double s = 0;
+    for (int j = 1; j <= g.n[1]; j++) {
+        const long p = at(g, i, j, k);
+        s += a[p] * b[p];
+    }
+    part[(long)(k - 1) * g.n[0] + (i - 1)] = s;
+}
+
+__global__ void k_error(mg_geom g, const double *u, double *part, double *pmax)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x + 1, k = blockIdx.y + 1;
+    if (i > g.n[0]) return;
+    double s = 0, mx = 0;
+    for (int j = 1; j <= g.n[1]; j++) {
+        const double e = u[at(g, i, j, k)] - mg_exact_u((g.off[0] + i - 0.5) * g.h, (g.off[1] + j - 0.5) * g.h,
+                                                        (g.off[2] + k - 0.5) * g.h);
+        s += e * e;
+        if (fabs(e) > mx) mx = fabs(e);
+    }
+    part[(long)(k - 1) * g.n[0] + (i - 1)] = s;
+    pmax[(long)(k - 1) * g.n[0] + (i - 1)] = mx;
+}
+
+__global__ void k_set_rhs(mg_geom g, mg_pde P, double *f)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x + 1, j = blockIdx.y * blockDim.y + threadIdx.y + 1, k = blockIdx.z + 1;
+    if (i > g.n[0] || j > g.n[1]) return;
+    f[at(g, i, j, k)] =
+        mg_rhs_at(&P, (g.off[0] + i - 0.5) * g.h, (g.off[1] + j - 0.5) * g.h, (g.off[2] + k - 0.5) * g.h);
+}
+
+/* over cells 1..n+1 of each axis (the faces of the high side too) */
+__global__ void k_set_beta(mg_geom g, double *alpha, double *bx, double *by, double *bz)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x + 1, j = blockIdx.y * blockDim.y + threadIdx.y + 1, k = blockIdx.z + 1;
+    if (i > g.n[0] + 1 || j > g.n[1] + 1) return;
+    const double h = g.h;
+    const long p = at(g, i, j, k);
+    const double xc = (g.off[0] + i - 0.5) * h, yc = (g.off[1] + j - 0.5) * h, zc = (g.off[2] + k - 0.5) * h;
+    const double xf = (double)(g.off[0] + i - 1) * h, yf = (double)(g.off[1] + j - 1) * h,
+                 zf = (double)(g.off[2] + k - 1) * h;
+    const int in_x = i <= g.n[0], in_y = j <= g.n[1], in_z = k <= g.n[2];
+    if (in_x && in_y && in_z) alpha[p] = mg_alpha_at(xc, yc, zc);
+    if (in_y && in_z) bx[p] = mg_beta_at(xf, yc, zc);
+    if (in_x && in_z) by[p] = mg_beta_at(xc, yf, zc);
+    if (in_x && in_y) bz[p] = mg_beta_at(xc, yc, zf);
+}
+
+__global__ void k_set_dinv(mg_geom g, mg_op A, double *dinv)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x + 1, j = blockIdx.y * blockDim.y + threadIdx.y + 1, k = blockIdx.z + 1;
+    if (i > g.n[0] || j > g.n[1]) return;
+    const long p = at(g, i, j, k);
+    dinv[p] = 1.0 / mg_diag(&A, p, g.sy, g.sz);
+}
+
+#endif

@@ -1,0 +1,264 @@
+/* halox mg: smoothers, residual, transfers, bottom solver, V- and F-cycles, written once over
+ * the kernel table (mg_kernels.h) and hx_exchange_run on every level. Public API only.
+ *
+ * Every update is one fixed expression of values that do not depend on the decomposition (red-
+ * black colours are global, Chebyshev steps are Jacobi-like), so the fields are bit-identical at
+ * any rank count and on either backend, except where a global reduction (a norm, CG's dot
+ * products) feeds a decision or a coefficient: its sum over the ranks depends on the rank count.
+ *
+ * Timing: each operation is enclosed by two marks (CUDA events on the stream, or the host clock)
+ * and read later (mg_timers_flush), so the GPU stream is never stopped to time a kernel. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mg.h"
+
+const char *const mg_op_names[MG_NOPS] = {"smooth", "residual", "restrict", "interpolate", "exchange", "bottom"};
+
+#define TRY(x)                            \
+    do {                                  \
+        int st_ = (x);                    \
+        if (st_ != HX_OK) return st_;     \
+    } while (0)
+/* a kernel call: on failure, its message */
+#define K(call, what)                              \
+    do {                                           \
+        if (call) return mg_kfail(s, what);        \
+    } while (0)
+
+static double *D(const hx_field *f) { return (double *)f->data; }
+
+/* ---- timing marks */
+
+int mg_timers_flush(mg_solver *s)
+{
+    if (!s->nmarks) return HX_OK;
+    K(s->k->sync(&s->kc), "waiting for the kernels");
+    for (int i = 0; i < s->nspans; i++) {
+        const mg_span *sp = &s->span[i];
+        double dt = 0;
+        K(s->k->elapsed(&s->kc, sp->a, sp->b, &dt), "reading a timer");
+        s->lev[sp->lev].tm.t[sp->op] += dt;
+        s->lev[sp->lev].tm.n[sp->op] += sp->calls;
+    }
+    s->nmarks = s->nspans = 0;
+    return HX_OK;
+}
+
+int mg_reset_timers(mg_solver *s)
+{
+    K(s->k->sync(&s->kc), "waiting for the kernels");
+    s->nmarks = s->nspans = 0;
+    for (int l = 0; l < s->nlev; l++) memset(&s->lev[l].tm, 0, sizeof s->lev[l].tm);
+    s->bottom_iters = 0;
+    return HX_OK;
+}
+
+static int span_begin(mg_solver *s, int *mark)
+{
+    if (s->nmarks + 2 > MG_MARKS) TRY(mg_timers_flush(s));
+    *mark = s->nmarks++;
+    K(s->k->mark(&s->kc, *mark), "recording a timer");
+    return HX_OK;
+}
+
+static int span_end(mg_solver *s, const mg_level *L, int op, int a, long calls)
+{
+    const int b = s->nmarks++;
+    K(s->k->mark(&s->kc, b), "recording a timer");
+    s->span[s->nspans++] = (mg_span){.lev = L->index, .op = op, .a = a, .b = b, .calls = calls};
+    return HX_OK;
+}
+
+/* ---- level operations */
+
+/* ghosts from the neighbours, then the boundary condition on the domain faces */
+static int exchange(mg_solver *s, mg_level *L, hx_field *fld)
+{
+    int a;
+    TRY(span_begin(s, &a));
+    if (hx_exchange_run(L->xch, fld, NULL) != HX_OK) {
+        snprintf(s->err, sizeof s->err, "mg: exchange on level %d: %s", L->index, hx_context_error(s->ctx));
+        return HX_ERR_RUNTIME;
+    }
+    K(s->k->bc(&s->kc, &L->g, D(fld)), "boundary condition");
+    return span_end(s, L, MG_EXCHANGE, a, 1);
+}
+
+static int allsum(mg_solver *s, double v, double *out)
+{
+    if (MPI_Allreduce(&v, out, 1, MPI_DOUBLE, MPI_SUM, s->comm) != MPI_SUCCESS) {
+        snprintf(s->err, sizeof s->err, "mg: MPI_Allreduce failed");
+        return HX_ERR_RUNTIME;
+    }
+    return HX_OK;
+}
+
+/* this rank's a . b, then the sum over the ranks */
+static int global_dot(mg_solver *s, mg_level *L, const hx_field *a, const hx_field *b, double *out)
+{
+    double mine = 0;
+    K(s->k->dot(&s->kc, &L->g, D(a), D(b), &mine), "dot product");
+    return allsum(s, mine, out);
+}
+
+/* red-black Gauss-Seidel: `sweeps` times colour 0 then colour 1 ((gx + gy + gz) % 2 on global
+ * indices), an exchange before each colour */
+static int gsrb(mg_solver *s, mg_level *L, int sweeps)
+{
+    for (int it = 0; it < sweeps; it++)
+        for (int c = 0; c < 2; c++) {
+            int a;
+            TRY(exchange(s, L, &L->u));
+            TRY(span_begin(s, &a));
+            K(s->k->gsrb(&s->kc, &L->g, &L->A, D(&L->u), D(&L->f), c), "smoothing");
+            TRY(span_end(s, L, MG_SMOOTH, a, c));
+        }
+    return HX_OK;
+}
+
+/* `apps` Chebyshev applications of degree s->cheby_degree: an exchange and one Jacobi-
+ * preconditioned step per degree, out of place (ct), then u and ct are swapped */
+static int cheby(mg_solver *s, mg_level *L, int apps)
+{
+    for (int it = 0; it < apps; it++)
+        for (int k = 0; k < s->cheby_degree; k++) {
+            int a;
+            TRY(exchange(s, L, &L->u));
+            TRY(span_begin(s, &a));
+            K(s->k->cheby(&s->kc, &L->g, &L->A, D(&L->ct), D(&L->cd), D(&L->u), D(&L->f), s->cheby_c1[k],
+                          s->cheby_c2[k], k == 0),
+              "Chebyshev smoothing");
+            hx_field t = L->u;
+            L->u = L->ct;
+            L->ct = t;
+            TRY(span_end(s, L, MG_SMOOTH, a, k == s->cheby_degree - 1));
+        }
+    return HX_OK;
+}
+
+static int smooth(mg_solver *s, mg_level *L, int n)
+{
+    return s->smoother == MG_SMOOTHER_CHEBY ? cheby(s, L, n) : gsrb(s, L, n);
+}
+
+/* r = f - A u */
+static int residual(mg_solver *s, mg_level *L)
+{
+    int a;
+    TRY(exchange(s, L, &L->u));
+    TRY(span_begin(s, &a));
+    K(s->k->residual(&s->kc, &L->g, &L->A, D(&L->r), D(&L->u), D(&L->f)), "residual");
+    return span_end(s, L, MG_RESIDUAL, a, 1);
+}
+
+int mg_residual_norm(mg_solver *s, int l, double *norm)
+{
+    mg_level *L = &s->lev[l];
+    double rr = 0;
+    TRY(residual(s, L));
+    TRY(global_dot(s, L, &L->r, &L->r, &rr));
+    *norm = sqrt(rr);
+    return HX_OK;
+}
+
+int mg_rhs_norm(mg_solver *s, int l, double *norm)
+{
+    mg_level *L = &s->lev[l];
+    double ff = 0;
+    TRY(global_dot(s, L, &L->f, &L->f, &ff));
+    *norm = sqrt(ff);
+    return HX_OK;
+}
+
+/* f of C = the 8-child average of `from` (r, or f for FMG's right-hand sides) of F */
+static int restrict_to(mg_solver *s, mg_level *F, const hx_field *from, mg_level *C)
+{
+    int a;
+    TRY(span_begin(s, &a));
+    K(s->k->restrict8(&s->kc, &F->g, D(from), &C->g, D(&C->f)), "restriction");
+    return span_end(s, C, MG_RESTRICT, a, 1);
+}
+
+/* u of F += u of its parent (piecewise constant); reads no ghost */
+static int interpolate_pc(mg_solver *s, mg_level *F, mg_level *C)
+{
+    int a;
+    TRY(span_begin(s, &a));
+    K(s->k->interp_pc(&s->kc, &F->g, D(&F->u), &C->g, D(&C->u)), "interpolation");
+    return span_end(s, F, MG_INTERP, a, 1);
+}
+
+/* u of F = trilinear interpolation of u of C, whose ghosts (edges and corners too) are valid */
+static int interpolate_linear(mg_solver *s, mg_level *F, mg_level *C)
+{
+    int a;
+    TRY(exchange(s, C, &C->u));
+    TRY(span_begin(s, &a));
+    K(s->k->interp_linear(&s->kc, &F->g, D(&F->u), &C->g, D(&C->u)), "linear interpolation");
+    return span_end(s, F, MG_INTERP, a, 1);
+}
+
+/* unpreconditioned CG from the current u to a relative residual of s->bottom_tol */
+static int bottom_cg(mg_solver *s, mg_level *L)
+{
+    TRY(residual(s, L));
+    K(s->k->copy(&s->kc, &L->g, D(&L->p), D(&L->r)), "CG copy");
+    double rr = 0, rr0;
+    TRY(global_dot(s, L, &L->r, &L->r, &rr));
+    rr0 = rr;
+    for (int it = 0; it < s->bottom_maxit && rr > 0 && sqrt(rr) > s->bottom_tol * sqrt(rr0); it++) {
+        double pq = 0, rrn = 0;
+        TRY(exchange(s, L, &L->p));
+        K(s->k->residual(&s->kc, &L->g, &L->A, D(&L->q), D(&L->p), NULL), "CG operator");
+        TRY(global_dot(s, L, &L->p, &L->q, &pq));
+        const double alpha = rr / pq;
+        K(s->k->axpy2(&s->kc, &L->g, D(&L->u), D(&L->r), D(&L->p), D(&L->q), alpha), "CG update");
+        TRY(global_dot(s, L, &L->r, &L->r, &rrn));
+        K(s->k->xpby(&s->kc, &L->g, D(&L->p), D(&L->r), rrn / rr), "CG direction");
+        rr = rrn;
+        s->bottom_iters++;
+    }
+    return HX_OK;
+}
+
+/* Bottom solve of A u = f on the coarsest level, timed on the host between two waits for the
+ * backend (its own operations are timed by marks as usual). */
+static int bottom(mg_solver *s, mg_level *L)
+{
+    TRY(mg_sync(s));
+    const double t0 = MPI_Wtime();
+    TRY(s->bottom == MG_BOTTOM_SMOOTH ? smooth(s, L, s->bottom_sweeps) : bottom_cg(s, L));
+    TRY(mg_sync(s));
+    L->tm.t[MG_BOTTOM] += MPI_Wtime() - t0;
+    L->tm.n[MG_BOTTOM]++;
+    return HX_OK;
+}
+
+int mg_vcycle(mg_solver *s, int l)
+{
+    mg_level *L = &s->lev[l];
+    if (l == s->nlev - 1) return bottom(s, L);
+    mg_level *C = &s->lev[l + 1];
+    TRY(smooth(s, L, s->nu));
+    TRY(residual(s, L));
+    TRY(restrict_to(s, L, &L->r, C));
+    K(s->k->zero(&s->kc, &C->g, D(&C->u)), "zeroing");
+    TRY(mg_vcycle(s, l + 1));
+    TRY(interpolate_pc(s, L, C));
+    return smooth(s, L, s->nu);
+}
+
+int mg_fmg(mg_solver *s, int l0)
+{
+    for (int l = l0; l < s->nlev - 1; l++) TRY(restrict_to(s, &s->lev[l], &s->lev[l].f, &s->lev[l + 1]));
+    mg_level *B = &s->lev[s->nlev - 1];
+    K(s->k->zero(&s->kc, &B->g, D(&B->u)), "zeroing");
+    TRY(bottom(s, B));
+    for (int l = s->nlev - 2; l >= l0; l--) {
+        TRY(interpolate_linear(s, &s->lev[l], &s->lev[l + 1]));
+        TRY(mg_vcycle(s, l));
+    }
+    return HX_OK;
+}

@@ -1,0 +1,108 @@
+/* halox mg: the operations of one level behind a table of function pointers, so that the cycles
+ * (mg_cycles.c) are written once over the CPU loops (mg_cpu.c) and the CUDA kernels (mg_cuda.cu).
+ * Plain C (the .cu includes it too). Fields are arrays of doubles in the memory of the context's
+ * backend (device memory on cuda); work is ordered on the stream given to init (the halox
+ * context's stream, where hx_exchange_run leaves the ghosts), and only sync, dot and error wait
+ * for it. Every operation returns 0, or -1 with a one-line message in k->err.
+ *
+ * The per-cell arithmetic of both backends is mg_cell.h: the results are bit-identical. */
+#ifndef HALOX_MG_KERNELS_H
+#define HALOX_MG_KERNELS_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One level's block on this rank: cell (i, j, k), 0 <= i <= n[0] + 1 (0 and n + 1 are ghosts), is
+ * element i + sy j + sz k of a field. */
+typedef struct {
+    int n[3];                 /* owned cells per axis */
+    int off[3];               /* global index of the first owned cell */
+    int bnd_lo[3], bnd_hi[3]; /* 1 where that side of the block is the domain boundary */
+    long sy, sz;              /* strides of y and z, in cells */
+    long cells;               /* allocated cells of a field: sz * (n[2] + 2) */
+    double h, h2, ih2;        /* 1/N, h^2, N^2 */
+} mg_geom;
+
+/* The problem: -lap u = f (helm 0), or a alpha u - b div(beta grad u) = f (helm 1). */
+typedef struct {
+    int helm;
+    double a, b;
+} mg_pde;
+
+/* The operator of one level. Poisson reads no field; Helmholtz reads alpha (cells), bx/by/bz
+ * (beta on the low x/y/z face of each cell, so the high face of cell p is bx[p + 1], by[p + sy],
+ * bz[p + sz]) and dinv_f (1 / the diagonal). */
+typedef struct {
+    int helm;
+    double ih2, h2;     /* Poisson */
+    double dinv;        /* Poisson: the inverse diagonal h^2 / 6 */
+    double a, b_ih2;    /* Helmholtz: a, b / h^2 */
+    const double *alpha, *bx, *by, *bz, *dinv_f;
+} mg_op;
+
+/* Timing marks: a backend records mark `slot` (0 <= slot < MG_MARKS) where the work issued so far
+ * ends (a CUDA event on the stream; the host clock on the CPU); after sync, elapsed gives the
+ * seconds between two marks. */
+#define MG_MARKS 8192
+
+typedef struct {
+    void *stream; /* cudaStream_t, NULL on the CPU */
+    long max_partials;
+    void *impl;   /* the backend's buffers and events */
+    char err[256];
+} mg_kctx;
+
+typedef struct {
+    const char *name;
+    /* max_partials: the largest n[0] * n[2] of any level (the reductions' column count) */
+    int (*init)(mg_kctx *k, void *stream, long max_partials);
+    void (*fini)(mg_kctx *k);
+    int (*sync)(mg_kctx *k);
+    int (*mark)(mg_kctx *k, int slot);
+    int (*elapsed)(mg_kctx *k, int a, int b, double *seconds);
+
+    /* whole allocated arrays */
+    int (*zero)(mg_kctx *k, const mg_geom *g, double *a);
+    int (*copy)(mg_kctx *k, const mg_geom *g, double *dst, const double *src);
+    /* homogeneous Dirichlet: every ghost beyond a domain face = minus the cell inside, x then y
+     * then z, each over the whole extended range of the other axes (edges and corners too) */
+    int (*bc)(mg_kctx *k, const mg_geom *g, double *a);
+
+    /* owned cells */
+    int (*gsrb)(mg_kctx *k, const mg_geom *g, const mg_op *A, double *u, const double *f, int colour);
+    /* r = f - A u; f NULL: r = A u */
+    int (*residual)(mg_kctx *k, const mg_geom *g, const mg_op *A, double *r, const double *u, const double *f);
+    /* d = c1 d + c2 D^-1 (f - A u) (first: d = c2 D^-1 (f - A u), d not read); unew = u + d */
+    int (*cheby)(mg_kctx *k, const mg_geom *g, const mg_op *A, double *unew, double *d, const double *u,
+                 const double *f, double c1, double c2, int first);
+    /* fc (coarse owned) = the average of the 8 children in r (fine) */
+    int (*restrict8)(mg_kctx *k, const mg_geom *fine, const double *r, const mg_geom *coarse, double *fc);
+    /* u (fine owned) += its parent in uc (piecewise constant) */
+    int (*interp_pc)(mg_kctx *k, const mg_geom *fine, double *u, const mg_geom *coarse, const double *uc);
+    /* u (fine owned) = trilinear interpolation of uc, whose ghosts must be valid */
+    int (*interp_linear)(mg_kctx *k, const mg_geom *fine, double *u, const mg_geom *coarse, const double *uc);
+    /* CG: u += alpha p, r -= alpha q; p = r + beta p */
+    int (*axpy2)(mg_kctx *k, const mg_geom *g, double *u, double *r, const double *p, const double *q, double alpha);
+    int (*xpby)(mg_kctx *k, const mg_geom *g, double *p, const double *r, double beta);
+    /* this rank's sum of a * b over the owned cells, in the deterministic order of mg_cell.h */
+    int (*dot)(mg_kctx *k, const mg_geom *g, const double *a, const double *b, double *sum);
+
+    /* f = the manufactured right-hand side at the cell centres (owned cells) */
+    int (*set_rhs)(mg_kctx *k, const mg_geom *g, const mg_pde *P, double *f);
+    /* Helmholtz coefficients: alpha at cell centres, beta at the low faces of cells 1..n+1 of
+     * each axis, then dinv = 1 / diagonal on the owned cells */
+    int (*set_coefs)(mg_kctx *k, const mg_geom *g, const mg_pde *P, double *alpha, double *bx, double *by,
+                     double *bz, double *dinv);
+    /* sum of (u - exact)^2 (deterministic order) and max |u - exact| over the owned cells */
+    int (*error)(mg_kctx *k, const mg_geom *g, const double *u, double *sum2, double *maxabs);
+} mg_kernels;
+
+extern const mg_kernels mg_cpu_kernels;
+/* The CUDA kernels, or NULL when this build has none (HALOX_MG_CUDA unset). */
+const mg_kernels *mg_cuda_kernels(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,330 @@
+/* `halox mg`'s report: one field table (key = CSV column = JSON key) drives CSV and JSON; the
+ * table format prints the same results for people. A field belongs to the run (JSON "config"),
+ * to one solve size (JSON "solves"[]) or to one level of a solve (JSON "levels"[] inside it); a CSV
+ * row is one level of one solve, with the run's and the solve's fields repeated. The CSV columns
+ * of the first version keep their positions; later fields are appended. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mg_app.h"
+
+#define MG_REPORT_SCHEMA 1
+
+typedef enum { MF_INT, MF_REAL, MF_STR, MF_HEX, MF_LIST, MF_OPS } mf_type;
+typedef enum { MS_RUN, MS_SOLVE, MS_LEVEL } mf_scope;
+
+typedef struct {
+    const mg_report *r;
+    const mg_result *res; /* the solve */
+    int l;                /* the level (absolute index) */
+} mf_at;
+
+typedef struct {
+    long long i;
+    double x;
+    const char *s;
+    unsigned long long u;
+    char buf[64];
+} mf_val;
+
+typedef struct {
+    const char *key;
+    mf_type type;
+    mf_scope scope;
+    const char *fmt; /* MF_REAL (MF_LIST: each item) */
+    void (*get)(const mf_at *at, mf_val *v);
+} mf_field;
+
+static double order_at(const mf_at *at)
+{
+    const int i = (int)(at->res - at->r->res);
+    if (i + 1 >= at->r->nres || at->res->err_l2 <= 0) return NAN;
+    return log2(at->r->res[i + 1].err_l2 / at->res->err_l2);
+}
+static const char *smoother_name(int k) { return k == MG_SMOOTHER_CHEBY ? "cheby" : "gsrb"; }
+static const char *problem_name(int p) { return p ? "helmholtz" : "poisson"; }
+static const char *bottom_name(int b) { return b == MG_BOTTOM_CG ? "cg" : "smooth"; }
+
+#define GET(fn) static void fn(const mf_at *at, mf_val *v)
+#define C (at->r->c)
+#define R (at->res)
+GET(g_size) { v->i = R->N; }
+GET(g_ranks) { v->i = at->r->nranks; }
+GET(g_grid)
+{
+    snprintf(v->buf, sizeof v->buf, "%dx%dx%d", at->r->pgrid[0], at->r->pgrid[1], at->r->pgrid[2]);
+    v->s = v->buf;
+}
+GET(g_levels) { v->i = at->r->s->nlev - R->fine; }
+GET(g_transport) { v->s = C->transport; }
+GET(g_nu) { v->i = C->nu; }
+GET(g_bottom) { v->s = bottom_name(C->bottom); }
+GET(g_cycles) { v->i = R->cycles; }
+GET(g_converged) { v->i = R->converged; }
+GET(g_max_red) { v->x = R->max_red; }
+GET(g_reductions) { (void)at, (void)v; }
+GET(g_rel) { v->x = R->rel; }
+GET(g_err_l2) { v->x = R->err_l2; }
+GET(g_err_max) { v->x = R->err_max; }
+GET(g_order) { v->x = order_at(at); }
+GET(g_checksum) { v->u = R->checksum; }
+GET(g_fmg_med) { v->x = R->fmg_med; }
+GET(g_fmg_min) { v->x = R->fmg_min; }
+GET(g_fmg_max) { v->x = R->fmg_max; }
+GET(g_repeats) { v->i = C->repeat; }
+GET(g_dof) { v->x = pow((double)R->N, 3) / R->fmg_med; }
+GET(g_fmg_err) { v->x = R->fmg_err_l2; }
+GET(g_fmg_rel) { v->x = R->fmg_rel; }
+GET(g_level) { v->i = at->l - R->fine; }
+GET(g_level_size) { v->i = at->r->s->lev[at->l].N; }
+GET(g_ops) { (void)at, (void)v; }
+GET(g_backend) { v->s = at->r->backend; }
+GET(g_gpu) { v->s = at->r->gpu; }
+GET(g_pattern) { v->s = hx_pattern_name((hx_pattern)C->pattern); }
+GET(g_smoother) { v->s = smoother_name(C->smoother); }
+GET(g_degree) { v->i = C->cheby_degree; }
+GET(g_problem) { v->s = problem_name(C->problem); }
+GET(g_tol) { v->x = at->r->tol; }
+GET(g_bottom_sweeps) { v->i = C->bottom_sweeps; }
+GET(g_coarse) { v->i = at->r->s->lev[at->r->s->nlev - 1].N; }
+GET(g_fmg_first) { v->x = R->fmg_first; }
+GET(g_bottom_iters) { v->i = R->bottom_iters; }
+GET(g_version) { (void)at, v->s = HALOX_VERSION; }
+#undef C
+#undef R
+#undef GET
+
+static const mf_field fields[] = {
+    {"size", MF_INT, MS_SOLVE, NULL, g_size},
+    {"ranks", MF_INT, MS_RUN, NULL, g_ranks},
+    {"grid", MF_STR, MS_RUN, NULL, g_grid},
+    {"levels", MF_INT, MS_SOLVE, NULL, g_levels},
+    {"transport", MF_STR, MS_RUN, NULL, g_transport},
+    {"nu", MF_INT, MS_RUN, NULL, g_nu},
+    {"bottom", MF_STR, MS_RUN, NULL, g_bottom},
+    {"cycles", MF_INT, MS_SOLVE, NULL, g_cycles},
+    {"converged", MF_INT, MS_SOLVE, NULL, g_converged},
+    {"max_reduction", MF_REAL, MS_SOLVE, "%.6f", g_max_red},
+    {"reductions", MF_LIST, MS_SOLVE, "%.4f", g_reductions},
+    {"rel_residual", MF_REAL, MS_SOLVE, "%.6e", g_rel},
+    {"error_l2", MF_REAL, MS_SOLVE, "%.17g", g_err_l2},
+    {"error_max", MF_REAL, MS_SOLVE, "%.17g", g_err_max},
+    {"order_l2", MF_REAL, MS_SOLVE, "%.6f", g_order},
+    {"checksum", MF_HEX, MS_SOLVE, NULL, g_checksum},
+    {"fmg_median_s", MF_REAL, MS_SOLVE, "%.6f", g_fmg_med},
+    {"fmg_min_s", MF_REAL, MS_SOLVE, "%.6f", g_fmg_min},
+    {"fmg_max_s", MF_REAL, MS_SOLVE, "%.6f", g_fmg_max},
+    {"repeats", MF_INT, MS_RUN, NULL, g_repeats},
+    {"dof_per_s", MF_REAL, MS_SOLVE, "%.6g", g_dof},
+    {"fmg_error_l2", MF_REAL, MS_SOLVE, "%.17g", g_fmg_err},
+    {"fmg_rel_residual", MF_REAL, MS_SOLVE, "%.6e", g_fmg_rel},
+    {"level", MF_INT, MS_LEVEL, NULL, g_level},
+    {"level_size", MF_INT, MS_LEVEL, NULL, g_level_size},
+    {"ops", MF_OPS, MS_LEVEL, NULL, g_ops}, /* <op>_s, <op>_calls for each of mg_op_names */
+    /* appended after the first version's columns */
+    {"backend", MF_STR, MS_RUN, NULL, g_backend},
+    {"gpu", MF_STR, MS_RUN, NULL, g_gpu},
+    {"pattern", MF_STR, MS_RUN, NULL, g_pattern},
+    {"smoother", MF_STR, MS_RUN, NULL, g_smoother},
+    {"cheby_degree", MF_INT, MS_RUN, NULL, g_degree},
+    {"problem", MF_STR, MS_RUN, NULL, g_problem},
+    {"tol", MF_REAL, MS_RUN, "%.6g", g_tol},
+    {"bottom_sweeps", MF_INT, MS_RUN, NULL, g_bottom_sweeps},
+    {"coarsest", MF_INT, MS_RUN, NULL, g_coarse},
+    {"fcycle_rel_residual", MF_REAL, MS_SOLVE, "%.6e", g_fmg_first},
+    {"bottom_iters", MF_INT, MS_SOLVE, NULL, g_bottom_iters},
+    {"halox_version", MF_STR, MS_RUN, NULL, g_version},
+};
+enum { NF = (int)(sizeof fields / sizeof fields[0]) };
+
+/* one field's value as CSV (json 0) or JSON (json 1) text */
+static void put_value(FILE *out, const mf_field *f, const mf_at *at, int json)
+{
+    mf_val v;
+    memset(&v, 0, sizeof v);
+    f->get(at, &v);
+    switch (f->type) {
+    case MF_INT: fprintf(out, "%lld", v.i); break;
+    case MF_REAL:
+        if (isfinite(v.x)) fprintf(out, f->fmt, v.x);
+        else fputs(json ? "null" : "nan", out);
+        break;
+    case MF_STR:
+        if (!v.s) fputs(json ? "null" : "-", out);
+        else if (json) fprintf(out, "\"%s\"", v.s); /* names only: no quote or backslash to escape */
+        else fputs(v.s, out);
+        break;
+    case MF_HEX: fprintf(out, json ? "\"0x%016llx\"" : "0x%016llx", v.u); break;
+    case MF_LIST: {
+        const int n = at->res->cycles < MG_MAX_CYCLES_KEPT ? at->res->cycles : MG_MAX_CYCLES_KEPT;
+        if (json) fputc('[', out);
+        for (int k = 0; k < n; k++) {
+            if (k) fputs(json ? ", " : ";", out);
+            fprintf(out, f->fmt, at->res->red[k]);
+        }
+        if (json) fputc(']', out);
+        break;
+    }
+    case MF_OPS: break;
+    }
+}
+
+static void put_ops(FILE *out, const mf_at *at, int json, int first)
+{
+    const mg_timers *tm = &at->res->tm[at->l];
+    for (int op = 0; op < MG_NOPS; op++) {
+        if (json)
+            fprintf(out, "%s\"%s_s\": %.6f, \"%s_calls\": %ld", first && !op ? "" : ", ", mg_op_names[op], tm->t[op],
+                    mg_op_names[op], tm->n[op]);
+        else fprintf(out, "%s%.6f,%ld", first && !op ? "" : ",", tm->t[op], tm->n[op]);
+    }
+}
+
+static void print_csv(FILE *out, const mg_report *r)
+{
+    for (int k = 0; k < NF; k++) {
+        if (fields[k].type == MF_OPS)
+            for (int op = 0; op < MG_NOPS; op++) fprintf(out, ",%s_s,%s_calls", mg_op_names[op], mg_op_names[op]);
+        else fprintf(out, "%s%s", k ? "," : "", fields[k].key);
+    }
+    fputc('\n', out);
+    for (int i = 0; i < r->nres; i++)
+        for (int l = r->res[i].fine; l < r->s->nlev; l++) {
+            const mf_at at = {r, &r->res[i], l};
+            for (int k = 0; k < NF; k++) {
+                if (fields[k].type == MF_OPS) {
+                    put_ops(out, &at, 0, k == 0);
+                    continue;
+                }
+                if (k) fputc(',', out);
+                put_value(out, &fields[k], &at, 0);
+            }
+            fputc('\n', out);
+        }
+}
+
+/* the fields of one scope as JSON members */
+static void json_members(FILE *out, const mf_at *at, mf_scope scope, const char *indent)
+{
+    int first = 1;
+    for (int k = 0; k < NF; k++) {
+        if (fields[k].scope != scope) continue;
+        if (fields[k].type == MF_OPS) {
+            fputs(first ? "" : ",", out);
+            fprintf(out, "\n%s", indent);
+            put_ops(out, at, 1, 1);
+        } else {
+            fprintf(out, "%s\n%s\"%s\": ", first ? "" : ",", indent, fields[k].key);
+            put_value(out, &fields[k], at, 1);
+        }
+        first = 0;
+    }
+}
+
+static void print_json(FILE *out, const mg_report *r)
+{
+    const mf_at run = {r, &r->res[0], 0};
+    fprintf(out, "{\n  \"bench\": \"mg\",\n  \"schema\": %d,\n  \"config\": {", MG_REPORT_SCHEMA);
+    json_members(out, &run, MS_RUN, "    ");
+    fputs("\n  },\n  \"solves\": [", out);
+    for (int i = 0; i < r->nres; i++) {
+        const mf_at sol = {r, &r->res[i], r->res[i].fine};
+        fprintf(out, "%s\n    {", i ? "," : "");
+        json_members(out, &sol, MS_SOLVE, "      ");
+        fputs(",\n      \"levels\": [", out);
+        for (int l = r->res[i].fine; l < r->s->nlev; l++) {
+            const mf_at lev = {r, &r->res[i], l};
+            fprintf(out, "%s\n        {", l > r->res[i].fine ? "," : "");
+            json_members(out, &lev, MS_LEVEL, "          ");
+            fputs("\n        }", out);
+        }
+        fputs("\n      ]\n    }", out);
+    }
+    fputs("\n  ]\n}\n", out);
+}
+
+static void print_table(FILE *out, const mg_report *r)
+{
+    const mg_config *c = r->c;
+    const mg_solver *s = r->s;
+    if (c->problem)
+        fprintf(out, "halox mg: a alpha u - b div(beta grad u) = f (a = b = 1, alpha = 1 + xyz, beta = 1 + "
+                     "sin(2 pi x) sin(2 pi y) sin(2 pi z) / 4 on faces)\n");
+    else fprintf(out, "halox mg: -lap(u) = f\n");
+    fprintf(out, "          on the unit cube, cell-centred finite volumes, homogeneous Dirichlet,\n"
+                 "          u = sin(pi x) sin(pi y) sin(pi z), double precision\n");
+    fprintf(out, "  %d^3 cells, %d rank%s (grid %dx%dx%d), %d levels:", c->size, r->nranks, r->nranks == 1 ? "" : "s",
+            r->pgrid[0], r->pgrid[1], r->pgrid[2], s->nlev);
+    for (int l = 0; l < s->nlev; l++) fprintf(out, " %d^3", s->lev[l].N);
+    fprintf(out, "\n  backend %s%s%s, transport %s, pattern %s\n", r->backend, r->gpu ? " " : "", r->gpu ? r->gpu : "",
+            c->transport, hx_pattern_name((hx_pattern)c->pattern));
+    if (c->smoother == MG_SMOOTHER_CHEBY)
+        fprintf(out, "  V-cycle: %d+%d Chebyshev smoothings of degree %d (interval [%g/%g, %g] of D^-1 A)", c->nu, c->nu,
+                c->cheby_degree, s->lambda_max, s->cheby_ratio, s->lambda_max);
+    else fprintf(out, "  V-cycle: %d+%d red-black Gauss-Seidel sweeps", c->nu, c->nu);
+    fprintf(out, ", piecewise-constant restriction and interpolation; bottom %s",
+            c->bottom == MG_BOTTOM_CG ? "CG (relative residual 1e-12)" : "smoother");
+    if (c->bottom == MG_BOTTOM_SMOOTH) fprintf(out, " (%d)", c->bottom_sweeps);
+    fprintf(out, "\n  FMG (F-cycle): trilinear interpolation, one V-cycle per level; %d timed solves after 1 warm-up\n",
+            c->repeat);
+    for (int i = 0; i < r->nres; i++) {
+        const mg_result *q = &r->res[i];
+        fprintf(out, "\nsolve %d^3 (%dh): one F-cycle, then V-cycles to ||r||/||f|| < %.3g\n", q->N, 1 << i, r->tol);
+        fprintf(out, "  %5s %14s %10s\n", "cycle", "||r||/||f||", "reduction");
+        double rel = q->fmg_first;
+        fprintf(out, "  %5s %14.3e %10.4f   (the F-cycle from u = 0)\n", "FMG", rel, rel);
+        for (int k = 0; k < q->cycles && k < MG_MAX_CYCLES_KEPT; k++) {
+            rel *= q->red[k];
+            fprintf(out, "  %5d %14.3e %10.4f\n", k + 1, rel, q->red[k]);
+        }
+        fprintf(out, "  %s after %d V-cycles, max reduction %.4f; error vs exact: L2 %.6e  max %.6e; checksum 0x%016llx\n",
+                q->converged ? "converged" : "NOT converged", q->cycles, q->max_red, q->err_l2, q->err_max,
+                (unsigned long long)q->checksum);
+        fprintf(out, "  FMG: %.6f s median (min %.6f, max %.6f) over %d, %.4g DOF/s; error L2 %.6e (%.2fx the converged), "
+                     "||r||/||f|| %.3e\n",
+                q->fmg_med, q->fmg_min, q->fmg_max, c->repeat, pow((double)q->N, 3) / q->fmg_med, q->fmg_err_l2,
+                q->fmg_err_l2 / q->err_l2, q->fmg_rel);
+        fprintf(out, "  %-6s %8s", "level", "cells");
+        for (int op = 0; op < MG_NOPS; op++) fprintf(out, " %20s", mg_op_names[op]);
+        fprintf(out, "\n  %-6s %8s", "", "");
+        for (int op = 0; op < MG_NOPS; op++) fprintf(out, " %20s", "s / calls");
+        fprintf(out, "\n");
+        mg_timers tot;
+        memset(&tot, 0, sizeof tot);
+        for (int l = q->fine; l < s->nlev; l++) {
+            fprintf(out, "  %-6d %6d^3", l - q->fine, s->lev[l].N);
+            for (int op = 0; op < MG_NOPS; op++) {
+                fprintf(out, " %11.6f / %6ld", q->tm[l].t[op], q->tm[l].n[op]);
+                tot.t[op] += q->tm[l].t[op];
+                tot.n[op] += q->tm[l].n[op];
+            }
+            fprintf(out, "\n");
+        }
+        fprintf(out, "  %-6s %8s", "total", "");
+        for (int op = 0; op < MG_NOPS; op++) fprintf(out, " %11.6f / %6ld", tot.t[op], tot.n[op]);
+        fprintf(out, "\n  (summed over the %d timed solves, max over ranks; bottom includes its own exchanges%s; "
+                     "CG iterations %ld)\n",
+                c->repeat, c->bottom == MG_BOTTOM_SMOOTH ? " and smoothing" : "", q->bottom_iters);
+    }
+    fprintf(out, "\n%-8s %14s %14s %10s %10s %8s %10s %12s %14s\n", "size", "error L2", "error max", "order L2",
+            "order max", "cycles", "max red.", "FMG s", "DOF/s");
+    for (int i = 0; i < r->nres; i++) {
+        const mg_result *q = &r->res[i];
+        const mf_at at = {r, q, q->fine};
+        const double om = i + 1 < r->nres ? log2(r->res[i + 1].err_max / q->err_max) : NAN;
+        char nb[32];
+        snprintf(nb, sizeof nb, "%d^3", q->N);
+        fprintf(out, "%-8s %14.6e %14.6e %10.4f %10.4f %8d %10.4f %12.6f %14.4g\n", nb, q->err_l2, q->err_max,
+                order_at(&at), om, q->cycles, q->max_red, q->fmg_med, pow((double)q->N, 3) / q->fmg_med);
+    }
+    fprintf(out, "(order: log2(e_2h / e_h) from the next coarser solve; expected about 2)\n");
+}
+
+void mg_report_print(FILE *out, const mg_report *r)
+{
+    if (r->c->format == MG_FORMAT_CSV) print_csv(out, r);
+    else if (r->c->format == MG_FORMAT_JSON) print_json(out, r);
+    else print_table(out, r);
+    fflush(out);
+}
