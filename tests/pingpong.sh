@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # halox pingpong on the CPU backend, 2 ranks, transport mpi, 8 B to 64 KiB: one row per size with
 # real latencies (> 0, p99 >= median >= min), bandwidth growing with size, the three formats agree
-# on the fields, and bad input is exit 2. Usage: pingpong.sh HALOX MPIEXEC
+# on the fields, the device-initiated models are refused with a note (no GPU here), and bad input
+# is exit 2. Usage: pingpong.sh HALOX MPIEXEC
 set -u
 HALOX=$1 MPIEXEC=$2
 . "$(dirname "$0")/mpi_env.sh"
@@ -55,6 +56,36 @@ t=$(MPIRUN 3 "$HALOX" pingpong --backend cpu --transport mpi,nvshmem --pairs all
 [ "$(tail -n +2 <<<"$t" | cut -d, -f5,6 | tr '\n' ' ')" = "0,1 0,2 1,2 " ] || bad "--pairs all rows: $t"
 grep -q "note: transport nvshmem skipped" /tmp/pingpong_err.$$ || bad "no note for the skipped transport"
 rm -f /tmp/pingpong_err.$$
+
+# the device-initiated models (ipc-kernel, memcpy-peer) need the cuda backend: refused with one note
+# each (not built, or the cpu backend), exit 2 when nothing else ran, 0 beside a transport that ran
+MPIRUN 2 "$HALOX" pingpong --backend cpu --transport ipc-kernel --max-bytes 64 --iters 10 >/dev/null 2>/tmp/pingpong_err.$$
+rc=$?
+[ $rc -eq 2 ] || bad "ipc-kernel on the cpu backend alone: exit $rc, want 2"
+[ "$(grep -c '^halox: note: transport ipc-kernel skipped: \(not built\|needs the cuda backend\)' /tmp/pingpong_err.$$)" -eq 1 ] ||
+    bad "ipc-kernel on the cpu backend: want one note with the reason: $(cat /tmp/pingpong_err.$$)"
+j=$(MPIRUN 2 "$HALOX" pingpong --backend cpu --transport mpi,ipc-kernel,memcpy-peer --max-bytes 16 --iters 10 --format json \
+    --quiet 2>/tmp/pingpong_err.$$) || bad "mpi beside ipc-kernel on the cpu backend failed: $(cat /tmp/pingpong_err.$$)"
+python3 - <<PY || bad "json of mpi,ipc-kernel,memcpy-peer is wrong"
+import json
+d = json.loads('''$j''')
+assert [r["transport"] for r in d["rows"]] == ["mpi", "mpi"], d["rows"]
+sk = {s["transport"]: s["reason"] for s in d["skipped"]}
+assert set(sk) == {"ipc-kernel", "memcpy-peer"}, sk
+assert all(("not built" in r or "cuda backend" in r) and "\n" not in r for r in sk.values()), sk
+PY
+# --transport all holds them exactly when the build has CUDA
+j=$(MPIRUN 2 "$HALOX" pingpong --backend cpu --transport all --max-bytes 8 --iters 5 --format json --quiet 2>/dev/null)
+cuda=$("$HALOX" info 2>/dev/null | grep -c '^backends .*cuda')
+python3 - <<PY || bad "--transport all: ipc-kernel/memcpy-peer should be listed (skipped) exactly in a CUDA build"
+import json
+d = json.loads('''$j''')
+sk = [s["transport"] for s in d["skipped"]]
+assert ("ipc-kernel" in sk and "memcpy-peer" in sk) == ($cuda > 0), sk
+assert "mpi" in [r["transport"] for r in d["rows"]]
+PY
+rm -f /tmp/pingpong_err.$$
+"$HALOX" pingpong --help | grep -q "ipc-kernel" || bad "--help lacks ipc-kernel"
 
 for args in "--min-bytes 12" "--min-bytes 1024 --max-bytes 512" "--iters 0" "--pairs some"; do
     MPIRUN 2 "$HALOX" pingpong $args >/dev/null 2>&1

@@ -7,8 +7,11 @@
  * `count` cells): both ranks of the pair send one message of B bytes and receive the peer's. One
  * round trip is two consecutive exchanges, each followed by hx_context_sync (the received data
  * is unpacked and usable) and the optional --compute-us busy-wait; the reported latency is half a
- * round trip, i.e. the time of one exchange plus the busy-wait. See docs/pingpong.md. */
+ * round trip, i.e. the time of one exchange plus the busy-wait. See docs/pingpong.md.
+ * The device-initiated models (ipc-kernel, memcpy-peer) are not library transports: they live in
+ * pingpong_kernel.c and share this file's rows and statistics through pingpong_priv.h. */
 #include "pingpong.h"
+#include "pingpong_priv.h"
 #include "run.h"
 
 #include <limits.h>
@@ -17,25 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "halox/halox.h"
-
 #define PP_SCHEMA 1
-#define PP_LARGE_BYTES (1L << 20) /* sizes above this use --large-iters */
 #define PP_MAX_TRANSPORTS 16
-
-typedef struct {
-    long min_bytes, max_bytes;
-    long iters, large_iters;
-    int warmup;
-    int pairs_all;
-    int compute_us;
-    char transport[128];
-    hx_backend_kind backend;
-    char devices[128];
-    hx_format format;
-    int quiet;
-} pp_config;
 
 static const hx_opt_choice pair_modes[] = {{"first", 0}, {"all", 1}, {NULL, 0}};
 static const hx_opt_choice backends[] = {
@@ -66,14 +52,18 @@ static const hx_option pp_options[] = {
     {.name = "compute-us", .type = HX_OPT_INT, .meta = "T", .lo = 0, .hi = 10000000, .def = "0", .group = MSG,
      .what = "microseconds",
      .help = "busy-wait T microseconds on both ranks after each exchange is received (after hx_context_sync) and "
-             "before the next send: a host spin on every backend (halox has no public kernel launch, so on cuda the "
-             "GPU is idle meanwhile); the latency includes it, the bandwidth does not",
+             "before the next send: a host spin for the library's transports (halox has no public kernel launch, so on "
+             "cuda the GPU is idle meanwhile), a GPU spin inside the kernel for ipc-kernel; the latency includes it, "
+             "the bandwidth does not",
      F(compute_us)},
 
     {.name = "transport", .type = HX_OPT_STRING, .meta = "NAME[,NAME]|all", .def = "all", .group = WHERE,
      .what = "a transport name (see halox info)",
-     .help = "transports to measure, one after another (halox info lists those of this build); all: every one; "
-             "one that refuses (nccl on the cpu backend or on a shared GPU, ...) is skipped with a note",
+     .help = "transports to measure, one after another (halox info lists those of this build), and two models "
+             "of CUDA builds: ipc-kernel (device-initiated: one kernel per size runs every round trip, GPU threads "
+             "store into the peer's memory and signal a flag) and memcpy-peer (cudaMemcpyPeer one way, at "
+             "--max-bytes only: the copy-engine reference); all: every one; one that refuses (nccl, ipc-kernel on the "
+             "cpu backend or on a shared GPU, ...) is skipped with a note",
      F(transport)},
     {.name = "pairs", .type = HX_OPT_CHOICE, .choices = pair_modes, .def = "first", .group = WHERE,
      .help = "first: ranks 0 and 1 of the job; all: every pair of ranks that share a node, one pair after another "
@@ -103,22 +93,15 @@ const hx_command hx_pingpong_command = {
              "exchange plus the busy-wait), timed with MPI_Wtime on the pair's first rank per round trip. The "
              "report gives per size the median and 99th percentile (nearest rank) of those per-round-trip "
              "half times, over --iters round trips (--large-iters above 1 MiB), and bandwidth = B / (median - T), "
-             "in GB/s (1e9 bytes per second) of one direction.",
+             "in GB/s (1e9 bytes per second) of one direction. ipc-kernel is a true ping-pong on the device (one "
+             "direction at a time, timed by the GPU) and memcpy-peer one-way copies timed with CUDA events: see "
+             "docs/pingpong.md.",
     .opts = pp_options,
     .nopts = (int)(sizeof pp_options / sizeof pp_options[0]),
     .notes = "Exit codes: 0 success (transports that refuse are skipped with a note), 2 bad input, 3 run-time failure.",
 };
 
 /* Rows and their field table ------------------------------------------------------------------ */
-
-typedef struct {
-    const char *transport;
-    const char *backend;
-    int rank_a, rank_b;
-    long bytes, iters;
-    int warmup, compute_us;
-    double median_us, p99_us, min_us, mean_us, bandwidth_gbs;
-} pp_row;
 
 typedef enum { PF_INT, PF_REAL, PF_STR } pp_ftype;
 typedef struct {
@@ -152,7 +135,7 @@ static const pp_field pp_fields[] = {
     {"bench", PF_STR, NULL, 0, get_bench, "\"pingpong\": tells these rows from halox run's"},
     {"halox_version", PF_STR, NULL, 0, get_version, "HALOX_VERSION"},
     {"backend", PF_STR, NULL, 0, get_backend, "cpu or cuda (--backend resolved)"},
-    {"transport", PF_STR, NULL, 10, get_transport, "the transport measured"},
+    {"transport", PF_STR, NULL, 12, get_transport, "the transport measured"},
     {"rank_a", PF_INT, NULL, 6, get_rank_a, "the pair's first rank (it times)"},
     {"rank_b", PF_INT, NULL, 6, get_rank_b, "the pair's second rank"},
     {"bytes", PF_INT, NULL, 10, get_bytes, "message size B, each way"},
@@ -260,7 +243,7 @@ static void spin_us(int us)
     }
 }
 
-static void die(MPI_Comm comm, int rank, const char *msg)
+void hx_pp_die(MPI_Comm comm, int rank, const char *msg)
 {
     fprintf(stderr, "halox: error (rank %d): %s\n", rank, msg);
     fflush(stderr);
@@ -305,13 +288,17 @@ static void measure(hx_context *ctx, hx_exchange *x, const hx_field *f, const pp
         for (int k = 0; k < 2; k++) {
             if (hx_exchange_run(x, f, NULL) || hx_context_sync(ctx)) {
                 snprintf(msg, sizeof msg, "%s", hx_context_error(ctx));
-                die(comm, rank, msg);
+                hx_pp_die(comm, rank, msg);
             }
             spin_us(c->compute_us);
         }
         if (i >= c->warmup) samples[i - c->warmup] = 0.5e6 * (MPI_Wtime() - t0);
     }
-    if (rank != a) return;
+    if (rank == a) hx_pp_stats(row, samples, iters, c->compute_us);
+}
+
+void hx_pp_stats(pp_row *row, double *samples, long iters, int compute_us)
+{
     qsort(samples, (size_t)iters, sizeof *samples, cmp_double);
     double sum = 0;
     for (long i = 0; i < iters; i++) sum += samples[i];
@@ -320,8 +307,37 @@ static void measure(hx_context *ctx, hx_exchange *x, const hx_field *f, const pp
     row->p99_us = samples[k99 < 0 ? 0 : k99];
     row->min_us = samples[0];
     row->mean_us = sum / (double)iters;
-    double t = row->median_us - c->compute_us;
+    double t = row->median_us - compute_us;
     row->bandwidth_gbs = t > 0 ? (double)row->bytes / (t * 1e-6) / 1e9 : NAN;
+}
+
+void hx_pp_collect(MPI_Comm comm, const pp_row *row, pp_row *rows, int *nrows, int quiet)
+{
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    const int a = row->rank_a;
+    /* the pair's first rank holds the statistics: rank 0 collects them */
+    double stats[5] = {row->median_us, row->p99_us, row->min_us, row->mean_us, row->bandwidth_gbs};
+    if (a != 0 && rank == a) MPI_Send(stats, 5, MPI_DOUBLE, 0, 77, comm);
+    if (a != 0 && rank == 0) MPI_Recv(stats, 5, MPI_DOUBLE, a, 77, comm, MPI_STATUS_IGNORE);
+    if (rank != 0) return;
+    pp_row r = *row;
+    r.median_us = stats[0], r.p99_us = stats[1], r.min_us = stats[2], r.mean_us = stats[3], r.bandwidth_gbs = stats[4];
+    rows[(*nrows)++] = r;
+    if (!quiet) {
+        fprintf(stderr, "pingpong: %s %d-%d %ld B: median %.3f us, p99 %.3f us, %.4f GB/s (%ld %s)\n", r.transport, r.rank_a,
+                r.rank_b, r.bytes, r.median_us, r.p99_us, r.bandwidth_gbs, r.iters,
+                strcmp(r.transport, "memcpy-peer") ? "round trips" : "one-way copies");
+        fflush(stderr);
+    }
+}
+
+void hx_pp_skip(char *skipped, size_t n, const char *transport, const char *why)
+{
+    size_t used = strlen(skipped);
+    snprintf(skipped + used, n - used, "%s: %s\n", transport, why);
+    fprintf(stderr, "halox: note: transport %s skipped: %s\n", transport, why);
+    fflush(stderr);
 }
 
 static int is_pow2(long v) { return v > 0 && (v & (v - 1)) == 0; }
@@ -383,9 +399,10 @@ int hx_pingpong_main(int argc, char **argv, MPI_Comm comm)
     if (hx_cli_any_failed(comm, rc != 0, err)) return HX_ERR_INPUT;
 
     /* transports: the list given, or every one of the build */
-    char names[256], *save = NULL, *list[PP_MAX_TRANSPORTS];
+    char names[320], *save = NULL, *list[PP_MAX_TRANSPORTS];
     int ntr = 0;
-    snprintf(names, sizeof names, "%s", strcmp(c.transport, "all") ? c.transport : hx_transport_names());
+    if (strcmp(c.transport, "all")) snprintf(names, sizeof names, "%s", c.transport);
+    else snprintf(names, sizeof names, "%s%s", hx_transport_names(), hx_pp_device_names());
     for (char *t = strtok_r(names, ", ", &save); t && ntr < PP_MAX_TRANSPORTS; t = strtok_r(NULL, ", ", &save)) list[ntr++] = t;
     if (hx_cli_any_failed(comm, ntr == 0, "--transport names no transport: give one of halox info's, or all")) return HX_ERR_INPUT;
 
@@ -449,6 +466,10 @@ int hx_pingpong_main(int argc, char **argv, MPI_Comm comm)
     char skipped[2048] = "";
     int nrows = 0;
     for (int t = 0; t < ntr; t++) {
+        if (hx_pp_is_device_model(list[t])) {
+            hx_pp_device_model(ctx, &c, list[t], pairs, npairs, samples, rows, &nrows, skipped, sizeof skipped);
+            continue;
+        }
         int refused = 0;
         for (int p = 0; p < npairs && !refused; p++) {
             int a = pairs[p][0], b = pairs[p][1];
@@ -458,12 +479,7 @@ int hx_pingpong_main(int argc, char **argv, MPI_Comm comm)
                 hx_exchange *x = NULL;
                 if (hx_exchange_create_plan(layout, list[t], &plan, &x)) {
                     /* agreed by every rank: the transport refuses (or failed to set up): skip it */
-                    if (rank == 0) {
-                        size_t used = strlen(skipped);
-                        snprintf(skipped + used, sizeof skipped - used, "%s: %s\n", list[t], hx_context_error(ctx));
-                        fprintf(stderr, "halox: note: transport %s skipped: %s\n", list[t], hx_context_error(ctx));
-                        fflush(stderr);
-                    }
+                    if (rank == 0) hx_pp_skip(skipped, sizeof skipped, list[t], hx_context_error(ctx));
                     hx_exchange_destroy(x);
                     refused = 1;
                     break;
@@ -480,20 +496,7 @@ int hx_pingpong_main(int argc, char **argv, MPI_Comm comm)
                 row.compute_us = c.compute_us;
                 measure(ctx, x, &f, &c, a, b, iters, samples, &row);
                 hx_exchange_destroy(x);
-                /* the pair's first rank holds the statistics: rank 0 collects them */
-                double stats[5] = {row.median_us, row.p99_us, row.min_us, row.mean_us, row.bandwidth_gbs};
-                if (a != 0 && rank == a) MPI_Send(stats, 5, MPI_DOUBLE, 0, 77, comm);
-                if (a != 0 && rank == 0) MPI_Recv(stats, 5, MPI_DOUBLE, a, 77, comm, MPI_STATUS_IGNORE);
-                if (rank == 0) {
-                    row.median_us = stats[0], row.p99_us = stats[1], row.min_us = stats[2], row.mean_us = stats[3];
-                    row.bandwidth_gbs = stats[4];
-                    rows[nrows++] = row;
-                    if (!c.quiet) {
-                        fprintf(stderr, "pingpong: %s %d-%d %ld B: median %.3f us, p99 %.3f us, %.4f GB/s (%ld round trips)\n",
-                                list[t], a, b, bytes, row.median_us, row.p99_us, row.bandwidth_gbs, iters);
-                        fflush(stderr);
-                    }
-                }
+                hx_pp_collect(comm, &row, rows, &nrows, c.quiet);
             }
         }
     }
