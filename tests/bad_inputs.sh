@@ -49,7 +49,10 @@ expect 1 2 "--repeat"             -- run --repeat 0
 expect 1 2 "--norm-every"         -- run --norm-every x
 expect 1 2 "--format"             -- run --format xml
 expect 2 2 "--transport"          -- run --size 32x32 --transport carrier-pigeon
-expect 2 2 "--backend cpu"        -- run --size 32x32 --backend cuda
+# without a GPU (CI) --backend cuda is refused; on a GPU machine it is valid input
+if ! "$HALOX" info 2>/dev/null | grep -q "[1-9][0-9]* GPUs\{0,1\} visible"; then
+    expect 2 2 "--backend cpu"    -- run --size 32x32 --backend cuda
+fi
 # GPU transports on the CPU backend: refused before set-up, or unknown to a build without them (exit 2 either way)
 expect 2 2 "cuda backend\|without CUDA"   -- run --size 32x32 --backend cpu --transport ipc
 expect 1 2 "cuda backend\|without CUDA"   -- run --size 32x32 --backend cpu --transport mpi-cuda
@@ -60,8 +63,14 @@ expect 2 2 "backend cuda"         -- run --size 32x32 --backend cpu --graph
 expect 1 2 "multiple of --depth"  -- run --size 32x32 --depth 4 --norm-every 6 --graph
 expect 1 2 "takes no value\|--graph" -- run --size 32x32 --graph=maybe
 expect 2 2 "cuda backend"         -- run --size 32x32 --backend cpu --fuse 2
-expect 1 2 "2D only"              -- run --size 16x16x16 --fuse 2
-expect 1 2 "at most 2 sweeps"     -- run --size 64x64 --stencil star9 --fuse 3
+expect 1 2 "cuda backend"         -- run --size 16x16x16 --backend cpu --fuse 2
+expect 1 2 "2D only"              -- run --size 16x16x16 --fuse 2 --schedule persistent
+# over-limit --fuse: fuse x radius <= 8 in 2D and <= 4 in 3D, refused before any set-up
+expect 1 2 "at most 4 sweeps per pass in 2D" -- run --size 64x64 --stencil star9 --fuse 5
+expect 2 2 "at most 4 sweeps per pass in 2D" -- run --size 64x64 --stencil star9 --fuse 8
+expect 1 2 "at most 4 sweeps per pass in 3D" -- run --size 16x16x16 --fuse 5
+expect 2 2 "at most 2 sweeps per pass in 3D" -- run --size 16x16x16 --stencil star13 --fuse 3
+expect 1 2 "bad --fuse '9'"       -- run --size 64x64 --fuse 9
 expect 1 2 "bad --fuse"           -- run --size 64x64 --fuse 0
 expect 2 2 "schedule persistent"  -- run --size 32x32 --backend cpu --schedule persistent
 expect 1 2 "leave --graph out"    -- run --size 32x32 --schedule fused --graph
