@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # compute-sanitizer memcheck, racecheck (shared memory) and synccheck (barriers) over the fused
-# and persistent kernels, 2D (shared-memory passes) and 3D, at 1 rank (messages to itself) and,
+# and persistent kernels, 2D (shared-memory passes; the resident kernel: direct pattern) and 3D, at
+# 1 rank (messages to itself) and,
 # with 2 GPUs, 2 ranks. Skipped without a GPU. Usage: gpu_sanitizer_sched.sh HALOX MPIEXEC
 set -u
 HALOX=$1 MPIEXEC=$2
@@ -15,7 +16,9 @@ for np in $nps; do
     for tool in memcheck racecheck synccheck; do
         for args in "--size 67x53 --depth 4 --fuse 4 --schedule persistent --pattern staged --boundary fixed" \
                     "--size 40x36 --stencil star9 --depth 2 --fuse 2 --schedule fused --dtype double --norm-every 3" \
-                    "--size 20x18x16 --depth 2 --schedule persistent --pattern direct"; do
+                    "--size 20x18x16 --depth 2 --schedule persistent --pattern direct" \
+                    "--size 96x80 --depth 4 --schedule persistent --pattern direct --boundary fixed --norm-every 3" \
+                    "--size 70x64 --stencil star9 --depth 3 --schedule persistent --pattern direct --dtype double"; do
             # shellcheck disable=SC2086
             out=$(timeout 300 "$MPIEXEC" -np $np "$CS" --tool $tool --error-exitcode 9 "$HALOX" run --backend cuda --transport ipc \
                 $args --iters 6 --warmup 0 --verify --quiet 2>&1)
