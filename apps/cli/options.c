@@ -1,4 +1,6 @@
-/* The option table machinery: parsing, defaults, --help and sweeps from one hx_option table. */
+/* (About 440 lines: one option-table engine, parsing, --help and sweeps, which share its types.)
+ *
+ * The option table machinery: parsing, defaults, --help and sweeps from one hx_option table. */
 #include "options.h"
 
 #include <errno.h>

@@ -1,4 +1,6 @@
-/* `halox pingpong`: message latency and bandwidth between two ranks, for every message size
+/* (About 520 lines: the option table, the plan of one message and the measurement loop of the API-level models; the device models are in pingpong_kernel.c.)
+ *
+ * `halox pingpong`: message latency and bandwidth between two ranks, for every message size
  * (powers of two) and every transport of the build, written on the public API only: a layout,
  * a field, and an exchange made from a hand-made plan (hx_exchange_create_plan) with one phase
  * and one message to the peer.

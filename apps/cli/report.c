@@ -1,4 +1,6 @@
-/* Segment reduction, the report's field table, and the three formats it drives. */
+/* (About 420 lines: the report field table and the three formats it drives, kept as one table.)
+ *
+ * Segment reduction, the report's field table, and the three formats it drives. */
 #include "report.h"
 
 #include <math.h>

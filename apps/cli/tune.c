@@ -1,4 +1,7 @@
-/* `halox tune`: for one problem (halox run's problem options), search transport x pattern x depth
+/* (About 500 lines: the search steps and the driver that runs them stay in one file, in the order
+ * they run; the output is in tune_report.c.)
+ *
+ * `halox tune`: for one problem (halox run's problem options), search transport x pattern x depth
  * x fuse x overlap x graph x schedule without trying the whole grid, within a wall-time budget,
  * by running each candidate in-process with hx_run (every rank in lockstep) and reading
  * hx_last_run(). The search (docs/tune.md):
@@ -28,10 +31,9 @@
 
 #include "halox/halox.h"
 #include "run.h"
+#include "tune_priv.h"
 
-#define TUNE_MAX_CANDS 512
 #define TUNE_MAX_TRANSPORTS 16
-#define TUNE_IMPROVE 0.02  /* a candidate must be 2% faster to count as better */
 #define TUNE_PRUNE 20.0    /* compute / exchange per sweep above which deeper halos are not tried */
 #define TUNE_VERIFY_CELLS (1L << 20) /* --verify by default only up to 1024x1024 cells */
 #define TUNE_REPEAT 3      /* timed repeats per candidate unless --repeat is given */
@@ -84,62 +86,7 @@ const hx_command hx_tune_command = {
         "Exit codes: 0 success, 2 bad input, 3 no candidate could run, 4 the winner's --verify found a difference.",
 };
 
-typedef struct {
-    char transport[32];
-    int depth;
-    hx_pattern pattern;
-    int overlap, fuse, graph;
-    hx_schedule schedule;
-    int ran;      /* 1 ran, 0 skipped */
-    double us;    /* time per sweep */
-    double seg[HX_NUM_SEGS];
-    int timed;    /* segments timed apart */
-    char note[200];
-} cand;
 
-typedef struct {
-    int rank, nranks;
-    hx_config base; /* the problem */
-    cand c[TUNE_MAX_CANDS];
-    int n;
-    double t0, last_wall, budget;
-    int stopped; /* the budget ran out */
-    int quiet;
-} tuner;
-
-static const char *schedule_name(hx_schedule s) { return hx_schedule_name(s); }
-
-static void describe(const cand *c, char *buf, size_t n)
-{
-    int k = snprintf(buf, n, "%s depth %d %s overlap %s", c->transport, c->depth, hx_pattern_name(c->pattern),
-                     c->overlap ? "on" : "off");
-    if (k < 0 || (size_t)k >= n) return;
-    if (c->fuse > 1) k += snprintf(buf + k, n - (size_t)k, " fuse %d", c->fuse);
-    if (k < 0 || (size_t)k >= n) return;
-    if (c->graph) k += snprintf(buf + k, n - (size_t)k, " graph on");
-    if (k < 0 || (size_t)k >= n) return;
-    if (c->schedule != HX_SCHEDULE_CYCLE) snprintf(buf + k, n - (size_t)k, " schedule %s", schedule_name(c->schedule));
-}
-
-static void apply(hx_config *cfg, const cand *c)
-{
-    snprintf(cfg->transport, sizeof cfg->transport, "%s", c->transport);
-    cfg->depth = c->depth;
-    cfg->pattern = c->pattern;
-    cfg->overlap = c->overlap;
-    cfg->fuse = c->fuse;
-    cfg->graph = c->graph;
-    cfg->schedule = c->schedule;
-}
-
-static int same(const cand *a, const cand *b)
-{
-    return !strcmp(a->transport, b->transport) && a->depth == b->depth && a->pattern == b->pattern &&
-           a->overlap == b->overlap && a->fuse == b->fuse && a->graph == b->graph && a->schedule == b->schedule;
-}
-
-static double exchange_us(const cand *c) { return c->seg[HX_SEG_PACK] + c->seg[HX_SEG_MESSAGE] + c->seg[HX_SEG_UNPACK]; }
-static double compute_us(const cand *c) { return c->seg[HX_SEG_INNER] + c->seg[HX_SEG_OUTER] + c->seg[HX_SEG_COMPUTE]; }
 
 /* Run cfg with rank 0's report thrown away and every rank's stderr captured; the first error
  * line of the lowest rank that wrote one comes back in note (on every rank). */
@@ -194,7 +141,7 @@ static void progress(const tuner *t, const cand *c, int best)
 {
     if (t->rank != 0 || t->quiet) return;
     char what[160];
-    describe(c, what, sizeof what);
+    tune_describe(c, what, sizeof what);
     if (c->ran && c->timed)
         fprintf(stderr, "tune: [%3d] %-48s %11.2f us/sweep  (exchange %.2f, compute %.2f)%s\n", t->n, what, c->us,
                 exchange_us(c), compute_us(c), best ? "  best so far" : "");
@@ -395,121 +342,6 @@ static int split_args(int argc, char **argv, char **own, int *nown, char **run, 
     return 0;
 }
 
-static void print_dims(char *buf, size_t n, const int *v, int dim)
-{
-    if (dim == 3) snprintf(buf, n, "%dx%dx%d", v[0], v[1], v[2]);
-    else snprintf(buf, n, "%dx%d", v[0], v[1]);
-}
-
-/* The halox run command line that reproduces candidate c. */
-static void command_line(const tuner *t, const cand *c, char *buf, size_t n)
-{
-    const hx_config *b = &t->base;
-    char exe[2048] = "halox", sz[64];
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (len > 0) exe[len] = 0;
-    else snprintf(exe, sizeof exe, "halox");
-    print_dims(sz, sizeof sz, b->size, b->dim);
-    int k = snprintf(buf, n, "mpirun -np %d %s run --size %s --stencil %s --dtype %s --boundary %s --iters %ld --backend %s",
-                     t->nranks, exe, sz, hx_stencil_get(b->stencil)->name, hx_dtype_name(b->dtype),
-                     hx_boundary_name(b->boundary), b->iters, hx_backend_name(b->backend));
-#define ADD(...)                                                                   \
-    do {                                                                           \
-        if (k >= 0 && (size_t)k < n) k += snprintf(buf + k, n - (size_t)k, __VA_ARGS__); \
-    } while (0)
-    if (b->seed != 42) ADD(" --seed %llu", (unsigned long long)b->seed);
-    if (b->grid[0]) {
-        print_dims(sz, sizeof sz, b->grid, b->dim);
-        ADD(" --grid %s", sz);
-    }
-    if (b->devices[0]) ADD(" --devices %s", b->devices);
-    ADD(" --transport %s --depth %d --pattern %s --overlap=%s", c->transport, c->depth, hx_pattern_name(c->pattern),
-        c->overlap ? "on" : "off");
-    if (c->fuse > 1) ADD(" --fuse %d", c->fuse);
-    if (c->graph) ADD(" --graph");
-    if (c->schedule != HX_SCHEDULE_CYCLE) ADD(" --schedule %s", schedule_name(c->schedule));
-    if (b->repeat > 1) ADD(" --repeat %d", b->repeat);
-    if (b->warmup != 10) ADD(" --warmup %d", b->warmup);
-    if (b->desync_barrier) ADD(" --desync-barrier");
-    if (b->norm_every > 0) ADD(" --norm-every %ld", b->norm_every);
-#undef ADD
-}
-
-/* "depth 8 (runner-up 4), pattern staged (runner-up direct)": what the winner changes. */
-static void differences(const cand *w, const cand *r, char *buf, size_t n)
-{
-    int k = 0;
-    buf[0] = 0;
-#define ADD(...)                                                                                           \
-    do {                                                                                                   \
-        if (k >= 0 && (size_t)k < n) k += snprintf(buf + k, n - (size_t)k, "%s", k ? ", " : "");            \
-        if (k >= 0 && (size_t)k < n) k += snprintf(buf + k, n - (size_t)k, __VA_ARGS__);                    \
-    } while (0)
-    if (strcmp(w->transport, r->transport)) ADD("transport %s (runner-up %s)", w->transport, r->transport);
-    if (w->depth != r->depth) ADD("depth %d (runner-up %d)", w->depth, r->depth);
-    if (w->pattern != r->pattern) ADD("pattern %s (runner-up %s)", hx_pattern_name(w->pattern), hx_pattern_name(r->pattern));
-    if (w->overlap != r->overlap) ADD("overlap %s (runner-up %s)", w->overlap ? "on" : "off", r->overlap ? "on" : "off");
-    if (w->fuse != r->fuse) ADD("fuse %d (runner-up %d)", w->fuse, r->fuse);
-    if (w->graph != r->graph) ADD("graph %s (runner-up %s)", w->graph ? "on" : "off", r->graph ? "on" : "off");
-    if (w->schedule != r->schedule)
-        ADD("schedule %s (runner-up %s)", schedule_name(w->schedule), schedule_name(r->schedule));
-#undef ADD
-}
-
-static void report(const tuner *t, const cand *w, const cand *r, double spent, int ran, int skipped)
-{
-    const hx_config *b = &t->base;
-    char sz[64], what[160];
-    print_dims(sz, sizeof sz, b->size, b->dim);
-    printf("halox tune\n");
-    printf("  problem  size %s, stencil %s, dtype %s, boundary %s, iters %ld, ranks %d, backend %s, repeats %d\n", sz,
-           hx_stencil_get(b->stencil)->name, hx_dtype_name(b->dtype), hx_boundary_name(b->boundary), b->iters,
-           t->nranks, hx_backend_name(b->backend), b->repeat);
-    printf("  search   %d candidates run, %d skipped, %.1f s of a %.0f s budget%s\n\n", ran, skipped, spent, t->budget,
-           t->stopped ? " (budget spent: search cut short)" : "");
-    describe(w, what, sizeof what);
-    printf("winner     %-52s %11.2f us/sweep\n", what, w->us);
-    if (r) {
-        describe(r, what, sizeof what);
-        printf("runner-up  %-52s %11.2f us/sweep  (%.2fx the winner's time)\n", what, r->us, w->us > 0 ? r->us / w->us : 0);
-    } else {
-        printf("runner-up  none: only one candidate ran\n");
-    }
-    printf("\n%-10s %14s %14s\n", "segment", "winner", r ? "runner-up" : "");
-    printf("%-10s %14s %14s\n", "", "us/sweep", r ? "us/sweep" : "");
-    for (int g = 0; g < HX_NUM_SEGS; g++) {
-        char a[32], c[32];
-        if (w->timed || g == HX_SEG_TOTAL) snprintf(a, sizeof a, "%.2f", w->seg[g]);
-        else snprintf(a, sizeof a, "-");
-        if (!r) {
-            printf("%-10s %14s\n", hx_segment_names[g], a);
-            continue;
-        } else if (r->timed || g == HX_SEG_TOTAL) snprintf(c, sizeof c, "%.2f", r->seg[g]);
-        else snprintf(c, sizeof c, "-");
-        printf("%-10s %14s %14s\n", hx_segment_names[g], a, c);
-    }
-    printf("\n");
-    /* why */
-    if (!r) {
-        printf("why: the only candidate that ran\n");
-        return;
-    }
-    char diff[400];
-    differences(w, r, diff, sizeof diff);
-    double gain = r->us > 0 ? 100.0 * (r->us - w->us) / r->us : 0;
-    if (w->timed && r->timed) {
-        double ew = exchange_us(w), er = exchange_us(r), cw = compute_us(w), cr = compute_us(r);
-        printf("why: %s %s exchange (pack+message+unpack) per sweep from %.2f to %.2f us while compute "
-               "(inner+outer+compute) %s by %.2f us: %.1f%% less time per sweep%s\n",
-               diff, ew <= er ? "cuts" : "raises", er, ew, cw >= cr ? "grows" : "shrinks", cw >= cr ? cw - cr : cr - cw,
-               gain, gain < 100 * TUNE_IMPROVE ? " (within noise: a larger --repeat separates them)" : "");
-    } else {
-        printf("why: %s: %.2f vs %.2f us per sweep (%.1f%% less; segments are not timed apart in a whole-cycle graph "
-               "or a device schedule)%s\n",
-               diff, w->us, r->us, gain, gain < 100 * TUNE_IMPROVE ? " (within noise: a larger --repeat separates them)" : "");
-    }
-}
-
 int hx_tune_main(int argc, char **argv)
 {
     static tuner t; /* large: not on the stack */
@@ -651,7 +483,7 @@ int hx_tune_main(int argc, char **argv)
         if (c == HX_ERR_VERIFY) code = HX_ERR_VERIFY;
     }
     if (t.rank == 0) {
-        report(&t, w, r, spent, ran, t.n - ran);
+        tune_report(&t, w, r, spent, ran, t.n - ran);
         if (!do_verify)
             printf("verify: not verified (%s): add --verify to the command below\n",
                    o.verify_set ? "--no-verify" : "over 1024x1024 cells, the reference run is slow; tune --verify forces it");
@@ -659,7 +491,7 @@ int hx_tune_main(int argc, char **argv)
         else if (verified < 0) printf("verify: DIFFERS from the single-domain reference: report this as a bug\n");
         else printf("verify: could not run (%s)\n", vnote[0] ? vnote : "failed");
         char cmd[4096];
-        command_line(&t, w, cmd, sizeof cmd);
+        tune_command_line(&t, w, cmd, sizeof cmd);
         printf("command: %s\n", cmd);
         fflush(stdout);
     }

@@ -1,4 +1,6 @@
-/* The device side of the kernel-initiated schedules: one kernel that runs whole deep-halo cycles
+/* (About 430 lines: the pass kernel with the helpers the resident kernel shares: clock, watchdog, grid barrier.)
+ *
+ * The device side of the kernel-initiated schedules: one kernel that runs whole deep-halo cycles
  * with no host involvement. Per cycle: every block packs its share of the halo straight into the
  * neighbours' receive slots (put), the grid meets at a barrier, block 0 signals each neighbour
  * (release store to its flag), every block waits for its own flags (acquire), unpacks its share,

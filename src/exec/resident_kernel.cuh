@@ -1,4 +1,6 @@
-/* The resident persistent kernel (2D, direct pattern): every block owns one tile of the rank's
+/* (About 420 lines: one kernel and its protocol, with the argument for its correctness beside the code.)
+ *
+ * The resident persistent kernel (2D, direct pattern): every block owns one tile of the rank's
  * block for the whole run and keeps it in shared memory with a ring of H = depth x radius cells,
  * so the field never goes back to global memory between sweeps. Per deep-halo cycle e a tile:
  *   1. publishes the cells of its core that neighbours read: into the rank's mailbox (parity

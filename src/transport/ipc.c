@@ -1,4 +1,6 @@
-/* CUDA IPC: packed faces go straight into the neighbour's receive buffer with peer copies over
+/* (About 430 lines: one transport, its host path and its set-up; the device path is in ipc_device.c.)
+ *
+ * CUDA IPC: packed faces go straight into the neighbour's receive buffer with peer copies over
  * NVLink/PCIe; no byte passes through the host. Neighbours on another node are served instead by
  * host-staged MPI, like --transport mpi, message by message.
  *

@@ -1,4 +1,6 @@
-/* The device-initiated ping-pong (ipc_pingpong.h): kernels and their host set-up.
+/* (About 530 lines: the kernels, their set-up and the memory-ordering argument they rest on read best together; the small-message kernel is in ipc_pingpong_ll.cuh.)
+ *
+ * The device-initiated ping-pong (ipc_pingpong.h): kernels and their host set-up.
  *
  * Each rank of the pair owns a receive area, [flag (u64, alone in the first 256 bytes) | LL area
  * (two parities of 2 x min(PPK_LL_MAX, max_bytes) bytes) | payload (max_bytes)], mapped by the
