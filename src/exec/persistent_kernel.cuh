@@ -20,6 +20,7 @@
 #include <cooperative_groups.h>
 
 #include "halox/stencil.h"
+#include "transport/device_sync.cuh"
 #include "transport/device_table.h"
 
 enum { HX_WAIT_BARRIER = 1, HX_WAIT_FLAG = 2, HX_WAIT_TILE = 3 };
@@ -64,25 +65,6 @@ typedef struct {
     unsigned long long *ll_mail[2];   /* per parity: every cell's flagged words, for the tiles of this GPU */
     unsigned long long *prof;         /* HALOX_PROFILE=1: per block publish, gather, sweeps (ns) and cycles; else NULL */
 } hx_pparams;
-
-__device__ __forceinline__ unsigned long long hx_now_ns()
-{
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
-
-__device__ __forceinline__ void hx_store_release_sys(unsigned long long *a, unsigned long long v)
-{
-    asm volatile("st.release.sys.global.u64 [%0], %1;" ::"l"(a), "l"(v) : "memory");
-}
-
-__device__ __forceinline__ unsigned long long hx_load_acquire_sys(const unsigned long long *a)
-{
-    unsigned long long v;
-    asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(a) : "memory");
-    return v;
-}
 
 __device__ __forceinline__ bool hx_aborted(const hx_pparams &p) { return *(volatile int *)p.abort_flag != 0; }
 

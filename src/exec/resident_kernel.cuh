@@ -25,16 +25,6 @@
 
 /* Flagged words: value bits in the low half, exchange number in the high half. */
 #define HX_LL_WORDS(T) ((int)sizeof(T) / 4)
-__device__ __forceinline__ void hx_ll_store(unsigned long long *a, unsigned long long v)
-{
-    asm volatile("st.volatile.global.u64 [%0], %1;" ::"l"(a), "l"(v) : "memory");
-}
-__device__ __forceinline__ unsigned long long hx_ll_load(const unsigned long long *a)
-{
-    unsigned long long v;
-    asm volatile("ld.volatile.global.u64 %0, [%1];" : "=l"(v) : "l"(a) : "memory");
-    return v;
-}
 template <typename T> __device__ __forceinline__ void hx_ll_put(unsigned long long *a, T v, unsigned e)
 {
     const unsigned long long tag = (unsigned long long)e << 32;

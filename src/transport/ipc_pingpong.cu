@@ -64,6 +64,7 @@
 #include <time.h>
 
 #include "compute/backend.h" /* hx_timeout_seconds */
+#include "transport/device_sync.cuh"
 #include "transport/ipc_pingpong.h"
 
 #define PPK_THREADS 256
@@ -98,31 +99,14 @@ typedef struct {
     ppk_watch *watch;
 } ppk_params;
 
-__device__ __forceinline__ unsigned long long ppk_now()
-{
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
-__device__ __forceinline__ void ppk_release(unsigned long long *a, unsigned long long v)
-{
-    asm volatile("st.release.sys.global.u64 [%0], %1;" ::"l"(a), "l"(v) : "memory");
-}
-__device__ __forceinline__ unsigned long long ppk_acquire(const unsigned long long *a)
-{
-    unsigned long long v;
-    asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(a) : "memory");
-    return v;
-}
-
 /* Every 64th spin of a wait (t0: 0 until the wait is not short, then its start): false once the
  * wait must end, because another thread or block gave up or this one waited past the timeout (the
  * first to give up writes what it waited for). */
 __device__ bool ppk_keep_waiting(const ppk_params &p, unsigned long long &t0, long long round)
 {
     if (*(volatile int *)p.abort_flag) return false;
-    if (!t0) t0 = ppk_now();
-    const unsigned long long waited = ppk_now() - t0;
+    if (!t0) t0 = hx_now_ns();
+    const unsigned long long waited = hx_now_ns() - t0;
     if (waited <= p.timeout_ns) return true;
     if (atomicCAS(p.abort_flag, 0, 1) == 0) { /* the first to give up reports */
         volatile ppk_watch *w = p.watch;
@@ -145,7 +129,7 @@ __device__ bool ppk_wait(const ppk_params &p, unsigned long long want, long long
     if (threadIdx.x == 0) {
         int good = 1;
         unsigned long long t0 = 0;
-        for (unsigned spin = 1; ppk_acquire(p.my_flag) < want; spin++)
+        for (unsigned spin = 1; hx_load_acquire_sys(p.my_flag) < want; spin++)
             if (!(spin % 64) && !ppk_keep_waiting(p, t0, round)) {
                 good = 0;
                 break;
@@ -189,7 +173,7 @@ __device__ void ppk_send(const ppk_params &p, long long k, unsigned long long s)
     __threadfence_system();
     if (gridDim.x > 1 && atomicAdd(p.arrivals, 1ULL) != p.arrive_base + (unsigned long long)k * gridDim.x - 1) return;
     if (gridDim.x > 1) __threadfence_system();
-    ppk_release(p.remote_flag, s);
+    hx_store_release_sys(p.remote_flag, s);
 }
 
 #include "transport/ipc_pingpong_ll.cuh"
@@ -199,15 +183,15 @@ __device__ void ppk_send(const ppk_params &p, long long k, unsigned long long s)
 template <bool LL> __global__ void __launch_bounds__(PPK_THREADS) ppk_kernel(ppk_params p)
 {
     const bool lead = blockIdx.x == 0 && threadIdx.x == 0, timer = lead && p.initiator; /* both: clock rate; a: samples */
-    unsigned long long last_post = lead ? ppk_now() : 0, s = p.seq0 + 1;
-    if (p.initiator && lead) ppk_release(p.remote_flag, s); /* handshake */
+    unsigned long long last_post = lead ? hx_now_ns() : 0, s = p.seq0 + 1;
+    if (p.initiator && lead) hx_store_release_sys(p.remote_flag, s); /* handshake */
     if (!ppk_wait(p, s, 0)) return;
-    if (!p.initiator && lead) ppk_release(p.remote_flag, s);
+    if (!p.initiator && lead) hx_store_release_sys(p.remote_flag, s);
     long long c0 = 0;
     for (long long r = 1; r <= p.rounds; r++) {
         s++;
         if (lead && r == p.warmup + 1) {
-            p.totals[0] = ppk_now();
+            p.totals[0] = hx_now_ns();
             p.totals[2] = (unsigned long long)clock64();
         }
         if (timer) c0 = clock64();
@@ -217,7 +201,7 @@ template <bool LL> __global__ void __launch_bounds__(PPK_THREADS) ppk_kernel(ppk
         if (!p.initiator) LL ? ppk_ll_send(p, r, s) : ppk_send(p, r, s);
         if (timer && r > p.warmup) p.cycles[r - p.warmup - 1] = clock64() - c0;
         if (lead) {
-            const unsigned long long t = ppk_now();
+            const unsigned long long t = hx_now_ns();
             if (t - last_post > 50000000ULL) { /* outside the timed interval, rarely */
                 ((volatile ppk_watch *)p.watch)->progress = (unsigned long long)r;
                 __threadfence_system();
@@ -226,7 +210,7 @@ template <bool LL> __global__ void __launch_bounds__(PPK_THREADS) ppk_kernel(ppk
         }
     }
     if (lead) {
-        p.totals[1] = ppk_now();
+        p.totals[1] = hx_now_ns();
         p.totals[3] = (unsigned long long)clock64();
     }
 }
@@ -234,13 +218,13 @@ template <bool LL> __global__ void __launch_bounds__(PPK_THREADS) ppk_kernel(ppk
 /* SM cycles per %globaltimer interval: 20 ms to bring the clocks up, then 5 ms measured. */
 __global__ void ppk_calibrate(unsigned long long *out)
 {
-    const unsigned long long start = ppk_now();
-    while (ppk_now() - start < 20000000ULL) {
+    const unsigned long long start = hx_now_ns();
+    while (hx_now_ns() - start < 20000000ULL) {
     }
-    const unsigned long long g0 = ppk_now();
+    const unsigned long long g0 = hx_now_ns();
     const long long c0 = clock64();
     unsigned long long g;
-    while ((g = ppk_now()) - g0 < 5000000ULL) {
+    while ((g = hx_now_ns()) - g0 < 5000000ULL) {
     }
     out[0] = g - g0;
     out[1] = (unsigned long long)(clock64() - c0);

@@ -26,15 +26,6 @@
 
 #define PPK_LL_BATCH 8 /* lines in flight per thread while polling */
 
-__device__ __forceinline__ void ppk_ll_store(unsigned long long *a, unsigned long long x, unsigned long long y)
-{
-    asm volatile("st.volatile.global.v2.u64 [%0], {%1, %2};" ::"l"(a), "l"(x), "l"(y) : "memory");
-}
-__device__ __forceinline__ void ppk_ll_load(const unsigned long long *a, unsigned long long &x, unsigned long long &y)
-{
-    asm volatile("ld.volatile.global.v2.u64 {%0, %1}, [%2];" : "=l"(x), "=l"(y) : "l"(a) : "memory");
-}
-
 /* Send number k (1-based) of this launch as flagged words (one block; the grid-stride loop is the
  * block's). The payload is read 8 bytes at a time: the send buffer is padded to 16 bytes. */
 __device__ void ppk_ll_send(const ppk_params &p, long long k, unsigned long long s)
@@ -46,7 +37,7 @@ __device__ void ppk_ll_send(const ppk_params &p, long long k, unsigned long long
     const int lines = (int)((p.bytes + 7) / 8), nth = (int)(gridDim.x * blockDim.x);
     for (int j = (int)(blockIdx.x * blockDim.x + threadIdx.x); j < lines; j += nth) {
         const uint2 v = __ldg(src + j);
-        ppk_ll_store(dst + 2 * j, tag | v.x, tag | v.y);
+        hx_ll_store2(dst + 2 * j, tag | v.x, tag | v.y);
     }
 }
 
@@ -71,7 +62,7 @@ __device__ bool ppk_ll_wait(const ppk_params &p, unsigned long long s, long long
             unsigned long long x[PPK_LL_BATCH], y[PPK_LL_BATCH];
 #pragma unroll
             for (int u = 0; u < PPK_LL_BATCH; u++) /* all loads first, then the checks */
-                if (pending >> u & 1) ppk_ll_load(area + 2 * (j0 + u * N), x[u], y[u]);
+                if (pending >> u & 1) hx_ll_load2(area + 2 * (j0 + u * N), &x[u], &y[u]);
             unsigned still = 0;
 #pragma unroll
             for (int u = 0; u < PPK_LL_BATCH; u++)

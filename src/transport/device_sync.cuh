@@ -1,0 +1,56 @@
+/* Memory-ordering primitives of the kernel-initiated code (the persistent and resident kernels,
+ * halox pingpong's device model), written once: the clock the watchdogs read, release stores and
+ * acquire loads of flags, and the volatile 8-byte stores and loads of flagged words. CUDA only. */
+#ifndef HALOX_DEVICE_SYNC_CUH
+#define HALOX_DEVICE_SYNC_CUH
+
+/* Nanoseconds of the GPU's global timer. */
+__device__ __forceinline__ unsigned long long hx_now_ns()
+{
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+/* A flag store that publishes the thread's earlier writes to every GPU and the host. */
+__device__ __forceinline__ void hx_store_release_sys(unsigned long long *a, unsigned long long v)
+{
+    asm volatile("st.release.sys.global.u64 [%0], %1;" ::"l"(a), "l"(v) : "memory");
+}
+
+/* A flag load after which the writes it publishes are visible (system or GPU scope). */
+__device__ __forceinline__ unsigned long long hx_load_acquire_sys(const unsigned long long *a)
+{
+    unsigned long long v;
+    asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(a) : "memory");
+    return v;
+}
+__device__ __forceinline__ unsigned long long hx_load_acquire_gpu(const unsigned long long *a)
+{
+    unsigned long long v;
+    asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(a) : "memory");
+    return v;
+}
+
+/* Flagged words: an aligned 8-byte (or 16-byte, two words) volatile store is seen whole or not at
+ * all, on the GPU and over NVLink; the volatile load polls it without caching. */
+__device__ __forceinline__ void hx_ll_store(unsigned long long *a, unsigned long long v)
+{
+    asm volatile("st.volatile.global.u64 [%0], %1;" ::"l"(a), "l"(v) : "memory");
+}
+__device__ __forceinline__ unsigned long long hx_ll_load(const unsigned long long *a)
+{
+    unsigned long long v;
+    asm volatile("ld.volatile.global.u64 %0, [%1];" : "=l"(v) : "l"(a) : "memory");
+    return v;
+}
+__device__ __forceinline__ void hx_ll_store2(unsigned long long *a, unsigned long long x, unsigned long long y)
+{
+    asm volatile("st.volatile.global.v2.u64 [%0], {%1, %2};" ::"l"(a), "l"(x), "l"(y) : "memory");
+}
+__device__ __forceinline__ void hx_ll_load2(const unsigned long long *a, unsigned long long *x, unsigned long long *y)
+{
+    asm volatile("ld.volatile.global.v2.u64 {%0, %1}, [%2];" : "=l"(*x), "=l"(*y) : "l"(a) : "memory");
+}
+
+#endif
