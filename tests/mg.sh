@@ -4,7 +4,8 @@
 # across rank counts to 1e-10 relative (CG's dot products are global sums, so bits may differ),
 # and with the reduction-free bottom solver (--bottom smooth) the fields are bit-identical
 # (equal checksums) at every rank count. The same for the Chebyshev smoother and the Helmholtz
-# problem; the JSON report parses; with MG_EMU (the CUDA kernels compiled for the host,
+# problem; with --agglomerate (coarse levels on rank 0) the same, and bit-identical with CG too;
+# the JSON report parses; with MG_EMU (the CUDA kernels compiled for the host,
 # tests/mg_cuda_emu.cpp) the CUDA kernels' fields equal the CPU kernels' bit for bit. Bad inputs
 # stop with exit 2 and one line.
 # Usage: mg.sh HALOX MPIEXEC [MG_EMU]
@@ -97,6 +98,32 @@ else
     echo "$out" | tail -5 | sed 's/^/  /'
 fi
 
+# Agglomeration (--agglomerate CELLS): the levels of at most CELLS cells are solved on rank 0 alone
+# (gather, serial coarse cycle, scatter) and the hierarchy is the one-rank one at every rank count,
+# so the fine solutions are bit-identical at 1, 2 and 8 ranks (at 1 rank it is a no-op); with CG
+# too, since the CG then runs on one rank (its error norms still sum over the ranks).
+for np in 1 2 8; do
+    run $np ag$np --size 32 --agglomerate 64 --bottom smooth --repeat 1 && check_solve ag$np
+    run $np agcg$np --size 64 --agglomerate 512 --repeat 1 && check_solve agcg$np
+done
+for np in 2 8; do
+    [ -s "$TMP/ag1.csv" ] && [ -s "$TMP/ag$np.csv" ] && same_checksums ag1 ag$np
+    [ -s "$TMP/agcg1.csv" ] && [ -s "$TMP/agcg$np.csv" ] && same_checksums agcg1 agcg$np
+done
+# the report marks the levels on rank 0 (the 4^3 level and below at 32^3) and counts the gathers there
+for name in ag1 ag8; do
+    [ -s "$TMP/$name.csv" ] || continue
+    awk -F, -v name="$name" -v want=$([ $name = ag1 ] && echo 0 || echo 1) '
+        NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        $1 == 32 {
+            on = $col["level_size"] <= 4 ? want : 0
+            if ($col["rank0"] != on) { printf "FAIL: %s: level %s^3 rank0 %s, want %d\n", name, $col["level_size"], $col["rank0"], on; bad++ }
+            if ($col["level_size"] == 4 && want && $col["agglomerate_calls"] + 0 < 1) { printf "FAIL: %s: no gather counted at 4^3\n", name; bad++ }
+            if ($col["level_size"] != 4 && $col["agglomerate_calls"] != 0) { printf "FAIL: %s: gathers counted at %s^3\n", name, $col["level_size"]; bad++ }
+        }
+        END { if (!bad) printf "  %s: levels on rank 0 reported\n", name; exit bad > 0 }' "$TMP/$name.csv" || fail=$((fail + 1))
+done
+
 # Chebyshev smoother (degree 4, one application before and after): reduction and order at 64^3
 for np in 1 2; do
     run $np cheby$np --size 64 --coarse 4 --smoother cheby --repeat 1 && check_solve cheby$np
@@ -180,6 +207,11 @@ expect_input_error 1 "cheby-degree" --cheby-degree 0
 expect_input_error 1 "cheby-degree" --cheby-degree 33
 expect_input_error 1 "cheby-degree" --cheby-degree four
 expect_input_error 1 "format" --format xml
+expect_input_error 2 "bad --agglomerate" --agglomerate -1
+expect_input_error 2 "bad --agglomerate" --agglomerate many
+expect_input_error 1 "give --agglomerate below 512" --size 32 --agglomerate 4096
+expect_input_error 8 "give --agglomerate at least 64" --size 64 --agglomerate 8
+expect_input_error 8 "halve down to the 2^3 grid" --size 16 --agglomerate 8
 
 echo "mg: $fail failed"
 [ $fail -eq 0 ]

@@ -19,13 +19,15 @@
 
 /* Timed operations, per level (HPGMG's table). Smooth, residual, restrict and interpolate time
  * their kernels only; exchange is every hx_exchange_run plus the boundary condition; bottom is the
- * whole bottom solve, its exchanges included (they are also counted under exchange). */
-enum { MG_SMOOTH = 0, MG_RESIDUAL, MG_RESTRICT, MG_INTERP, MG_EXCHANGE, MG_BOTTOM, MG_NOPS };
-extern const char *const mg_op_names[MG_NOPS];
+ * whole bottom solve, its exchanges included (they are also counted under exchange). MG_AGGLOM
+ * (after the first version's MG_NOPS columns) is rank 0's gather of the right-hand side and
+ * scatter of the correction at the agglomeration level. */
+enum { MG_SMOOTH = 0, MG_RESIDUAL, MG_RESTRICT, MG_INTERP, MG_EXCHANGE, MG_BOTTOM, MG_NOPS, MG_AGGLOM = MG_NOPS, MG_NTIMERS };
+extern const char *const mg_op_names[MG_NTIMERS];
 
 typedef struct {
-    double t[MG_NOPS];
-    long n[MG_NOPS];
+    double t[MG_NTIMERS];
+    long n[MG_NTIMERS];
 } mg_timers;
 
 typedef struct {
@@ -50,7 +52,21 @@ typedef struct {
     long calls;
 } mg_span;
 
+typedef struct mg_solver mg_solver;
+
+/* Agglomeration (docs/multigrid.md): the distributed levels end at level `agg`, whose right-hand
+ * side is gathered onto rank 0; rank 0 solves levels agg.. on its own hierarchy (`sub`, a solver
+ * on a CPU context of MPI_COMM_SELF) and the correction is scattered back into level agg. */
 typedef struct {
+    hx_context *ctx;        /* rank 0: the MPI_COMM_SELF CPU context of sub */
+    mg_solver *sub;         /* rank 0: levels agg .. ntot-1 as its levels 0 .. */
+    int *count, *displ;     /* rank 0: each rank's cells at level agg, and their offsets in recv */
+    int *box;               /* rank 0: each rank's n[3], off[3] at level agg */
+    double *mine;           /* this rank's owned cells of level agg (x fastest) */
+    double *recv, *glob;    /* rank 0: the ranks' blocks in rank order; the global level-agg array */
+} mg_agglom;
+
+struct mg_solver {
     /* set by the caller before mg_create */
     int nu;                 /* smoother applications before and after the coarse-grid correction */
     mg_smoother_kind smoother;
@@ -61,13 +77,17 @@ typedef struct {
     int bottom_sweeps;      /* MG_BOTTOM_SMOOTH: smoother applications */
     double bottom_tol;      /* MG_BOTTOM_CG: relative residual reduction */
     int bottom_maxit;
+    int agg;                /* > 0: levels agg.. are solved on rank 0 (docs/multigrid.md); 0: none */
 
     /* set by mg_create */
     hx_context *ctx;
     MPI_Comm comm;
     int rank;
-    int nlev;
+    int nlev;               /* levels of this solver's ranks: 0 .. agg with agglomeration, else ntot */
+    int ntot;               /* levels of the whole hierarchy */
+    int size[MG_MAX_LEVELS]; /* global cells per axis of every level 0 .. ntot-1 */
     mg_level lev[MG_MAX_LEVELS];
+    mg_agglom ag;
     const mg_kernels *k;
     mg_kctx kc;
     int kc_ready;
@@ -79,10 +99,11 @@ typedef struct {
     /* timing marks not yet read (mg_timers_flush) */
     int nmarks, nspans;
     mg_span span[MG_MARKS / 2];
-} mg_solver;
+};
 
 /* Collective. Levels 0..nlev-1 of global size N >> l over the process grid pgrid (the same at
- * every level), the kernels of the context's backend. Returns HX_OK, or a status with a one-line
+ * every level), the kernels of the context's backend; with s->agg > 0, levels 0..agg over pgrid
+ * and, on rank 0, levels agg..nlev-1 on one CPU rank. Returns HX_OK, or a status with a one-line
  * message in s->err (agreed on every rank). mg_destroy releases what was made, either way. */
 int mg_create(mg_solver *s, hx_context *ctx, int N, const int pgrid[3], int nlev, const char *transport,
               hx_pattern pattern);
@@ -107,8 +128,16 @@ int mg_sync(mg_solver *s);
 int mg_timers_flush(mg_solver *s);
 /* Zero the timers and the CG iteration count (pending marks are dropped). */
 int mg_reset_timers(mg_solver *s);
+/* This rank's timers of level l of the whole hierarchy (rank 0: its agglomerated levels too). */
+void mg_level_timers(const mg_solver *s, int l, mg_timers *out);
+/* CG iterations of this rank's solvers, since the last reset. */
+long mg_bottom_iters(const mg_solver *s);
 
-/* cycles (mg_cycles.c), for mg_levels.c */
+/* for mg_levels.c and mg_cycles.c */
 int mg_kfail(mg_solver *s, const char *what);
+int mg_fail_agreed(mg_solver *s, int bad, const char *msg);
+/* Collective: gather f of level s->agg onto rank 0's sub-solver, run there one V-cycle from zero
+ * (fmg 0) or one F-cycle (fmg 1), scatter its u back into u of level s->agg. */
+int mg_agglom_cycle(mg_solver *s, int fmg);
 
 #endif

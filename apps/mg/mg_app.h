@@ -14,6 +14,7 @@ typedef struct {
     int grid[3];
     int grid_n;
     int coarse;
+    long agglomerate;     /* cells: levels at or below it go to rank 0 (0: off) */
     int nu;
     int nu_seen;
     int smoother;
@@ -46,7 +47,7 @@ typedef struct {
     double fmg_med, fmg_min, fmg_max;
     double fmg_err_l2, fmg_rel;
     long bottom_iters;
-    mg_timers tm[MG_MAX_LEVELS]; /* timed FMG solves, summed; max over ranks */
+    mg_timers tm[MG_MAX_LEVELS]; /* timed FMG solves, summed; max over ranks (rank 0 alone below agg) */
 } mg_result;
 
 typedef struct {

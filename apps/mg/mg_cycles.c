@@ -14,7 +14,8 @@
 
 #include "mg.h"
 
-const char *const mg_op_names[MG_NOPS] = {"smooth", "residual", "restrict", "interpolate", "exchange", "bottom"};
+const char *const mg_op_names[MG_NTIMERS] = {"smooth",   "residual", "restrict",   "interpolate",
+                                             "exchange", "bottom",   "agglomerate"};
 
 #define TRY(x)                            \
     do {                                  \
@@ -31,8 +32,16 @@ static double *D(const hx_field *f) { return (double *)f->data; }
 
 /* ---- timing marks */
 
+/* the sub-solver's status, its message in s->err */
+static int sub_status(mg_solver *s, int st)
+{
+    if (st != HX_OK) snprintf(s->err, sizeof s->err, "%s", s->ag.sub->err);
+    return st;
+}
+
 int mg_timers_flush(mg_solver *s)
 {
+    if (s->ag.sub) TRY(sub_status(s, mg_timers_flush(s->ag.sub)));
     if (!s->nmarks) return HX_OK;
     K(s->k->sync(&s->kc), "waiting for the kernels");
     for (int i = 0; i < s->nspans; i++) {
@@ -52,8 +61,22 @@ int mg_reset_timers(mg_solver *s)
     s->nmarks = s->nspans = 0;
     for (int l = 0; l < s->nlev; l++) memset(&s->lev[l].tm, 0, sizeof s->lev[l].tm);
     s->bottom_iters = 0;
-    return HX_OK;
+    return s->ag.sub ? sub_status(s, mg_reset_timers(s->ag.sub)) : HX_OK;
 }
+
+void mg_level_timers(const mg_solver *s, int l, mg_timers *out)
+{
+    memset(out, 0, sizeof *out);
+    if (l < s->nlev) *out = s->lev[l].tm;
+    const mg_solver *q = s->ag.sub;
+    if (!q || l < s->agg || l - s->agg >= q->nlev) return;
+    for (int op = 0; op < MG_NTIMERS; op++) {
+        out->t[op] += q->lev[l - s->agg].tm.t[op];
+        out->n[op] += q->lev[l - s->agg].tm.n[op];
+    }
+}
+
+long mg_bottom_iters(const mg_solver *s) { return s->bottom_iters + (s->ag.sub ? s->ag.sub->bottom_iters : 0); }
 
 static int span_begin(mg_solver *s, int *mark)
 {
@@ -236,9 +259,79 @@ static int bottom(mg_solver *s, mg_level *L)
     return HX_OK;
 }
 
+/* ---- agglomeration: level s->agg's f to rank 0, rank 0's coarse solve, its u back */
+
+static int mpi_check(mg_solver *s, int rc, const char *what)
+{
+    if (rc == MPI_SUCCESS) return HX_OK;
+    snprintf(s->err, sizeof s->err, "mg: %s at level %d (agglomeration) failed", what, s->agg);
+    return HX_ERR_RUNTIME;
+}
+
+static int owned_copy(mg_solver *s, hx_context *ctx, hx_layout *l, const hx_field *f, double *buf, int set)
+{
+    if ((set ? hx_field_set_owned(l, f, buf) : hx_field_get_owned(l, f, buf)) == HX_OK) return HX_OK;
+    snprintf(s->err, sizeof s->err, "mg (rank %d): agglomeration at level %d: %s", s->rank, s->agg,
+             hx_context_error(ctx));
+    return HX_ERR_RUNTIME;
+}
+
+/* rank 0: the ranks' blocks (rank order, each x fastest) into the global array (in 1), or back */
+static void place_blocks(mg_agglom *G, int nr, long N, int in)
+{
+    for (int r = 0; r < nr; r++) {
+        const int *b = &G->box[6 * r];
+        const double *src = G->recv + G->displ[r];
+        for (int z = 0; z < b[2]; z++)
+            for (int y = 0; y < b[1]; y++, src += b[0]) {
+                double *g = G->glob + ((b[5] + z) * N + b[4] + y) * N + b[3];
+                memcpy(in ? g : (double *)src, in ? src : g, sizeof(double) * (size_t)b[0]);
+            }
+    }
+}
+
+int mg_agglom_cycle(mg_solver *s, int fmg)
+{
+    mg_agglom *G = &s->ag;
+    mg_level *L = &s->lev[s->agg];
+    const int mine = L->g.n[0] * L->g.n[1] * L->g.n[2], nr = hx_context_size(s->ctx);
+    TRY(mg_sync(s));
+    const double t0 = MPI_Wtime();
+    double t1 = t0;
+    TRY(owned_copy(s, s->ctx, L->layout, &L->f, G->mine, 0));
+    TRY(mpi_check(s, MPI_Gatherv(G->mine, mine, MPI_DOUBLE, G->recv, G->count, G->displ, MPI_DOUBLE, 0, s->comm),
+                  "MPI_Gatherv of the right-hand side"));
+    if (G->sub) {
+        mg_solver *q = G->sub;
+        mg_level *Q = &q->lev[0];
+        place_blocks(G, nr, s->size[s->agg], 1);
+        TRY(owned_copy(s, G->ctx, Q->layout, &Q->f, G->glob, 1));
+        L->tm.t[MG_AGGLOM] += MPI_Wtime() - t0;
+        if (fmg) TRY(sub_status(s, mg_fmg(q, 0)));
+        else {
+            /* a coarse-grid correction: level agg is only entered from the finer level with u = 0 */
+            if (q->k->zero(&q->kc, &Q->g, D(&Q->u))) return sub_status(s, mg_kfail(q, "zeroing"));
+            TRY(sub_status(s, mg_vcycle(q, 0)));
+        }
+        TRY(sub_status(s, mg_sync(q)));
+        t1 = MPI_Wtime();
+        TRY(owned_copy(s, G->ctx, Q->layout, &Q->u, G->glob, 0));
+        place_blocks(G, nr, s->size[s->agg], 0);
+    }
+    TRY(mpi_check(s, MPI_Scatterv(G->recv, G->count, G->displ, MPI_DOUBLE, G->mine, mine, MPI_DOUBLE, 0, s->comm),
+                  "MPI_Scatterv of the correction"));
+    TRY(owned_copy(s, s->ctx, L->layout, &L->u, G->mine, 1));
+    if (G->sub) { /* rank 0's own copies and messages; the other ranks' wait for its solve is not counted */
+        L->tm.t[MG_AGGLOM] += MPI_Wtime() - t1;
+        L->tm.n[MG_AGGLOM]++;
+    }
+    return HX_OK;
+}
+
 int mg_vcycle(mg_solver *s, int l)
 {
     mg_level *L = &s->lev[l];
+    if (s->agg && l == s->agg) return mg_agglom_cycle(s, 0);
     if (l == s->nlev - 1) return bottom(s, L);
     mg_level *C = &s->lev[l + 1];
     TRY(smooth(s, L, s->nu));
@@ -254,8 +347,11 @@ int mg_fmg(mg_solver *s, int l0)
 {
     for (int l = l0; l < s->nlev - 1; l++) TRY(restrict_to(s, &s->lev[l], &s->lev[l].f, &s->lev[l + 1]));
     mg_level *B = &s->lev[s->nlev - 1];
-    K(s->k->zero(&s->kc, &B->g, D(&B->u)), "zeroing");
-    TRY(bottom(s, B));
+    if (s->agg) TRY(mg_agglom_cycle(s, 1)); /* the F-cycle of the coarse levels, on rank 0 */
+    else {
+        K(s->k->zero(&s->kc, &B->g, D(&B->u)), "zeroing");
+        TRY(bottom(s, B));
+    }
     for (int l = s->nlev - 2; l >= l0; l--) {
         TRY(interpolate_linear(s, &s->lev[l], &s->lev[l + 1]));
         TRY(mg_vcycle(s, l));

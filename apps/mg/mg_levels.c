@@ -1,5 +1,6 @@
 /* halox mg: the hierarchy (one layout, exchange and set of fields per level, on the public API),
- * the problem's set-up, the Chebyshev coefficients and the error norms. */
+ * rank 0's agglomerated coarse levels (a second solver on a CPU context of MPI_COMM_SELF), the
+ * problem's set-up, the Chebyshev coefficients and the error norms. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +19,7 @@ int mg_kfail(mg_solver *s, const char *what)
 int mg_sync(mg_solver *s) { return s->k->sync(&s->kc) ? mg_kfail(s, "waiting for the kernels") : HX_OK; }
 
 /* Collective: 1 when any rank failed; s->err holds this rank's message, or names another rank's. */
-static int fail_agreed(mg_solver *s, int bad, const char *msg)
+int mg_fail_agreed(mg_solver *s, int bad, const char *msg)
 {
     int any = 0;
     if (MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, s->comm) != MPI_SUCCESS) any = 1;
@@ -102,7 +103,7 @@ static int make_level(mg_solver *s, int l, int N, const int pgrid[3], const char
     hx_field *const helm[] = {&L->alpha, &L->bx, &L->by, &L->bz, &L->dinv};
     int bad = alloc_fields(L, base, 3) || (s->smoother == MG_SMOOTHER_CHEBY && alloc_fields(L, cheby, 2)) ||
               (s->pde.helm && alloc_fields(L, helm, 5));
-    if (fail_agreed(s, bad, "mg: out of memory for the fields")) return HX_ERR_RUNTIME;
+    if (mg_fail_agreed(s, bad, "mg: out of memory for the fields")) return HX_ERR_RUNTIME;
     char msg[200] = "";
     bad = L->u.ghost != 1 || L->f.pitch[0] != L->u.pitch[0] || L->r.pitch[1] != L->u.pitch[1];
     if (bad) snprintf(msg, sizeof msg, "mg: unexpected field geometry (ghost %d)", L->u.ghost);
@@ -117,7 +118,7 @@ static int make_level(mg_solver *s, int l, int N, const int pgrid[3], const char
                 snprintf(msg, sizeof msg, "mg: level %d's block on rank %d is not its level %d block halved", l, s->rank,
                          l - 1);
             }
-    if (fail_agreed(s, bad, msg)) return HX_ERR_INPUT;
+    if (mg_fail_agreed(s, bad, msg)) return HX_ERR_INPUT;
 
     mg_op *A = &L->A;
     A->helm = s->pde.helm;
@@ -136,6 +137,66 @@ static int make_level(mg_solver *s, int l, int N, const int pgrid[3], const char
     return HX_OK;
 }
 
+/* Collective: the agglomeration buffers, and on rank 0 the solver of levels s->agg .. ntot-1 on
+ * one CPU rank (a context of MPI_COMM_SELF, transport mpi: it has no neighbour to talk to). */
+static int agglom_create(mg_solver *s, int N, hx_pattern pattern)
+{
+    mg_agglom *G = &s->ag;
+    const mg_geom *g = &s->lev[s->agg].g;
+    const int nr = hx_context_size(s->ctx), mybox[6] = {g->n[0], g->n[1], g->n[2], g->off[0], g->off[1], g->off[2]};
+    const long NA = s->size[s->agg], cells = NA * NA * NA;
+    int bad = !(G->mine = malloc(sizeof(double) * (size_t)g->n[0] * g->n[1] * g->n[2]));
+    if (s->rank == 0) {
+        G->count = malloc(sizeof(int) * nr);
+        G->displ = malloc(sizeof(int) * nr);
+        G->box = malloc(sizeof(int) * 6 * nr);
+        G->recv = malloc(sizeof(double) * cells);
+        G->glob = malloc(sizeof(double) * cells);
+        bad = bad || !G->count || !G->displ || !G->box || !G->recv || !G->glob;
+    }
+    if (mg_fail_agreed(s, bad, "mg: out of host memory for the agglomeration buffers")) return HX_ERR_RUNTIME;
+    bad = MPI_Gather(mybox, 6, MPI_INT, G->box, 6, MPI_INT, 0, s->comm) != MPI_SUCCESS;
+    if (mg_fail_agreed(s, bad, "mg: MPI_Gather of the agglomeration level's blocks failed")) return HX_ERR_RUNTIME;
+    char msg[400] = "";
+    if (s->rank == 0) {
+        long sum = 0;
+        for (int r = 0; r < nr; r++) {
+            G->count[r] = G->box[6 * r] * G->box[6 * r + 1] * G->box[6 * r + 2];
+            G->displ[r] = (int)sum;
+            sum += G->count[r];
+        }
+        hx_context_options o = hx_context_defaults();
+        o.backend = HX_BACKEND_CPU;
+        if (sum != cells) bad = 1, snprintf(msg, sizeof msg, "mg: the blocks of level %d do not tile it", s->agg);
+        else if (hx_context_create(MPI_COMM_SELF, &o, &G->ctx) != HX_OK) {
+            bad = 1;
+            snprintf(msg, sizeof msg, "mg: the CPU context of rank 0's coarse levels: %s", hx_context_error(G->ctx));
+        } else if (!(G->sub = calloc(1, sizeof *G->sub))) {
+            bad = 1;
+            snprintf(msg, sizeof msg, "mg: out of host memory for rank 0's coarse levels");
+        } else {
+            mg_solver *q = G->sub;
+            q->nu = s->nu, q->smoother = s->smoother, q->cheby_degree = s->cheby_degree, q->cheby_ratio = s->cheby_ratio;
+            q->pde = s->pde, q->bottom = s->bottom, q->bottom_sweeps = s->bottom_sweeps, q->bottom_tol = s->bottom_tol;
+            q->bottom_maxit = s->bottom_maxit, q->agg = 0;
+            const int one[3] = {1, 1, 1};
+            if (mg_create(q, G->ctx, N >> s->agg, one, s->ntot - s->agg, "mpi", pattern) != HX_OK)
+                bad = 1, snprintf(msg, sizeof msg, "%s (rank 0's coarse levels)", q->err);
+        }
+    }
+    return mg_fail_agreed(s, bad, msg) ? HX_ERR_RUNTIME : HX_OK;
+}
+
+static void agglom_destroy(mg_solver *s)
+{
+    mg_agglom *G = &s->ag;
+    if (G->sub) mg_destroy(G->sub);
+    free(G->sub);
+    hx_context_destroy(G->ctx);
+    free(G->count), free(G->displ), free(G->box), free(G->mine), free(G->recv), free(G->glob);
+    memset(G, 0, sizeof *G);
+}
+
 int mg_create(mg_solver *s, hx_context *ctx, int N, const int pgrid[3], int nlev, const char *transport,
               hx_pattern pattern)
 {
@@ -146,31 +207,41 @@ int mg_create(mg_solver *s, hx_context *ctx, int N, const int pgrid[3], int nlev
     s->kc_ready = 0;
     s->nmarks = s->nspans = 0;
     s->err[0] = 0;
+    memset(&s->ag, 0, sizeof s->ag);
+    s->ntot = nlev;
+    for (int l = 0; l < nlev; l++) s->size[l] = N >> l;
 #ifdef MG_FORCE_CUDA_KERNELS /* tests: the CUDA kernels compiled for the host (mg_cuda_emu.h) on host fields */
     s->k = mg_cuda_kernels();
 #else
     s->k = hx_context_backend(ctx) == HX_BACKEND_CUDA ? mg_cuda_kernels() : &mg_cpu_kernels;
 #endif
-    if (fail_agreed(s, s->k == NULL, "mg: this build has no CUDA kernels for mg")) return HX_ERR_INPUT;
+    if (mg_fail_agreed(s, s->k == NULL, "mg: this build has no CUDA kernels for mg")) return HX_ERR_INPUT;
     if (s->cheby_degree < 1 || s->cheby_degree > MG_MAX_DEGREE || !(s->cheby_ratio > 1)) {
         snprintf(s->err, sizeof s->err, "mg: Chebyshev degree %d or ratio %g out of range", s->cheby_degree,
                  s->cheby_ratio);
         return HX_ERR_INPUT;
     }
-    for (int l = 0; l < nlev; l++) {
+    if (s->agg < 0 || s->agg >= nlev) {
+        snprintf(s->err, sizeof s->err, "mg: agglomeration level %d out of range (%d levels)", s->agg, nlev);
+        return HX_ERR_INPUT;
+    }
+    /* with agglomeration, level agg is the last one of the ranks: f is restricted into it, gathered,
+     * and the correction comes back into its u */
+    const int nd = s->agg ? s->agg + 1 : nlev;
+    for (int l = 0; l < nd; l++) {
         int st = make_level(s, l, N, pgrid, transport, pattern);
         if (st != HX_OK) return st;
     }
-    mg_level *B = &s->lev[nlev - 1];
+    mg_level *B = &s->lev[nd - 1];
     hx_field *const cg[] = {&B->p, &B->q};
-    if (fail_agreed(s, alloc_fields(B, cg, 2), "mg: out of memory for the CG fields")) return HX_ERR_RUNTIME;
+    if (mg_fail_agreed(s, !s->agg && alloc_fields(B, cg, 2), "mg: out of memory for the CG fields")) return HX_ERR_RUNTIME;
 
     /* the kernels' state; reductions need n[0] * n[2] columns of the finest level */
     int bad = s->k->init(&s->kc, hx_context_stream(ctx), (long)s->lev[0].g.n[0] * s->lev[0].g.n[2]) != 0;
     s->kc_ready = 1;
     char msg[400];
     snprintf(msg, sizeof msg, "mg (rank %d): kernels of backend %s: %s", s->rank, s->k->name, s->kc.err);
-    if (fail_agreed(s, bad, msg)) return HX_ERR_RUNTIME;
+    if (mg_fail_agreed(s, bad, msg)) return HX_ERR_RUNTIME;
 
     /* Every row of D^-1 A has absolute row sum 2 (Gershgorin; the Dirichlet ghost = -inside adds
      * to the diagonal what it takes from the neighbours), for Poisson and Helmholtz alike, so its
@@ -179,18 +250,19 @@ int mg_create(mg_solver *s, hx_context *ctx, int N, const int pgrid[3], int nlev
     cheby_coefficients(s);
 
     bad = 0;
-    for (int l = 0; l < nlev && !bad && s->pde.helm; l++) {
+    for (int l = 0; l < s->nlev && !bad && s->pde.helm; l++) {
         mg_level *L = &s->lev[l];
         bad = s->k->set_coefs(&s->kc, &L->g, &s->pde, D(&L->alpha), D(&L->bx), D(&L->by), D(&L->bz), D(&L->dinv));
     }
     if (!bad) bad = s->k->sync(&s->kc);
     snprintf(msg, sizeof msg, "mg (rank %d): setting the coefficients: %s", s->rank, s->kc.err);
-    if (fail_agreed(s, bad, msg)) return HX_ERR_RUNTIME;
-    return HX_OK;
+    if (mg_fail_agreed(s, bad, msg)) return HX_ERR_RUNTIME;
+    return s->agg ? agglom_create(s, N, pattern) : HX_OK;
 }
 
 void mg_destroy(mg_solver *s)
 {
+    agglom_destroy(s);
     if (s->kc_ready) s->k->fini(&s->kc);
     s->kc_ready = 0;
     for (int l = s->nlev - 1; l >= 0; l--) {

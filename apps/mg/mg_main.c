@@ -42,6 +42,13 @@ static const hx_option mg_options[] = {
      .help = "stop coarsening before the global grid drops below C cells per axis (coarsening also stops "
              "before a rank's block drops below 2 cells or stops halving evenly)",
      F(coarse)},
+    {.name = "agglomerate", .type = HX_OPT_INT, .meta = "CELLS", .lo = 0, .hi = 2147483647, .def = "0",
+     .group = "problem", .what = "a global cell count (0: off)",
+     .help = "with more than one rank, the first level of at most CELLS cells (and every coarser one) is solved on "
+             "rank 0 alone, on the CPU: its right-hand side is gathered there and the correction scattered back; "
+             "the hierarchy is then the one-rank hierarchy (down to --coarse) at every rank count. 0: off (every "
+             "level on every rank)",
+     F(agglomerate)},
     {.name = "smoother", .type = HX_OPT_CHOICE, .choices = smoothers, .def = "gsrb", .group = "solver",
      .help = "red-black Gauss-Seidel, or Chebyshev polynomials of the Jacobi-preconditioned operator", F(smoother)},
     {.name = "cheby-degree", .type = HX_OPT_INT, .meta = "K", .lo = 1, .hi = MG_MAX_DEGREE, .def = "4",
@@ -104,8 +111,27 @@ static const hx_command mg_command = {
              "did not reach --tol or a cycle reduced the residual by less than 10x.",
 };
 
-/* The checks that need the rank count: process grid, alignment of every level, level count. */
-static int plan_levels(const mg_config *c, int nranks, int pgrid[3], int *nlev, double *tol, char *err, size_t n)
+static long long cube(int n) { return (long long)n * n * n; }
+
+/* Levels of a hierarchy from N^3 whose blocks start at b[3] and halve exactly, each at least 2
+ * cells per axis, and whose global grid stays at least `coarse` cells per axis. */
+static int count_levels(int N, int coarse, const int b0[3])
+{
+    int L = 1, b[3] = {b0[0], b0[1], b0[2]};
+    while (L < MG_MAX_LEVELS) {
+        int ok = (N >> L) >= coarse;
+        for (int a = 0; a < 3; a++) ok = ok && b[a] % 2 == 0 && b[a] / 2 >= 2;
+        if (!ok) break;
+        for (int a = 0; a < 3; a++) b[a] /= 2;
+        L++;
+    }
+    return L;
+}
+
+/* The checks that need the rank count: process grid, alignment of every level, level count, the
+ * agglomeration level (*agg: 0 = none). */
+static int plan_levels(const mg_config *c, int nranks, int pgrid[3], int *nlev, int *agg, double *tol, char *err,
+                       size_t n)
 {
     char *end = NULL;
     *tol = strtod(c->tol, &end);
@@ -151,14 +177,7 @@ static int plan_levels(const mg_config *c, int nranks, int pgrid[3], int *nlev, 
         b[a] = c->size / pgrid[a];
         if (pgrid[a] > pmax) pmax = pgrid[a];
     }
-    int L = 1;
-    while (L < MG_MAX_LEVELS) {
-        int ok = (c->size >> L) >= c->coarse;
-        for (int a = 0; a < 3; a++) ok = ok && b[a] % 2 == 0 && b[a] / 2 >= 2;
-        if (!ok) break;
-        for (int a = 0; a < 3; a++) b[a] /= 2;
-        L++;
-    }
+    const int L = count_levels(c->size, c->coarse, b), one[3] = {c->size, c->size, c->size};
     if (L < 3) {
         snprintf(err, n, "--size %d over grid %dx%dx%d%s gives %d level%s: mg solves at h, 2h and 4h, so it needs 3 "
                  "levels whose blocks halve exactly down to at least 2 cells: use a --size that is a multiple of %d "
@@ -167,6 +186,34 @@ static int plan_levels(const mg_config *c, int nranks, int pgrid[3], int *nlev, 
         return -1;
     }
     *nlev = L;
+    *agg = 0;
+    if (!c->agglomerate) return 0;
+    /* agglomeration: the one-rank hierarchy; the ranks keep levels 0 .. A, A the first of at most
+     * c->agglomerate cells; none such: nothing to agglomerate */
+    const int ntot = count_levels(c->size, c->coarse, one), reach = count_levels(c->size, 1, b) - 1;
+    int A = 0;
+    while (A < ntot && cube(c->size >> A) > c->agglomerate) A++;
+    if (A == ntot) return 0;
+    if (A < 3) {
+        snprintf(err, n, "--agglomerate %ld: the %d^3 grid (%lld cells) is already at or below it, but mg solves at h, 2h "
+                 "and 4h on every rank: give --agglomerate below %lld (the 4h grid's cells), or 0",
+                 c->agglomerate, c->size >> A, cube(c->size >> A), cube(c->size >> 2));
+        return -1;
+    }
+    if (nranks > 1 && A > reach) {
+        if (reach < 3)
+            snprintf(err, n, "--agglomerate %ld over grid %dx%dx%d: agglomeration needs the ranks' blocks to halve down "
+                     "to the %d^3 grid (the first after h, 2h, 4h), at least 2 cells each: use a larger --size or fewer "
+                     "ranks", c->agglomerate, pgrid[0], pgrid[1], pgrid[2], c->size >> 3);
+        else
+            snprintf(err, n, "--agglomerate %ld over grid %dx%dx%d: the first level at or below it, %d^3, leaves blocks "
+                     "below 2 cells: give --agglomerate at least %lld (the %d^3 grid), or use fewer ranks",
+                     c->agglomerate, pgrid[0], pgrid[1], pgrid[2], c->size >> A, cube(c->size >> reach),
+                     c->size >> reach);
+        return -1;
+    }
+    *nlev = ntot;
+    *agg = nranks > 1 ? A : 0;
     return 0;
 }
 
@@ -236,10 +283,12 @@ static int run_size(mg_solver *s, const mg_config *c, double tol, int fine, mg_r
         t[r] = mx;
     }
     TRY(mg_timers_flush(s));
-    res->bottom_iters = s->bottom_iters;
-    for (int l = fine; l < s->nlev; l++) {
-        TRY(mpi_ok(s, MPI_Allreduce(s->lev[l].tm.t, res->tm[l].t, MG_NOPS, MPI_DOUBLE, MPI_MAX, s->comm), "MPI_Allreduce"));
-        TRY(mpi_ok(s, MPI_Allreduce(s->lev[l].tm.n, res->tm[l].n, MG_NOPS, MPI_LONG, MPI_MAX, s->comm), "MPI_Allreduce"));
+    res->bottom_iters = mg_bottom_iters(s);
+    for (int l = fine; l < s->ntot; l++) {
+        mg_timers tm;
+        mg_level_timers(s, l, &tm);
+        TRY(mpi_ok(s, MPI_Allreduce(tm.t, res->tm[l].t, MG_NTIMERS, MPI_DOUBLE, MPI_MAX, s->comm), "MPI_Allreduce"));
+        TRY(mpi_ok(s, MPI_Allreduce(tm.n, res->tm[l].n, MG_NTIMERS, MPI_LONG, MPI_MAX, s->comm), "MPI_Allreduce"));
     }
     double dummy = 0, frn = 0;
     TRY(mg_error(s, fine, &res->fmg_err_l2, &dummy));
@@ -268,9 +317,9 @@ int hx_mg_main(int argc, char **argv)
         return HX_OK;
     }
     if (c.smoother == MG_SMOOTHER_CHEBY && !c.nu_seen) c.nu = 1;
-    int pgrid[3], nlev = 0;
+    int pgrid[3], nlev = 0, agg = 0;
     double tol = 0;
-    if (hx_cli_any_failed(MPI_COMM_WORLD, plan_levels(&c, nranks, pgrid, &nlev, &tol, err, sizeof err) != 0, err))
+    if (hx_cli_any_failed(MPI_COMM_WORLD, plan_levels(&c, nranks, pgrid, &nlev, &agg, &tol, err, sizeof err) != 0, err))
         return HX_ERR_INPUT;
 
     hx_context_options co = hx_context_defaults();
@@ -299,6 +348,7 @@ int hx_mg_main(int argc, char **argv)
     s->bottom_sweeps = c.bottom_sweeps;
     s->bottom_tol = 1e-12;
     s->bottom_maxit = 1000;
+    s->agg = agg;
     st = mg_create(s, ctx, c.size, pgrid, nlev, c.transport, (hx_pattern)c.pattern);
     if (st != HX_OK) {
         if (rank == 0) fprintf(stderr, "halox: error: %s\n", s->err);

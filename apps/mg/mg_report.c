@@ -42,6 +42,8 @@ static double order_at(const mf_at *at)
     if (i + 1 >= at->r->nres || at->res->err_l2 <= 0) return NAN;
     return log2(at->r->res[i + 1].err_l2 / at->res->err_l2);
 }
+/* level l is solved on rank 0 alone (agglomerated; its level agg also on every rank: the gather) */
+static int on_rank0(const mg_solver *s, int l) { return s->agg > 0 && l >= s->agg; }
 static const char *smoother_name(int k) { return k == MG_SMOOTHER_CHEBY ? "cheby" : "gsrb"; }
 static const char *problem_name(int p) { return p ? "helmholtz" : "poisson"; }
 static const char *bottom_name(int b) { return b == MG_BOTTOM_CG ? "cg" : "smooth"; }
@@ -56,7 +58,7 @@ GET(g_grid)
     snprintf(v->buf, sizeof v->buf, "%dx%dx%d", at->r->pgrid[0], at->r->pgrid[1], at->r->pgrid[2]);
     v->s = v->buf;
 }
-GET(g_levels) { v->i = at->r->s->nlev - R->fine; }
+GET(g_levels) { v->i = at->r->s->ntot - R->fine; }
 GET(g_transport) { v->s = C->transport; }
 GET(g_nu) { v->i = C->nu; }
 GET(g_bottom) { v->s = bottom_name(C->bottom); }
@@ -77,7 +79,7 @@ GET(g_dof) { v->x = pow((double)R->N, 3) / R->fmg_med; }
 GET(g_fmg_err) { v->x = R->fmg_err_l2; }
 GET(g_fmg_rel) { v->x = R->fmg_rel; }
 GET(g_level) { v->i = at->l - R->fine; }
-GET(g_level_size) { v->i = at->r->s->lev[at->l].N; }
+GET(g_level_size) { v->i = at->r->s->size[at->l]; }
 GET(g_ops) { (void)at, (void)v; }
 GET(g_backend) { v->s = at->r->backend; }
 GET(g_gpu) { v->s = at->r->gpu; }
@@ -87,10 +89,15 @@ GET(g_degree) { v->i = C->cheby_degree; }
 GET(g_problem) { v->s = problem_name(C->problem); }
 GET(g_tol) { v->x = at->r->tol; }
 GET(g_bottom_sweeps) { v->i = C->bottom_sweeps; }
-GET(g_coarse) { v->i = at->r->s->lev[at->r->s->nlev - 1].N; }
+GET(g_coarse) { v->i = at->r->s->size[at->r->s->ntot - 1]; }
 GET(g_fmg_first) { v->x = R->fmg_first; }
 GET(g_bottom_iters) { v->i = R->bottom_iters; }
 GET(g_version) { (void)at, v->s = HALOX_VERSION; }
+GET(g_agglomerate) { v->i = C->agglomerate; }
+GET(g_agg_size) { v->i = at->r->s->agg ? at->r->s->size[at->r->s->agg] : 0; }
+GET(g_rank0) { v->i = on_rank0(at->r->s, at->l); }
+GET(g_agg_s) { v->x = R->tm[at->l].t[MG_AGGLOM]; }
+GET(g_agg_calls) { v->i = R->tm[at->l].n[MG_AGGLOM]; }
 #undef C
 #undef R
 #undef GET
@@ -135,6 +142,11 @@ static const mf_field fields[] = {
     {"fcycle_rel_residual", MF_REAL, MS_SOLVE, "%.6e", g_fmg_first},
     {"bottom_iters", MF_INT, MS_SOLVE, NULL, g_bottom_iters},
     {"halox_version", MF_STR, MS_RUN, NULL, g_version},
+    {"agglomerate", MF_INT, MS_RUN, NULL, g_agglomerate},           /* the option (cells; 0: off) */
+    {"agglomerate_size", MF_INT, MS_RUN, NULL, g_agg_size},         /* first level on rank 0 (cells per axis; 0: none) */
+    {"rank0", MF_INT, MS_LEVEL, NULL, g_rank0},                     /* 1: this level is solved on rank 0 alone */
+    {"agglomerate_s", MF_REAL, MS_LEVEL, "%.6f", g_agg_s},          /* rank 0's gather and scatter */
+    {"agglomerate_calls", MF_INT, MS_LEVEL, NULL, g_agg_calls},
 };
 enum { NF = (int)(sizeof fields / sizeof fields[0]) };
 
@@ -190,7 +202,7 @@ static void print_csv(FILE *out, const mg_report *r)
     }
     fputc('\n', out);
     for (int i = 0; i < r->nres; i++)
-        for (int l = r->res[i].fine; l < r->s->nlev; l++) {
+        for (int l = r->res[i].fine; l < r->s->ntot; l++) {
             const mf_at at = {r, &r->res[i], l};
             for (int k = 0; k < NF; k++) {
                 if (fields[k].type == MF_OPS) {
@@ -233,7 +245,7 @@ static void print_json(FILE *out, const mg_report *r)
         fprintf(out, "%s\n    {", i ? "," : "");
         json_members(out, &sol, MS_SOLVE, "      ");
         fputs(",\n      \"levels\": [", out);
-        for (int l = r->res[i].fine; l < r->s->nlev; l++) {
+        for (int l = r->res[i].fine; l < r->s->ntot; l++) {
             const mf_at lev = {r, &r->res[i], l};
             fprintf(out, "%s\n        {", l > r->res[i].fine ? "," : "");
             json_members(out, &lev, MS_LEVEL, "          ");
@@ -255,8 +267,11 @@ static void print_table(FILE *out, const mg_report *r)
     fprintf(out, "          on the unit cube, cell-centred finite volumes, homogeneous Dirichlet,\n"
                  "          u = sin(pi x) sin(pi y) sin(pi z), double precision\n");
     fprintf(out, "  %d^3 cells, %d rank%s (grid %dx%dx%d), %d levels:", c->size, r->nranks, r->nranks == 1 ? "" : "s",
-            r->pgrid[0], r->pgrid[1], r->pgrid[2], s->nlev);
-    for (int l = 0; l < s->nlev; l++) fprintf(out, " %d^3", s->lev[l].N);
+            r->pgrid[0], r->pgrid[1], r->pgrid[2], s->ntot);
+    for (int l = 0; l < s->ntot; l++) fprintf(out, " %d^3%s", s->size[l], on_rank0(s, l) ? "*" : "");
+    if (s->agg)
+        fprintf(out, "\n  * on rank 0 alone, on the CPU (--agglomerate %ld: f of %d^3 gathered, its correction scattered)",
+                c->agglomerate, s->size[s->agg]);
     fprintf(out, "\n  backend %s%s%s, transport %s, pattern %s\n", r->backend, r->gpu ? " " : "", r->gpu ? r->gpu : "",
             c->transport, hx_pattern_name((hx_pattern)c->pattern));
     if (c->smoother == MG_SMOOTHER_CHEBY)
@@ -285,27 +300,31 @@ static void print_table(FILE *out, const mg_report *r)
                      "||r||/||f|| %.3e\n",
                 q->fmg_med, q->fmg_min, q->fmg_max, c->repeat, pow((double)q->N, 3) / q->fmg_med, q->fmg_err_l2,
                 q->fmg_err_l2 / q->err_l2, q->fmg_rel);
-        fprintf(out, "  %-6s %8s", "level", "cells");
-        for (int op = 0; op < MG_NOPS; op++) fprintf(out, " %20s", mg_op_names[op]);
-        fprintf(out, "\n  %-6s %8s", "", "");
-        for (int op = 0; op < MG_NOPS; op++) fprintf(out, " %20s", "s / calls");
+        const int nops = s->agg ? MG_NTIMERS : MG_NOPS; /* the agglomerate column only when it is used */
+        const int mw = s->agg ? 9 : 0; /* the "(rank 0)" marks */
+        fprintf(out, "  %-6s %8s%*s", "level", "cells", mw, "");
+        for (int op = 0; op < nops; op++) fprintf(out, " %20s", mg_op_names[op]);
+        fprintf(out, "\n  %-6s %8s%*s", "", "", mw, "");
+        for (int op = 0; op < nops; op++) fprintf(out, " %20s", "s / calls");
         fprintf(out, "\n");
         mg_timers tot;
         memset(&tot, 0, sizeof tot);
-        for (int l = q->fine; l < s->nlev; l++) {
-            fprintf(out, "  %-6d %6d^3", l - q->fine, s->lev[l].N);
-            for (int op = 0; op < MG_NOPS; op++) {
+        for (int l = q->fine; l < s->ntot; l++) {
+            fprintf(out, "  %-6d %6d^3%*s", l - q->fine, s->size[l], mw, on_rank0(s, l) ? " (rank 0)" : "");
+            for (int op = 0; op < nops; op++) {
                 fprintf(out, " %11.6f / %6ld", q->tm[l].t[op], q->tm[l].n[op]);
                 tot.t[op] += q->tm[l].t[op];
                 tot.n[op] += q->tm[l].n[op];
             }
             fprintf(out, "\n");
         }
-        fprintf(out, "  %-6s %8s", "total", "");
-        for (int op = 0; op < MG_NOPS; op++) fprintf(out, " %11.6f / %6ld", tot.t[op], tot.n[op]);
+        fprintf(out, "  %-6s %8s%*s", "total", "", mw, "");
+        for (int op = 0; op < nops; op++) fprintf(out, " %11.6f / %6ld", tot.t[op], tot.n[op]);
         fprintf(out, "\n  (summed over the %d timed solves, max over ranks; bottom includes its own exchanges%s; "
-                     "CG iterations %ld)\n",
-                c->repeat, c->bottom == MG_BOTTOM_SMOOTH ? " and smoothing" : "", q->bottom_iters);
+                     "CG iterations %ld%s)\n",
+                c->repeat, c->bottom == MG_BOTTOM_SMOOTH ? " and smoothing" : "", q->bottom_iters,
+                s->agg ? "; (rank 0): rank 0's time alone, the first such level also the ranks' restriction and "
+                         "exchange into it; agglomerate: rank 0's gather and scatter" : "");
     }
     fprintf(out, "\n%-8s %14s %14s %10s %10s %8s %10s %12s %14s\n", "size", "error L2", "error max", "order L2",
             "order max", "cycles", "max red.", "FMG s", "DOF/s");
