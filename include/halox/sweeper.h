@@ -28,7 +28,11 @@ typedef struct hx_sweeper hx_sweeper;
  *   FUSED       one kernel per cycle that packs, puts into the neighbours' memory, signals, waits,
  *               unpacks and sweeps, launched back to back by the host (device-path transports: ipc);
  *   PERSISTENT  one kernel for the whole run: every exchange, sweep and norm on the device, with no
- *               host involvement until the end (device-path transports: ipc). */
+ *               host involvement until the end (device-path transports: ipc). In 2D with the direct
+ *               pattern, when a rank's block fits in the GPU's shared memory, each block keeps one
+ *               tile there for the run and every sweep of a cycle runs in it (fuse does not apply);
+ *               otherwise passes of `fuse` sweeps (2D) or one sweep (3D) stream the field.
+ * FUSED and PERSISTENT launch their own kernels: leave graph off. */
 typedef enum { HX_SCHEDULE_CYCLE = 0, HX_SCHEDULE_FUSED = 1, HX_SCHEDULE_PERSISTENT = 2 } hx_schedule;
 const char *hx_schedule_name(hx_schedule s);
 
