@@ -104,6 +104,7 @@ GET(get_message_kind)
     v->s = !paths ? NULL : (paths & HX_PATH_HOST) ? "host" : "device";
 }
 GET(get_schedule) { v->s = hx_schedule_name(r->cfg->schedule); }
+GET(get_kernel) { v->s = r->kernel; }
 GET(get_last_norm)
 {
     v->absent = !r->have_norm;
@@ -176,6 +177,8 @@ static const hx_report_field fields[] = {
      "--verify: cells that differ from the reference; empty (null) without --verify"},
     {"max_diff", HX_RF_REAL, HX_SEC_RESULT, NULL, HX_IN_CSV | HX_IN_JSON, NULL, "%.3e", get_max_diff,
      "--verify: the largest difference; empty (null) without --verify"},
+    {"kernel", HX_RF_STR, HX_SEC_RESULT, "exchange", HX_IN_CSV | HX_IN_JSON, NULL, NULL, get_kernel,
+     "the device schedule's kernel: resident (tiles kept in shared memory) or passes; - (null) for cycle"},
 };
 enum { NFIELDS = (int)(sizeof fields / sizeof fields[0]) };
 

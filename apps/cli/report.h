@@ -45,6 +45,7 @@ typedef struct {
     int have_norm;
     double last_norm;
     const char *gpu_name;      /* rank 0's GPU (e.g. "NVIDIA H200"), NULL on the CPU: reported as "-" */
+    const char *kernel;        /* the device schedule's kernel (hx_sweeper_kernel); NULL for cycle */
 } hx_report;
 
 /* One report field. */

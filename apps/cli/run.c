@@ -232,6 +232,7 @@ int hx_run(const hx_config *cfg_in, MPI_Comm comm)
     rep.gpu_name = hx_context_device_name(ctx);
     rep.nrep = cfg.repeat;
     rep.whole_graph = hx_sweeper_whole_graph(sw);
+    rep.kernel = hx_sweeper_kernel(sw);
     rep.reps = reps;
     rep.have_norm = cfg.norm_every > 0 && cfg.norm_every <= cfg.iters;
     rep.last_norm = hx_sweeper_last_norm(sw);

@@ -59,6 +59,11 @@ static kernel_fn pick_resident(hx_dtype t, hx_stencil_id st)
     return NULL;
 }
 
+const char *hx_device_kernel(const hx_sim *s)
+{
+    return s->device_run ? (s->device_run->resident ? "resident" : "passes") : NULL;
+}
+
 /* HALOX_PROFILE=1: each rank prints where its blocks' cycles went (mean and slowest block). */
 static void print_profile(const hx_sim *s, const hx_device_run *r)
 {

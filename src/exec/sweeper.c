@@ -15,6 +15,11 @@ int hx_device_iterate(hx_sim *s, long sweeps)
     return -1;
 }
 void hx_device_release(hx_sim *s) { (void)s; }
+const char *hx_device_kernel(const hx_sim *s)
+{
+    (void)s;
+    return NULL;
+}
 #endif
 
 /* Two ranks of this context's node on one GPU: kernels that spin for each other could starve. */
@@ -187,6 +192,11 @@ int hx_sweeper_times(const hx_sweeper *s, hx_times *t)
 {
     *t = s->sim.times;
     return HX_OK;
+}
+
+const char *hx_sweeper_kernel(const hx_sweeper *s)
+{
+    return s->opt.schedule == HX_SCHEDULE_CYCLE ? NULL : hx_device_kernel(&s->sim);
 }
 
 int hx_sweeper_whole_graph(const hx_sweeper *s)
