@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Every 4-GPU target of the open issues in one device call (nvidia-h200-x4), medians of 5, the best
+# cycle setting beside each device schedule in the same job. Build here, `scripts/slim_build.sh`,
+# then on the GPU machine: `scripts/x4_targets.sh build-dev` (logs and CSVs under $OUT). About 8 min.
+set -u
+cd "$(dirname "$0")/.."
+B=${1:-build-dev}
+OUT=${OUT:-/tmp/halox-x4}
+mkdir -p "$OUT"
+. scripts/gpu-env.sh
+export OMPI_MCA_btl_vader_single_copy_mechanism=cma
+H=$B/halox
+NGPU=$(nvidia-smi -L | grep -c '^GPU')
+MPI="mpirun --oversubscribe -x NCCL_NVLS_ENABLE -x NVSHMEM_DISABLE_NVLS -x LD_LIBRARY_PATH -x OMPI_MCA_btl_vader_single_copy_mechanism"
+T0=$(date +%s)
+t() { echo "--- $* ($(( $(date +%s) - T0 )) s)"; }
+cols() { cut -d, -f2,3,4,11,16,48,51,55,64,68; } # nx ny nz depth transport us_per_sweep graph fuse schedule kernel
+t "issue 13: device schedules vs the best cycle setting (fp32, direct, 4000 sweeps)"
+for size in 512x512 1024x1024 4096x4096; do
+    $MPI -np "$NGPU" $H run --backend cuda --transport ipc --size $size --iters 4000 --repeat 5 --pattern direct \
+        --depth 8,16 --schedule persistent --format csv --quiet 2>&1 | cols
+    $MPI -np "$NGPU" $H run --backend cuda --transport nccl --size $size --iters 4000 --repeat 5 --pattern direct \
+        --depth 8,16 --fuse 4 --graph --format csv --quiet 2>&1 | cols | grep -v '^nx'
+done | tee "$OUT/issue13_2d.csv"
+$MPI -np 1 $H run --backend cuda --transport ipc --size 512x512 --iters 4000 --repeat 5 --pattern direct --depth 16 \
+    --schedule persistent --format csv --quiet 2>&1 | cols | tee "$OUT/issue13_1gpu.csv"
+$MPI -np "$NGPU" $H run --backend cuda --transport ipc --size 256x256x256 --iters 400 --repeat 5 --pattern direct \
+    --depth 2,4 --schedule persistent --format csv --quiet 2>&1 | cols | tee "$OUT/issue13_3d.csv"
+$MPI -np "$NGPU" $H run --backend cuda --transport nccl --size 256x256x256 --iters 400 --repeat 5 --pattern direct \
+    --depth 1,2,4 --fuse 1,2,4 --graph --format csv --quiet 2>&1 | cols | grep -v '^nx' | tee -a "$OUT/issue13_3d.csv"
+t "issue 9: fused sweeps (nccl + graph)"
+$MPI -np "$NGPU" $H run --backend cuda --transport nccl,ipc --size 16384x16384 --iters 400 --repeat 5 --pattern direct \
+    --depth 4,8,16 --fuse 4,8 --graph --format csv --quiet 2>&1 | cols | tee "$OUT/issue9_16k.csv"
+$MPI -np "$NGPU" $H run --backend cuda --transport nccl --size 8192x8192 --iters 960 --repeat 5 --pattern direct \
+    --depth 16 --fuse 4,8 --graph --format csv --quiet 2>&1 | cols | tee "$OUT/issue9_8k.csv"
+$MPI -np "$NGPU" $H run --backend cuda --transport nccl --size 512x512x512 --stencil jacobi7 --iters 200 --repeat 5 \
+    --pattern direct --depth 2,4 --fuse 1,2,4 --graph --overlap=off --format csv --quiet 2>&1 | cols | tee "$OUT/issue9_3d.csv"
+t "issue 10: ping-pong, every pair"
+$MPI -np "$NGPU" $H pingpong --backend cuda --transport mpi,nccl,ipc-kernel,memcpy-peer --pairs all --iters 1000 \
+    --format csv --quiet > "$OUT/issue10_pingpong.csv" 2>"$OUT/issue10_pingpong.err"
+awk -F, 'NR == 1 || $7 == 8 || $7 == 67108864' "$OUT/issue10_pingpong.csv" | cut -d, -f4-7,11,12,15
+t "issue 11: multigrid, 256^3 per GPU on 1 GPU, 512x... (cubic only: 256^3 on 1, 512^3 on $NGPU)"
+$MPI -np 1 $H mg --backend cuda --size 256 --repeat 10 2>&1 | grep -E "^256\^3|DOF" | head -3
+$MPI -np "$NGPU" $H mg --backend cuda --transport nccl --size 512 --repeat 10 2>&1 | grep -E "^512\^3|DOF" | head -3
+$MPI -np "$NGPU" $H mg --backend cuda --transport ipc --size 128 --repeat 10 --format csv 2>&1 > "$OUT/issue11_small_ipc.csv"
+$MPI -np "$NGPU" $H mg --backend cuda --transport mpi --size 128 --repeat 10 --format csv 2>&1 > "$OUT/issue11_small_mpi.csv"
+t "done"
