@@ -11,16 +11,7 @@ HALOX=$1 MPIEXEC=$2 NP=$3
 . "$(dirname "$0")/mpi_env.sh"
 unset OMPI_MCA_mpi_yield_when_idle
 fail=0 runs=0 k=0
-run_case() {
-    runs=$((runs + 1))
-    out=$(MPIRUN "$NP" "$HALOX" run --backend cuda "$@" --verify --warmup 2 --quiet 2>&1)
-    rc=$?
-    if [ $rc -ne 0 ] || ! grep -q "verify: bit-identical" <<<"$out"; then
-        echo "FAIL (np=$NP, exit $rc): halox run --backend cuda $* --verify"
-        echo "$out" | grep -v '^$' | tail -4
-        fail=$((fail + 1))
-    fi
-}
+run_case() { verify_case 2 --backend cuda "$@"; }
 # the k-th combination of boundary, pattern and overlap: every pair of them over a few N
 combo() {
     local b p o

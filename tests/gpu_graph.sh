@@ -11,16 +11,7 @@ HALOX=$1 MPIEXEC=$2 NP=$3
 . "$(dirname "$0")/mpi_env.sh"
 unset OMPI_MCA_mpi_yield_when_idle
 fail=0 runs=0
-run_case() {
-    runs=$((runs + 1))
-    out=$(MPIRUN "$NP" "$HALOX" run --backend cuda "$@" --verify --warmup 3 --quiet 2>&1)
-    rc=$?
-    if [ $rc -ne 0 ] || ! grep -q "verify: bit-identical" <<<"$out"; then
-        echo "FAIL (np=$NP, exit $rc): ${HALOX_TILE:+HALOX_TILE=$HALOX_TILE }halox run $*"
-        echo "$out" | grep -v '^$' | tail -4
-        fail=$((fail + 1))
-    fi
-}
+run_case() { RUN_KNOB=${HALOX_TILE:+HALOX_TILE=$HALOX_TILE } verify_case 3 --backend cuda "$@"; }
 transports=mpi
 # nccl takes one GPU per rank: left out when ranks share GPUs
 "$HALOX" info | grep -q '^  nccl ' && [ "$NP" -le "$gpu_count" ] && transports="mpi nccl"

@@ -13,16 +13,7 @@ unset OMPI_MCA_mpi_yield_when_idle
 if [ "$NP" -gt "$gpu_count" ]; then echo "SKIPPED: $NP ranks but $gpu_count GPU(s): one GPU per rank"; exit 77; fi
 fail=0 runs=0
 export HALOX_RESIDENT=auto # HALOX_RESIDENT=0 forces the pass kernel where the resident one applies
-run_case() {
-    runs=$((runs + 1))
-    out=$(MPIRUN "$NP" -x HALOX_RESIDENT "$HALOX" run --backend cuda --transport ipc "$@" --verify --warmup 3 --quiet 2>&1)
-    rc=$?
-    if [ $rc -ne 0 ] || ! grep -q "verify: bit-identical" <<<"$out"; then
-        echo "FAIL (np=$NP, exit $rc): halox run $*"
-        echo "$out" | grep -v '^$' | tail -4
-        fail=$((fail + 1))
-    fi
-}
+run_case() { RUN_MPI="-x HALOX_RESIDENT" verify_case 3 --backend cuda --transport ipc "$@"; }
 for sched in persistent fused; do
     run_case --schedule $sched --size 131x67 --depth 3 --iters 14 --repeat 2 --pattern direct
     run_case --schedule $sched --size 256x256 --depth 8 --fuse 8 --iters 37 --pattern direct

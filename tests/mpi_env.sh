@@ -13,6 +13,24 @@ MPIRUN() {
     shift
     timeout 120 "$MPIEXEC" -np "$np" "$@"
 }
+# verify_case WARMUP ARGS...: one `halox run ARGS --verify` at $NP ranks of $HALOX, the shared body of
+# the scripts' run_case. Counts $runs; on a failure (an exit code, or no "verify: bit-identical")
+# counts $fail, prints the command ($RUN_KNOB first: the environment that matters) and the run's
+# last lines, and returns 1. $RUN_MPI: extra mpirun options. The output stays in $VERIFY_OUT.
+verify_case() {
+    local warmup=$1 rc
+    shift
+    runs=$((runs + 1))
+    # shellcheck disable=SC2086
+    VERIFY_OUT=$(MPIRUN "$NP" ${RUN_MPI:-} "$HALOX" run "$@" --verify --warmup "$warmup" --quiet 2>&1)
+    rc=$?
+    if [ $rc -ne 0 ] || ! grep -q "verify: bit-identical" <<<"$VERIFY_OUT"; then
+        echo "FAIL (np=$NP, exit $rc): ${RUN_KNOB:-}halox run $*"
+        echo "$VERIFY_OUT" | grep -v '^$' | tail -4
+        fail=$((fail + 1))
+        return 1
+    fi
+}
 # Sanitizer builds: Open MPI's dlopened plugins leak at exit, which LeakSanitizer reports from
 # unknown modules; leaks are checked by the unit tests, which do not start MPI.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}

@@ -8,18 +8,8 @@ EXTRA=${HALOX_EXTRA:-} # e.g. "--backend cuda" (tests/gpu_matrix.sh)
 . "$(dirname "$0")/mpi_env.sh"
 fail=0 runs=0 k=0
 
-run_case() {
-    runs=$((runs + 1))
-    local out
-    # shellcheck disable=SC2086
-    out=$(MPIRUN "$NP" "$HALOX" run "$@" $EXTRA --verify --warmup 2 --quiet 2>&1)
-    local rc=$?
-    if [ $rc -ne 0 ] || ! grep -q "verify: bit-identical" <<<"$out"; then
-        echo "FAIL (np=$NP, exit $rc): halox run $* $EXTRA --verify"
-        echo "$out" | tail -5
-        fail=$((fail + 1))
-    fi
-}
+# shellcheck disable=SC2086
+run_case() { verify_case 2 "$@" $EXTRA; }
 
 for pattern in staged direct; do
     for overlap in --overlap --no-overlap; do
