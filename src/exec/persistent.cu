@@ -27,7 +27,7 @@ struct hx_device_run {
     size_t smem;
     /* resident kernel: tiles stay in shared memory for the whole run */
     int resident, ntx, nty, ring;
-    unsigned long long *ll_mail;   /* device: both parities of the mailbox of flagged words */
+    unsigned long long *ll_mail[2]; /* device, per parity: the mailbox of flagged words ([0] owns the allocation) */
     unsigned long long *prof;      /* device, HALOX_PROFILE=1 */
 };
 
@@ -96,7 +96,7 @@ void hx_device_release(hx_sim *s)
     cudaFree(r->cur_out);
     cudaFree(r->bar);
     cudaFree(r->norm_dev);
-    cudaFree(r->ll_mail);
+    cudaFree(r->ll_mail[0]);
     cudaFree(r->prof);
     free(r);
     s->device_run = NULL;
@@ -142,6 +142,7 @@ static int setup_resident(hx_sim *s, const hx_dev_table *table, int sms)
     optin -= (int)fa.sharedSizeBytes; /* the dynamic part: the block's static shared memory counts too */
     DEV_TRY(cudaFuncSetAttribute((void *)kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optin));
     static const int xs[] = {16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512}, ys[] = {4, 8, 12, 16, 24, 32, 48, 64, 96, 128};
+    const int K = HX_RES_K(s->bk->elem), V = HX_RES_V(s->bk->elem);
     double best = 0;
     for (int i = 0; i < (int)(sizeof xs / sizeof xs[0]); i++)
         for (int j = 0; j < (int)(sizeof ys / sizeof ys[0]); j++) {
@@ -151,8 +152,7 @@ static int setup_resident(hx_sim *s, const hx_dev_table *table, int sms)
             const size_t smem = 2 * (size_t)(tx + 2 * H) * (ty + 2 * H) * s->bk->elem;
             if (bps > 4 || smem > (size_t)optin) continue;
             const int threads = bps == 1 ? 1024 : bps == 2 ? 512 : 256;
-            /* a thread sweeps at most two runs of HX_RES_K cells down a column of the region */
-            const int K = HX_RES_K(s->bk->elem), V = HX_RES_V(s->bk->elem);
+            /* a thread sweeps at most two runs of K rows x V columns of the region */
             if ((long)((tx + 2 * H) / V) * ((ty + 2 * H + K - 1) / K) > 2L * threads) continue;
             int per_sm = 0;
             DEV_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (void *)kernel, threads, smem));
@@ -172,8 +172,9 @@ static int setup_resident(hx_sim *s, const hx_dev_table *table, int sms)
     r->kernel = (void *)kernel;
     /* the mailbox: a flagged word per 4 bytes of every cell, per parity, zeroed (no valid number) */
     const size_t words = (size_t)hx_alloc_cells(d) * (s->bk->elem / 4);
-    DEV_TRY(cudaMalloc((void **)&r->ll_mail, 2 * words * sizeof(unsigned long long)));
-    DEV_TRY(cudaMemset(r->ll_mail, 0, 2 * words * sizeof(unsigned long long)));
+    DEV_TRY(cudaMalloc((void **)&r->ll_mail[0], 2 * words * sizeof(unsigned long long)));
+    DEV_TRY(cudaMemset(r->ll_mail[0], 0, 2 * words * sizeof(unsigned long long)));
+    r->ll_mail[1] = r->ll_mail[0] + words;
     if (getenv("HALOX_PROFILE") && atoi(getenv("HALOX_PROFILE")) == 1) {
         DEV_TRY(cudaMalloc((void **)&r->prof, (size_t)r->grid * 4 * sizeof(unsigned long long)));
         DEV_TRY(cudaMemset(r->prof, 0, (size_t)r->grid * 4 * sizeof(unsigned long long)));
@@ -320,11 +321,8 @@ static int launch(hx_sim *s, long sweeps, long done0, cudaStream_t st)
     p.ntx = r->ntx;
     p.nty = r->nty;
     p.ring = r->ring;
-    if (r->ll_mail) {
-        const size_t words = (size_t)hx_alloc_cells(d) * (s->bk->elem / 4);
-        p.ll_mail[0] = r->ll_mail;
-        p.ll_mail[1] = r->ll_mail + words;
-    }
+    p.ll_mail[0] = r->ll_mail[0];
+    p.ll_mail[1] = r->ll_mail[1];
     p.prof = r->prof;
     void *args[] = {&p};
     DEV_TRY(cudaLaunchCooperativeKernel(r->kernel, dim3((unsigned)r->grid), dim3((unsigned)r->threads), args, r->smem, st));

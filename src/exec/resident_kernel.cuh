@@ -83,6 +83,14 @@ struct hx_source {
     const unsigned long long *base[2];
 };
 
+/* The source of the ring's i-th cell (i < the last source's end). */
+__device__ __forceinline__ const hx_source &hx_source_of(const hx_source *src, int i)
+{
+    int k = 0;
+    while (src[k].end <= i) k++;
+    return src[k];
+}
+
 __device__ int hx_ring_sources(const hx_pparams &p, const hx_rtile &t, hx_source *src)
 {
     const hx_dev_table *tb = p.table;
@@ -163,9 +171,7 @@ __device__ bool hx_gather(const hx_pparams &p, const hx_rtile &t, T *A, unsigned
             const int i = i0 + u * N;
             at[u] = -1;
             if (i >= total) continue;
-            int k = 0;
-            while (src[k].end <= i) k++;
-            const hx_source &q = src[k];
+            const hx_source &q = hx_source_of(src, i);
             const int li = i - (q.end - (q.x1 - q.x0) * (q.y1 - q.y0)), w = q.x1 - q.x0;
             const int y = q.y0 + li / w, x = q.x0 + li % w;
             from[u] = q.base[par] + W * ((x - q.ox) + q.stride * (y - q.oy));
@@ -185,9 +191,7 @@ __device__ bool hx_gather(const hx_pparams &p, const hx_rtile &t, T *A, unsigned
             if (!t0) t0 = hx_now_ns(); /* the clock only once a wait lasts: it costs more than a poll */
             const unsigned long long waited = hx_now_ns() - t0;
             if (waited > p.timeout_ns) {
-                int k = 0; /* who: the source of the first cell still missing */
-                while (src[k].end <= i0 + (__ffs(pending) - 1) * N) k++;
-                const hx_source &q = src[k];
+                const hx_source &q = hx_source_of(src, i0 + (__ffs(pending) - 1) * N); /* the first cell still missing */
                 hx_give_up(p, q.peer, 0, e, sweep, q.peer == p.rank ? HX_WAIT_TILE : HX_WAIT_FLAG, waited);
                 ok = 0;
                 break;
