@@ -53,16 +53,25 @@ for T in 0 5; do
     rc=$?
     grep -E "note|error" "$OUT/pingpong_gpu_t0_ll0.err"
     [ $rc -eq 0 ] && [ "$(grep -c ',ipc-kernel,' "$csv0")" -eq 14 ] || bad "HALOX_PINGPONG_LL=0 run: exit $rc, or not 14 rows"
-    python3 - "$csv" "$csv0" <<'PY'
+    # and up to 256 B with a 256-thread block instead of one warp (HALOX_PINGPONG_LL_THREADS)
+    csv1=$OUT/pingpong_gpu_t0_blk256.csv
+    HALOX_PINGPONG_LL_THREADS=256 timeout 300 $MPI -x HALOX_PINGPONG_LL_THREADS "$H" pingpong --backend cuda \
+        --transport ipc-kernel --max-bytes 256 --iters 1000 --format csv --quiet >"$csv1" 2>"$OUT/pingpong_gpu_t0_blk256.err"
+    rc=$?
+    [ $rc -eq 0 ] && [ "$(grep -c ',ipc-kernel,' "$csv1")" -eq 6 ] || bad "HALOX_PINGPONG_LL_THREADS=256 run: exit $rc, or not 6 rows"
+    python3 - "$csv" "$csv0" "$csv1" <<'PY'
 import csv, sys
 def rows(f):
-    return {int(r["bytes"]): r for r in csv.DictReader(open(f)) if r["transport"] == "ipc-kernel"}
-ll, old = rows(sys.argv[1]), rows(sys.argv[2])
-print(f"{'bytes':>6}  {'LL median':>9} {'p99':>7}   {'LL=0 median':>11} {'p99':>7}  (half round trip, us)")
-for b in (8, 4096, 65536):
-    if b in ll and b in old:
-        print(f"{b:>6}  {float(ll[b]['median_us']):>9.3f} {float(ll[b]['p99_us']):>7.3f}   "
-              f"{float(old[b]['median_us']):>11.3f} {float(old[b]['p99_us']):>7.3f}")
+    try:
+        return {int(r["bytes"]): r for r in csv.DictReader(open(f)) if r["transport"] == "ipc-kernel"}
+    except OSError:
+        return {}
+ll, old, blk = rows(sys.argv[1]), rows(sys.argv[2]), rows(sys.argv[3])
+def cell(t, b):
+    return f"{float(t[b]['median_us']):>9.3f} {float(t[b]['p99_us']):>7.3f}" if b in t else f"{'-':>9} {'-':>7}"
+print("half round trip, us (median p99): default (flagged words; 1 warp up to 256 B) | 256-thread block | LL=0 (fence + flag)")
+for b in (8, 64, 256, 4096, 65536):
+    print(f"{b:>6}  {cell(ll, b)}   {cell(blk, b)}   {cell(old, b)}")
 PY
 done
 

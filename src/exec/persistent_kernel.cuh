@@ -66,8 +66,6 @@ typedef struct {
     unsigned long long *prof;         /* HALOX_PROFILE=1: per block publish, gather, sweeps (ns) and cycles; else NULL */
 } hx_pparams;
 
-__device__ __forceinline__ bool hx_aborted(const hx_pparams &p) { return *(volatile int *)p.abort_flag != 0; }
-
 /* The first to give up reports; everyone else only sees the abort flag. */
 __device__ void hx_give_up(const hx_pparams &p, int peer, int phase, long long e, long long sweep, int what,
                            unsigned long long waited)
@@ -110,19 +108,14 @@ __device__ bool hx_grid_sync(const hx_pparams &p, long long e, long long sweep, 
             __threadfence();
             atomicAdd(p.bar + 32, 1u);
         } else {
-            const unsigned long long t0 = hx_now_ns();
+            unsigned long long t0 = 0, waited = 0;
             for (unsigned spin = 1; *gen == g; spin++) {
                 if (spin % 64) continue; /* the clock and the abort flag now and then: the spin stays tight */
-                if (hx_aborted(p)) {
-                    ok = 0;
-                    break;
-                }
-                unsigned long long waited = hx_now_ns() - t0;
-                if (waited > p.timeout_ns) {
-                    hx_give_up(p, -1, -1, e, sweep, HX_WAIT_BARRIER, waited);
-                    ok = 0;
-                    break;
-                }
+                const int w = hx_watchdog(p.abort_flag, p.timeout_ns, t0, waited);
+                if (w == HX_WATCH_WAIT) continue;
+                if (w == HX_WATCH_EXPIRED) hx_give_up(p, -1, -1, e, sweep, HX_WAIT_BARRIER, waited);
+                ok = 0;
+                break;
             }
         }
         __threadfence();
@@ -235,19 +228,14 @@ template <typename T> __device__ bool hx_dev_exchange(const hx_pparams &p, T *f,
         __syncthreads();
         if ((int)threadIdx.x < nmsg) {
             const hx_dev_msg &dm = tb->msg[ph][threadIdx.x];
-            const unsigned long long t0 = hx_now_ns();
+            unsigned long long t0 = 0, waited = 0;
             for (unsigned spin = 1; hx_load_acquire_sys(dm.my_flag) < (unsigned long long)e; spin++) {
                 if (spin % 64) continue;
-                if (hx_aborted(p)) {
-                    ok = 0;
-                    break;
-                }
-                unsigned long long waited = hx_now_ns() - t0;
-                if (waited > p.timeout_ns) {
-                    hx_give_up(p, dm.peer, ph, e, sweep, HX_WAIT_FLAG, waited);
-                    ok = 0;
-                    break;
-                }
+                const int w = hx_watchdog(p.abort_flag, p.timeout_ns, t0, waited);
+                if (w == HX_WATCH_WAIT) continue;
+                if (w == HX_WATCH_EXPIRED) hx_give_up(p, dm.peer, ph, e, sweep, HX_WAIT_FLAG, waited);
+                ok = 0;
+                break;
             }
         }
         __syncthreads();

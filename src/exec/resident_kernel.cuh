@@ -178,24 +178,20 @@ __device__ bool hx_gather(const hx_pparams &p, const hx_rtile &t, T *A, unsigned
             at[u] = (x - t.rx0) + PW * (y - t.ry0);
             pending |= 1u << u;
         }
-        unsigned long long t0 = 0;
+        unsigned long long t0 = 0, waited = 0;
         for (unsigned spin = 1; pending; spin++) {
 #pragma unroll
             for (int u = 0; u < BATCH; u++)
                 if ((pending >> u & 1) && hx_ll_get<T>(from[u], e, &v[u])) pending &= ~(1u << u);
             if (!pending || spin % 64) continue;
-            if (hx_aborted(p)) {
-                ok = 0;
-                break;
-            }
-            if (!t0) t0 = hx_now_ns(); /* the clock only once a wait lasts: it costs more than a poll */
-            const unsigned long long waited = hx_now_ns() - t0;
-            if (waited > p.timeout_ns) {
+            const int w = hx_watchdog(p.abort_flag, p.timeout_ns, t0, waited);
+            if (w == HX_WATCH_WAIT) continue;
+            if (w == HX_WATCH_EXPIRED) {
                 const hx_source &q = hx_source_of(src, i0 + (__ffs(pending) - 1) * N); /* the first cell still missing */
                 hx_give_up(p, q.peer, 0, e, sweep, q.peer == p.rank ? HX_WAIT_TILE : HX_WAIT_FLAG, waited);
-                ok = 0;
-                break;
             }
+            ok = 0;
+            break;
         }
 #pragma unroll
         for (int u = 0; u < BATCH; u++)

@@ -53,4 +53,17 @@ __device__ __forceinline__ void hx_ll_load2(const unsigned long long *a, unsigne
     asm volatile("ld.volatile.global.v2.u64 {%0, %1}, [%2];" : "=l"(*x), "=l"(*y) : "l"(a) : "memory");
 }
 
+/* A spin-wait's watchdog, consulted every 64th spin (the clock costs more than a poll), written
+ * once for every device wait. t0 is 0 until the wait proves not to be short, then its start;
+ * `waited` gets the nanoseconds so far. The caller reports an expiry (it knows what it waited for). */
+enum { HX_WATCH_WAIT = 0, HX_WATCH_ABORTED = 1, HX_WATCH_EXPIRED = 2 };
+__device__ __forceinline__ int hx_watchdog(const int *abort_flag, unsigned long long timeout_ns,
+                                           unsigned long long &t0, unsigned long long &waited)
+{
+    if (*(const volatile int *)abort_flag) return HX_WATCH_ABORTED; /* another thread or block gave up */
+    if (!t0) t0 = hx_now_ns();
+    waited = hx_now_ns() - t0;
+    return waited > timeout_ns ? HX_WATCH_EXPIRED : HX_WATCH_WAIT;
+}
+
 #endif

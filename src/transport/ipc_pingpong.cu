@@ -47,13 +47,15 @@
  * Every wait counts %globaltimer against HALOX_TIMEOUT (read every 64 spins, once a wait is not
  * short; in an LL wait every polling thread keeps its own): the first thread to give up writes
  * what it waited for into host-mapped memory and raises an abort flag that makes the others leave.
- * Block 0 also posts progress there (every 50 ms at most), for the host's own deadline.
+ * Block 0 also posts progress there (looked at every 256 round trips, posted every 50 ms at most),
+ * for the host's own deadline.
  * Times: %globaltimer may tick only every microsecond on some GPUs, coarser than a round trip
  * needs, so each round trip is counted in SM cycles (clock64, block 0 stays on its SM) and
  * converted with the cycles per ns of %globaltimer over the whole timed loop (when it lasts 1 ms
  * or more; else the last rate known, from a calibration kernel at set-up at first); the
  * --compute-us busy-wait counts cycles at the last rate known before the launch.
- * Blocks: 1 of 256 threads up to 64 KiB (latency: one block signals with no counter); above, one
+ * Blocks: 1 up to 64 KiB (latency: one block signals with no counter), of 32 threads up to 256 B
+ * in flagged words (a warp's barrier) and 256 threads above; above 64 KiB, one
  * per 32 KiB, at most two per SM and never more than fit at once (all blocks spin, so the launch
  * is cooperative: every block is resident). */
 #include <cuda_runtime.h>
@@ -104,11 +106,10 @@ typedef struct {
  * first to give up writes what it waited for). */
 __device__ bool ppk_keep_waiting(const ppk_params &p, unsigned long long &t0, long long round)
 {
-    if (*(volatile int *)p.abort_flag) return false;
-    if (!t0) t0 = hx_now_ns();
-    const unsigned long long waited = hx_now_ns() - t0;
-    if (waited <= p.timeout_ns) return true;
-    if (atomicCAS(p.abort_flag, 0, 1) == 0) { /* the first to give up reports */
+    unsigned long long waited = 0;
+    const int w = hx_watchdog(p.abort_flag, p.timeout_ns, t0, waited);
+    if (w == HX_WATCH_WAIT) return true;
+    if (w == HX_WATCH_EXPIRED && atomicCAS(p.abort_flag, 0, 1) == 0) { /* the first to give up reports */
         volatile ppk_watch *w = p.watch;
         w->what = p.initiator ? PPK_WAIT_REPLY : PPK_WAIT_MSG;
         w->round = round;
@@ -200,7 +201,7 @@ template <bool LL> __global__ void __launch_bounds__(PPK_THREADS) ppk_kernel(ppk
         ppk_compute(p);
         if (!p.initiator) LL ? ppk_ll_send(p, r, s) : ppk_send(p, r, s);
         if (timer && r > p.warmup) p.cycles[r - p.warmup - 1] = clock64() - c0;
-        if (lead) {
+        if (lead && !(r & 255)) { /* the clock costs about as much as a poll: not every round trip */
             const unsigned long long t = hx_now_ns();
             if (t - last_post > 50000000ULL) { /* outside the timed interval, rarely */
                 ((volatile ppk_watch *)p.watch)->progress = (unsigned long long)r;
@@ -331,6 +332,17 @@ static long ll_choice(void)
     return x == 1 ? PPK_LL_MAX : x <= 0 ? 0 : x < PPK_LL_MAX ? x : PPK_LL_MAX;
 }
 
+/* Threads of the flagged-word kernel: one warp while a message has at most 32 lines (256 bytes),
+ * so that its barrier is a warp's and no idle warp waits at it; PPK_THREADS above.
+ * HALOX_PINGPONG_LL_THREADS=N (a multiple of 32 up to PPK_THREADS) forces N, to compare. */
+static int ll_threads(long bytes)
+{
+    const char *v = getenv("HALOX_PINGPONG_LL_THREADS");
+    const long x = v && *v ? atol(v) : 0;
+    if (x >= 32 && x <= PPK_THREADS && x % 32 == 0) return (int)x;
+    return (bytes + 7) / 8 <= 32 ? 32 : PPK_THREADS;
+}
+
 int hx_ipc_pingpong_setup(MPI_Comm comm, int a, int b, int device, long max_bytes, long max_iters, hx_ipc_pingpong **out,
                           char *err, size_t n)
 {
@@ -442,7 +454,8 @@ int hx_ipc_pingpong_run(hx_ipc_pingpong *pp, long bytes, long warmup, long iters
     CK(cudaMemsetAsync(pp->ctrl + 128, 0, sizeof(int), pp->stream));
     void *args[] = {&p};
     const void *kernel = ll ? (const void *)ppk_kernel<true> : (const void *)ppk_kernel<false>;
-    CK(cudaLaunchCooperativeKernel(kernel, dim3((unsigned)blocks), dim3(PPK_THREADS), args, 0, pp->stream));
+    const int threads = ll ? ll_threads(bytes) : PPK_THREADS;
+    CK(cudaLaunchCooperativeKernel(kernel, dim3((unsigned)blocks), dim3((unsigned)threads), args, 0, pp->stream));
     /* the device watchdog ends every wait; this deadline only catches a kernel that stops posting */
     const double limit = hx_timeout_seconds() + 10;
     unsigned long long last = 0;
