@@ -38,8 +38,9 @@ for stage in "$@"; do
             HALOX_TILE=$t $H roofline --small 0 --repeat 5 | tail -8
         done | tee "$OUT/tune.txt" ;;
     kern)
-        # 3D sweep variants (PIPE 0 = register kernel) and 2D tiles, side by side: HALOX_TILE=BY2,CHUNK2,BY3,CHUNK3,PIPE
-        for t in ${TILES:-4,8,8,16,0 4,8,8,16,1 4,8,8,16,2 4,16,8,32,2 8,8,8,64,2 2,8,4,32,2 4,4,8,32,3 2,16,4,64,3}; do
+        # 3D sweep variants (PIPE 0 = register kernel, ROWS3 rows per thread) and 2D tiles, side by side:
+        # HALOX_TILE=BY2,CHUNK2,BY3,CHUNK3,PIPE,ROWS3
+        for t in ${TILES:-4,8,8,16,0,1 4,8,8,16,0,2 4,8,4,16,0,2 4,8,8,32,0,2 4,8,4,16,0,4 4,8,2,32,0,4 4,8,8,16,2,1 4,8,4,32,2,1}; do
             echo "HALOX_TILE=$t"
             HALOX_TILE=$t $H roofline --small 0 --repeat 5 | grep -E "^(copy|jacobi|star)"
         done 2>&1 | tee "$OUT/kern.txt" ;;

@@ -4,7 +4,7 @@
 
 #include "compute/backend.h"
 #include "compute/cuda/common.cuh"
-#include "compute/cuda/sweep3d.cuh" /* cp.async helpers */
+#include "compute/cuda/cp_async.cuh"
 
 /* A block of 32 x BY threads owns an x-y tile of 32 vectors x BY rows and marches along z. The
  * tile includes a halo of L*R cells on each side that is recomputed: after level j only the tile

@@ -26,6 +26,8 @@ typedef struct {
     int pipe;        /* 3D: planes copied ahead through shared memory (1..3); 0 = register kernel;
                         -1 = by stencil: measured on an H200, the pipeline wins only for radius 2
                         in fp64 (77% vs 70% of copy bandwidth) and loses for radius 1 (66% vs 79%) */
+    int rows3;       /* 3D register kernel: rows per thread (1, 2, 4); more rows share their y
+                        neighbours in registers (not yet measured on a GPU: default 1) */
     int sms;         /* multiprocessors: small boxes get shorter marches to fill them */
 } tile_shape;
 
@@ -66,7 +68,7 @@ struct sweep_launch {
 static inline int chunk_slot(int chunk) { return chunk == 8 ? 0 : chunk == 16 ? 1 : chunk == 32 ? 2 : chunk == 64 ? 3 : -1; }
 /* -1 (and nothing launched) when no kernel is built for this dtype, radius, chunk or pipeline depth */
 int cu_launch_sweep2d(const sweep_launch &l, int dslot, int radius);
-int cu_launch_sweep3d(const sweep_launch &l, int dslot, int radius);
+int cu_launch_sweep3d(const sweep_launch &l, int dslot, int radius, int rows);
 int cu_launch_sweep3d_pipe(const sweep_launch &l, int dslot, int radius, int pipe);
 
 /* fused2d.cu: the sweep_fused op (2D there, 3D handed to fused3d.cu) */

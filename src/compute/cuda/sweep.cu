@@ -5,13 +5,13 @@
 #include "compute/cuda/common.cuh"
 #include "compute/cuda/ops.h"
 
-/* Strictly "BY2,CHUNK2,BY3,CHUNK3[,PIPE]": four or five integers, commas between, nothing else. */
+/* Strictly "BY2,CHUNK2,BY3,CHUNK3[,PIPE[,ROWS3]]": four to six integers, commas between, nothing else. */
 static int parse_tile(const char *e, tile_shape *u)
 {
-    int *field[5] = {&u->by2, &u->chunk2, &u->by3, &u->chunk3, &u->pipe};
+    int *field[6] = {&u->by2, &u->chunk2, &u->by3, &u->chunk3, &u->pipe, &u->rows3};
     const char *p = e;
     int n = 0;
-    while (n < 5) {
+    while (n < 6) {
         char *end;
         errno = 0;
         const long v = strtol(p, &end, 10);
@@ -26,16 +26,16 @@ static int parse_tile(const char *e, tile_shape *u)
 
 int cu_tile_shape(tile_shape *t, char *err, size_t errlen)
 {
-    const tile_shape def = {4, 8, 8, 16, -1, 132};
+    const tile_shape def = {4, 8, 8, 16, -1, 1, 132};
     *t = def;
-    /* HALOX_TILE="BY2,CHUNK2,BY3,CHUNK3[,PIPE]" overrides, for tuning runs of `halox roofline` */
+    /* HALOX_TILE="BY2,CHUNK2,BY3,CHUNK3[,PIPE[,ROWS3]]" overrides, for tuning runs of `halox roofline` */
     const char *e = getenv("HALOX_TILE");
     if (!e) return 0;
     tile_shape u = def;
     if (parse_tile(e, &u) || u.by2 < 1 || u.by2 > 8 || u.by3 < 1 || u.by3 > 8 || chunk_slot(u.chunk2) < 0 ||
-        chunk_slot(u.chunk3) < 0 || u.pipe < -1 || u.pipe > 3) {
-        snprintf(err, errlen, "HALOX_TILE='%s': give BY2,CHUNK2,BY3,CHUNK3[,PIPE] with BY in 1..8, CHUNK 8, 16, 32 or 64, "
-                 "PIPE -1 (by stencil) or 0..3", e);
+        chunk_slot(u.chunk3) < 0 || u.pipe < -1 || u.pipe > 3 || (u.rows3 != 1 && u.rows3 != 2 && u.rows3 != 4)) {
+        snprintf(err, errlen, "HALOX_TILE='%s': give BY2,CHUNK2,BY3,CHUNK3[,PIPE[,ROWS3]] with BY in 1..8, CHUNK 8, 16, 32 "
+                 "or 64, PIPE -1 (by stencil) or 0..3, ROWS3 1, 2 or 4", e);
         return -1;
     }
     *t = u;
@@ -64,7 +64,8 @@ int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *src, voi
     const int by = d->dim == 2 ? t.by2 : t.by3;
     int chunk = d->dim == 2 ? t.chunk2 : t.chunk3;
     /* halve the march until the box gives every multiprocessor a few blocks */
-    const long columns = (long)((groups + 31) / 32) * ((b->hi[1] - b->lo[1] + (d->dim == 2 ? 0 : by - 1)) / (d->dim == 2 ? 1 : by));
+    const int ytile = d->dim == 2 ? 1 : by * t.rows3; /* rows of a 3D block */
+    const long columns = (long)((groups + 31) / 32) * ((b->hi[1] - b->lo[1] + ytile - 1) / ytile);
     const long slow = d->dim == 2 ? 1 : (b->hi[2] - b->lo[2]);
     while (chunk > 8) {
         long blocks = d->dim == 2 ? columns / ((long)by * chunk) : columns * ((slow + chunk - 1) / chunk);
@@ -75,10 +76,10 @@ int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *src, voi
     const sweep_launch l = {d, b, src, dst, state(bk)->stream[stream], by, groups, chunk, &a};
     const int rc = d->dim == 3 && pipe > 0 ? cu_launch_sweep3d_pipe(l, dslot, r, pipe)
                    : d->dim == 2           ? cu_launch_sweep2d(l, dslot, r)
-                                           : cu_launch_sweep3d(l, dslot, r);
+                                           : cu_launch_sweep3d(l, dslot, r, t.rows3);
     if (rc) {
-        snprintf(bk->err, sizeof bk->err, "no CUDA sweep kernel for radius %d, %dD, march %d, pipeline %d", r, d->dim,
-                 chunk, pipe);
+        snprintf(bk->err, sizeof bk->err, "no CUDA sweep kernel for radius %d, %dD, march %d, pipeline %d, rows %d", r,
+                 d->dim, chunk, pipe, t.rows3);
         return -1;
     }
     CU_LAUNCHED(bk);

@@ -1,6 +1,7 @@
-/* 3D sweep kernels (register window, and the cp.async pipelined one) and their launch. */
+/* 3D sweep kernels (register window of one or RY rows per thread, and the cp.async pipelined one) and their launch. */
 #include "compute/cuda/ops.h"
 #include "compute/cuda/sweep3d.cuh"
+#include "compute/cuda/sweep3d_pipe.cuh"
 
 template <typename T, int R, int ZCHUNK>
 __global__ void __launch_bounds__(256) sweep3d(const T *__restrict__ src, T *__restrict__ dst, sweep_args a)
@@ -13,6 +14,12 @@ __global__ void __launch_bounds__(256) sweep3d_pipe(const T *__restrict__ src, T
 {
     extern __shared__ __align__(16) unsigned char smem_raw[];
     sweep3d_pipe_body<T, R, P>(src, dst, pa, blockIdx, reinterpret_cast<T *>(smem_raw));
+}
+
+template <typename T, int R, int ZCHUNK, int RY>
+__global__ void __launch_bounds__(256) sweep3d_rows(const T *__restrict__ src, T *__restrict__ dst, sweep_args a)
+{
+    sweep3d_rows_body<T, R, ZCHUNK, RY>(src, dst, a, blockIdx);
 }
 
 typedef void (*launch_fn)(const sweep_launch &);
@@ -35,10 +42,15 @@ template <typename T, int R, int P> static void launch_pipe(const sweep_launch &
 template <typename T, int R, int CHUNK> static void launch_chunk3d(const sweep_launch &l)
 {
     const hx_box *b = l.b;
-    dim3 block(32, l.by);
-    dim3 grid((l.groups + block.x - 1) / block.x, (b->hi[1] - b->lo[1] + block.y - 1) / block.y,
-              (b->hi[2] - b->lo[2] + CHUNK - 1) / CHUNK);
-    sweep3d<T, R, CHUNK><<<grid, block, 0, l.st>>>((const T *)l.src, (T *)l.dst, *l.a);
+    const dim3 grid = sweep3d_grid(l.groups, b->hi[1] - b->lo[1], b->hi[2] - b->lo[2], l.by, 1, CHUNK);
+    sweep3d<T, R, CHUNK><<<grid, dim3(32, l.by), 0, l.st>>>((const T *)l.src, (T *)l.dst, *l.a);
+}
+
+template <typename T, int R, int CHUNK, int RY> static void launch_rows3d(const sweep_launch &l)
+{
+    const hx_box *b = l.b;
+    const dim3 grid = sweep3d_grid(l.groups, b->hi[1] - b->lo[1], b->hi[2] - b->lo[2], l.by, RY, CHUNK);
+    sweep3d_rows<T, R, CHUNK, RY><<<grid, dim3(32, l.by), 0, l.st>>>((const T *)l.src, (T *)l.dst, *l.a);
 }
 
 /* [dtype: float, double][radius 1, 2][chunk 8, 16, 32, 64] */
@@ -49,6 +61,15 @@ static const launch_fn sweep3d_table[2][2][4] = {
      {launch_chunk3d<double, 2, 8>, launch_chunk3d<double, 2, 16>, launch_chunk3d<double, 2, 32>, launch_chunk3d<double, 2, 64>}},
 };
 
+#define ROWS_CHUNKS(T, R, RY) \
+    {launch_rows3d<T, R, 8, RY>, launch_rows3d<T, R, 16, RY>, launch_rows3d<T, R, 32, RY>, launch_rows3d<T, R, 64, RY>}
+/* [dtype: float, double][radius 1, 2][rows per thread 2, 4][chunk 8, 16, 32, 64] */
+static const launch_fn rows3d_table[2][2][2][4] = {
+    {{ROWS_CHUNKS(float, 1, 2), ROWS_CHUNKS(float, 1, 4)}, {ROWS_CHUNKS(float, 2, 2), ROWS_CHUNKS(float, 2, 4)}},
+    {{ROWS_CHUNKS(double, 1, 2), ROWS_CHUNKS(double, 1, 4)}, {ROWS_CHUNKS(double, 2, 2), ROWS_CHUNKS(double, 2, 4)}},
+};
+#undef ROWS_CHUNKS
+
 /* [dtype: float, double][radius 1, 2][planes ahead 1, 2, 3] */
 static const launch_fn pipe_table[2][2][3] = {
     {{launch_pipe<float, 1, 1>, launch_pipe<float, 1, 2>, launch_pipe<float, 1, 3>},
@@ -57,11 +78,12 @@ static const launch_fn pipe_table[2][2][3] = {
      {launch_pipe<double, 2, 1>, launch_pipe<double, 2, 2>, launch_pipe<double, 2, 3>}},
 };
 
-int cu_launch_sweep3d(const sweep_launch &l, int dslot, int radius)
+int cu_launch_sweep3d(const sweep_launch &l, int dslot, int radius, int rows)
 {
     const int c = chunk_slot(l.chunk);
-    if (dslot < 0 || dslot > 1 || radius < 1 || radius > 2 || c < 0) return -1;
-    sweep3d_table[dslot][radius - 1][c](l);
+    if (dslot < 0 || dslot > 1 || radius < 1 || radius > 2 || c < 0 || (rows != 1 && rows != 2 && rows != 4)) return -1;
+    if (rows == 1) sweep3d_table[dslot][radius - 1][c](l);
+    else rows3d_table[dslot][radius - 1][rows / 4][c](l);
     return 0;
 }
 

@@ -1,4 +1,6 @@
-/* The 3D sweep bodies: a register window marching in z, and the same fed by a cp.async shared-memory ring. */
+/* The 3D sweep bodies in registers: a window of planes marching in z, for one row per thread or
+ * for RY rows (the pipelined body fed through shared memory is in sweep3d_pipe.cuh). Plain C++ but
+ * for the CUDA built-ins, so tests/test_sweep3d_emu.cpp runs them on the host. */
 #ifndef HALOX_CUDA_SWEEP3D_CUH
 #define HALOX_CUDA_SWEEP3D_CUH
 
@@ -51,104 +53,84 @@ __device__ __forceinline__ void sweep3d_body(const T *__restrict__ src, T *__res
     }
 }
 
-/* ---------------------------------------------------------------- 3D sweep, pipelined through shared memory
- * A block owns a tile of 32 vectors x BY rows and marches along z. Each plane of the tile, with
- * R rows and one vector of halo on every side, is copied into a ring of shared-memory slots
- * with cp.async P planes ahead of the plane being computed, so bytes stay in flight without
- * holding registers, and the y and x neighbours come from shared memory instead of L1 misses.
- * The z neighbours stay in a register window. One barrier per plane; the slot refilled at step z
- * held plane z-1, which every thread finished with before that barrier. */
-
-__device__ __forceinline__ void cp_async16(void *smem, const void *gmem)
+/* ---------------------------------------------------------------- 3D sweep, RY rows per thread
+ * As sweep3d_body, but a thread owns RY consecutive rows y0 .. y0+RY-1 of its vector: the y
+ * neighbours of its inner rows are the other rows' windows, already in registers, so a plane costs
+ * RY + 2R vector loads instead of RY (1 + 2R), at RY times the registers.
+ * tile: x 32 vectors, y blockDim.y * RY rows, z ZCHUNK planes (sweep3d_grid). */
+template <typename T, int R, int ZCHUNK, int RY>
+__device__ __forceinline__ void sweep3d_rows_body(const T *__restrict__ src, T *__restrict__ dst, const sweep_args &a,
+                                                  const uint3 tile)
 {
-    const unsigned s = (unsigned)__cvta_generic_to_shared(smem);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gmem) : "memory");
-}
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
-template <int N> __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory"); }
-
-struct pipe_args {
-    sweep_args s;
-    int rows;  /* allocated rows (alloc[1]), to clamp halo rows of partial tiles */
-    int chunk; /* planes per block */
-};
-
-/* Shared memory the ring needs for a block of 32 x by threads. */
-template <int R, int P> __host__ __device__ constexpr size_t sweep3d_pipe_smem(int by)
-{
-    return (size_t)(R + 1 + P) * (by + 2 * R) * 34 * 16;
-}
-
-/* tile: this block's place in the grid (x: 32 vectors, y: blockDim.y rows, z: pa.chunk planes);
- * ring: sweep3d_pipe_smem<R, P>(blockDim.y) bytes of shared memory, 16-byte aligned. Every thread
- * of the block must call it (barriers inside); a caller that reuses ring for another tile puts a
- * __syncthreads() in between. */
-template <typename T, int R, int P>
-__device__ __forceinline__ void sweep3d_pipe_body(const T *__restrict__ src, T *__restrict__ dst, const pipe_args &pa,
-                                                  const uint3 tile, T *ring)
-{
-    const int V = vec16<T>::n, NS = R + 1 + P, W = 34; /* vectors per smem row: 32 + one each side */
-    const sweep_args &a = pa.s;
-    const int by = blockDim.y, srows = by + 2 * R;
-    const long slot_cells = (long)srows * W * V;
-    const int tid = threadIdx.y * 32 + threadIdx.x, nthreads = 32 * by;
-    const int xt = a.xbase + tile.x * 32 * V; /* first cell of the tile */
-    const int yt = a.lo[1] + tile.y * by;
-    const int z0 = a.lo[2] + tile.z * pa.chunk;
-    const int z1 = min(z0 + pa.chunk, a.hi[2]);
-    const int x0 = xt + threadIdx.x * V, y = yt + threadIdx.y;
-    const bool active = x0 < a.hi[0] && y < a.hi[1];
-
-    /* copy plane z of the tile into its slot; halo reads are clamped into the allocation (their
-     * values only feed cells outside the box, which are not stored) */
-    auto fetch = [&](int z) {
-        T *slot = ring + (long)((z - z0) % NS) * slot_cells;
-        const T *plane = src + (long)z * a.sz;
-        for (int i = tid; i < srows * W; i += nthreads) {
-            const int r = i / W, c = i - r * W;
-            const int gx = min(max(xt + (c - 1) * V, 0), a.pitch - V);
-            const int gy = min(max(yt - R + r, 0), pa.rows - 1);
-            cp_async16(slot + (long)i * V, plane + (long)gy * a.sy + gx);
-        }
-    };
+    const int V = vec16<T>::n, NR = RY + 2 * R; /* rows read: y0-R .. y0+RY+R-1 */
+    const int x0 = a.xbase + (tile.x * blockDim.x + threadIdx.x) * V;
+    const int y0 = a.lo[1] + (tile.y * blockDim.y + threadIdx.y) * RY;
+    const int z0 = a.lo[2] + tile.z * ZCHUNK;
+    if (x0 >= a.hi[0] || y0 >= a.hi[1] || z0 >= a.hi[2]) return;
+    const int z1 = min(z0 + ZCHUNK, a.hi[2]);
+    /* rows past the box's last row + R only feed rows that are not stored: clamped into the
+     * allocation, never read past it */
+    long row[NR];
 #pragma unroll
-    for (int k = 0; k < R + P; k++) {
-        if (z0 + k < z1 + R) fetch(z0 + k);
-        cp_async_commit();
+    for (int j = 0; j < NR; j++) row[j] = (long)min(y0 - R + j, a.hi[1] - 1 + R) * a.sy;
+    const T *base = src + x0;
+    cells<T> win[RY][2 * R + 1]; /* row k's planes z-R .. z+R */
+    cells<T> ahead[RY];          /* row k's plane z+1+R */
+    cells<T> halo[2 * R];        /* the rows around them at plane z+1: y0-R .. y0-1, y0+RY .. y0+RY+R-1 */
+#pragma unroll
+    for (int k = 0; k < RY; k++) {
+#pragma unroll
+        for (int m = 0; m < 2 * R; m++) win[k][m] = load_vec(base + row[R + k] + (long)(z0 - R + m) * a.sz);
+        ahead[k] = load_vec(base + row[R + k] + (long)(z0 + R) * a.sz);
     }
-    cells<T> win[2 * R + 1]; /* planes z-R .. z+R of this thread's vector */
-    const T *column = src + min(x0, a.pitch - V) + (long)min(y, pa.rows - 1) * a.sy;
 #pragma unroll
-    for (int k = 0; k < 2 * R; k++) win[k] = load_vec(column + (long)(z0 - R + k) * a.sz);
-
-    const int me = (threadIdx.y + R) * W + threadIdx.x + 1; /* this thread's vector in a slot */
+    for (int j = 0; j < R; j++) {
+        halo[j] = load_vec(base + row[j] + (long)z0 * a.sz);
+        halo[R + j] = load_vec(base + row[R + RY + j] + (long)z0 * a.sz);
+    }
     for (int z = z0; z < z1; z++) {
-        cp_async_wait<P - 1>();
-        __syncthreads();
-        if (z + R + P < z1 + R) fetch(z + R + P);
-        cp_async_commit();
-        const T *cur = ring + (long)((z - z0) % NS) * slot_cells;
-        const T *up = ring + (long)((z + R - z0) % NS) * slot_cells;
-        win[2 * R] = load_shared_vec(up + (long)me * V);
-        cells<T> ys[2 * R]; /* y-R .. y-1, y+1 .. y+R */
+        cells<T> cur[2 * R]; /* plane z's halo rows; halo takes plane z+1's */
 #pragma unroll
-        for (int j = 0; j < R; j++) {
-            ys[j] = load_shared_vec(cur + (long)(me - (R - j) * W) * V);
-            ys[R + j] = load_shared_vec(cur + (long)(me + (j + 1) * W) * V);
-        }
-        xrow<T, R> c;
+        for (int k = 0; k < RY; k++) win[k][2 * R] = ahead[k];
 #pragma unroll
-        for (int i = 0; i < R; i++) {
-            c.v[i] = cur[(long)me * V - R + i];
-            c.v[R + V + i] = cur[(long)(me + 1) * V + i];
+        for (int j = 0; j < 2 * R; j++) cur[j] = halo[j];
+        if (z + 1 < z1) {
+#pragma unroll
+            for (int k = 0; k < RY; k++) ahead[k] = load_vec(base + row[R + k] + (long)(z + 1 + R) * a.sz);
+#pragma unroll
+            for (int j = 0; j < R; j++) {
+                halo[j] = load_vec(base + row[j] + (long)(z + 1) * a.sz);
+                halo[R + j] = load_vec(base + row[R + RY + j] + (long)(z + 1) * a.sz);
+            }
         }
 #pragma unroll
-        for (int i = 0; i < V; i++) c.v[R + i] = win[R].v[i];
-        if (active) store_cells(dst + x0 + (long)y * a.sy + (long)z * a.sz, stencil_row3<T, R>(c, ys, win), x0, a.lo[0], a.hi[0]);
+        for (int k = 0; k < RY; k++) {
+            if (y0 + k >= a.hi[1]) break;
+            cells<T> ys[2 * R]; /* y-R .. y-1, y+1 .. y+R: a halo row or another row's centre */
 #pragma unroll
-        for (int k = 0; k < 2 * R; k++) win[k] = win[k + 1];
+            for (int j = 0; j < R; j++) {
+                const int below = k - R + j, above = k + 1 + j;
+                ys[j] = below < 0 ? cur[below + R] : win[below < 0 ? 0 : below][R];
+                ys[R + j] = above >= RY ? cur[R + above - RY] : win[above >= RY ? 0 : above][R];
+            }
+            const T *plane_row = src + row[R + k] + (long)z * a.sz;
+            xrow<T, R> c = load_xrow<T, R>(plane_row, win[k][R], x0, a.pitch);
+            store_cells(dst + x0 + row[R + k] + (long)z * a.sz, stencil_row3<T, R>(c, ys, win[k]), x0, a.lo[0],
+                        a.hi[0]);
+        }
+#pragma unroll
+        for (int k = 0; k < RY; k++)
+#pragma unroll
+            for (int m = 0; m < 2 * R; m++) win[k][m] = win[k][m + 1];
     }
-    cp_async_wait<0>();
+}
+
+/* The grid of a register-window launch: blocks of 32 x by threads, a thread one vector of `rows`
+ * rows, a block `chunk` planes. groups: vectors across the box in x. */
+static inline dim3 sweep3d_grid(int groups, int ny, int nz, int by, int rows, int chunk)
+{
+    return dim3((unsigned)((groups + 31) / 32), (unsigned)((ny + by * rows - 1) / (by * rows)),
+                (unsigned)((nz + chunk - 1) / chunk));
 }
 
 #endif
