@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Everything committed since the last GPU run that has not run on a GPU yet, in one device call of
+# about 8 minutes, on any lent kind (1 GPU or more; the 2-GPU stages are skipped on one GPU).
+# Build here, `scripts/slim_build.sh`, then on the GPU machine: `scripts/pending_gpu.sh build-dev`
+# (carry build-dev). Logs and CSVs under $OUT. Each stage prints PASS/FAIL lines or figures; the
+# list of what is pending lives in docs/results.md ("Open after session 5").
+set -u
+cd "$(dirname "$0")/.."
+B=${1:-build-dev}
+OUT=${OUT:-/tmp/halox-pending}
+mkdir -p "$OUT"
+. scripts/gpu-env.sh
+export OMPI_MCA_btl_vader_single_copy_mechanism=cma
+. tests/mpi_env.sh
+H=$B/halox
+"$H" info >"$OUT/info.txt" 2>&1 || { echo "FAIL: $H does not run here"; cat "$OUT/info.txt"; exit 1; }
+NGPU=$(nvidia-smi -L | grep -c '^GPU')
+MPI="mpirun --oversubscribe -x NCCL_NVLS_ENABLE -x NVSHMEM_DISABLE_NVLS -x LD_LIBRARY_PATH -x OMPI_MCA_btl_vader_single_copy_mechanism"
+T0=$(date +%s)
+t() { echo "--- $* ($(($(date +%s) - T0)) s)"; }
+fail=0
+
+t "GPU tests touched since the last device run: schedules (watchdog refactor, resident kernel), fused passes, graphs with the 3D ROWS3 tiles, the device watchdog's fault test"
+tests="gpu_schedule_np1|gpu_fuse_np1|gpu_graph_np1|gpu_device_fault"
+[ "$NGPU" -ge 2 ] && tests="$tests|gpu_schedule_np2|gpu_fuse_np2"
+(cd "$B" && timeout 420 ctest -R "^($tests)\$" -j 2 --output-on-failure) >"$OUT/tests.log" 2>&1 || fail=1
+grep -E "runs, |FAIL|tests passed|tests failed|Passed|Failed" "$OUT/tests.log" | head -30
+
+t "3D sweeps: one row per thread against ROWS3 = 2 and 4 (HALOX_TILE=BY2,CHUNK2,BY3,CHUNK3,PIPE,ROWS3), % of copy"
+for tile in 4,8,8,16,0,1 4,8,8,16,0,2 4,8,4,16,0,2 4,8,4,16,0,4 4,8,2,32,0,4 4,8,8,16,2,1; do
+    echo "HALOX_TILE=$tile"
+    HALOX_TILE=$tile timeout 120 "$H" roofline --small 0 --repeat 5 2>&1 | grep -E "^(copy|jacobi7|star13)"
+done | tee "$OUT/kern_rows.txt"
+
+if [ "$NGPU" -ge 2 ]; then
+    t "ping-pong: flagged words on one warp up to 256 B (default) beside a 256-thread block and fence + flag"
+    OUT=$OUT/pingpong timeout 300 scripts/pingpong_gpu.sh "$B" 2>&1 | tail -25 || fail=1
+fi
+
+t "resident kernel after the watchdog refactor: 512^2 on one GPU, persistent beside nccl + graph fuse 4 (us per sweep)"
+for args in "--transport ipc --schedule persistent" "--transport nccl --fuse 4 --graph"; do
+    $MPI -np 1 "$H" run --backend cuda --size 512x512 --iters 4000 --repeat 5 --pattern direct --depth 16 $args \
+        --format csv --quiet 2>&1 | cut -d, -f2,3,11,16,48,50,55,64,68
+done | tee "$OUT/resident_512.csv"
+
+t "multigrid: --agglomerate on GPUs (never run there), CPU vs CUDA bits"
+for np in 1 2; do
+    [ "$np" -le "$NGPU" ] || continue
+    for be in cpu cuda; do
+        $MPI -np $np "$H" mg --backend $be --size 64 --agglomerate 512 --bottom smooth --repeat 1 --format csv \
+            2>"$OUT/mg_agg_${be}_np$np.err" >"$OUT/mg_agg_${be}_np$np.csv" || fail=1
+    done
+    a=$(cut -d, -f16 "$OUT/mg_agg_cpu_np$np.csv" | sort -u | tr '\n' ' ')
+    b=$(cut -d, -f16 "$OUT/mg_agg_cuda_np$np.csv" | sort -u | tr '\n' ' ')
+    if [ -n "$a" ] && [ "$a" = "$b" ]; then echo "PASS mg --agglomerate np$np: cuda checksums = cpu ($a)"; else
+        echo "FAIL mg --agglomerate np$np: cpu '$a' cuda '$b'"
+        fail=1
+    fi
+done
+
+t "done"
+exit $fail
