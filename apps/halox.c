@@ -79,6 +79,11 @@ static int check_sweep(hx_sweep *sw, int nranks, int *help)
             break;
         }
         bad = rc < 0 || hx_config_check(&cfg, nranks, err, sizeof err) != 0;
+        /* GPU-only options where the backend will be the CPU: cpu asked for, or auto without a GPU
+         * on this rank (auto takes cuda only when every rank has one) */
+        const int cpu = cfg.backend == HX_BACKEND_CPU ||
+                        (cfg.backend == HX_BACKEND_AUTO && (!hx_backend_built(HX_BACKEND_CUDA) || hx_gpu_count() == 0));
+        if (!bad && cpu) bad = hx_config_gpu_only(&cfg, err, sizeof err) != 0;
     } while (!bad && hx_sweep_next(sw));
     hx_sweep_rewind(sw);
     return hx_cli_any_failed(MPI_COMM_WORLD, bad, err);

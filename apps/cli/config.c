@@ -184,6 +184,17 @@ int hx_config_grid(const hx_config *c, int nranks, int pgrid[3], char *err, size
     return 0;
 }
 
+int hx_config_gpu_only(const hx_config *c, char *err, size_t n)
+{
+    if (c->graph) return fail(err, n, "--graph replays CUDA graphs: use it with --backend cuda, or leave it out");
+    if (c->fuse > 1)
+        return fail(err, n, "--fuse %d: fused sweeps run on the cuda backend: use --backend cuda or --fuse 1", c->fuse);
+    if (c->schedule != HX_SCHEDULE_CYCLE)
+        return fail(err, n, "--schedule %s runs kernels on GPUs: use --backend cuda, or --schedule cycle",
+                    hx_schedule_name(c->schedule));
+    return 0;
+}
+
 int hx_config_check(const hx_config *c, int nranks, char *err, size_t n)
 {
     const hx_stencil_info *st = hx_stencil_get(c->stencil);

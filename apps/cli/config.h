@@ -59,6 +59,10 @@ int hx_config_parse(hx_config *c, int argc, char **argv, char *err, size_t errle
 /* Checks that need the rank count: the grid, the dimension of the stencil, sizes vs halo. */
 int hx_config_check(const hx_config *c, int nranks, char *err, size_t errlen);
 
+/* Options that only the cuda backend runs (--graph, --fuse > 1, --schedule fused|persistent): 0,
+ * or -1 with a one-line message naming the first of them, for a run that will have the CPU backend. */
+int hx_config_gpu_only(const hx_config *c, char *err, size_t errlen);
+
 /* The process grid to use for nranks (forced or chosen). Returns 0 or -1 with err. */
 int hx_config_grid(const hx_config *c, int nranks, int pgrid[3], char *err, size_t errlen);
 

@@ -174,19 +174,10 @@ int hx_run(const hx_config *cfg_in, MPI_Comm comm)
         hx_context_destroy(ctx);
         return st;
     }
-    if (hx_context_backend(ctx) != HX_BACKEND_CUDA) {
-        err[0] = 0;
-        if (cfg.graph) snprintf(err, sizeof err, "--graph replays CUDA graphs: use it with --backend cuda, or leave it out");
-        else if (cfg.fuse > 1)
-            snprintf(err, sizeof err, "--fuse %d: fused sweeps run on the cuda backend: use --backend cuda or --fuse 1", cfg.fuse);
-        else if (cfg.schedule != HX_SCHEDULE_CYCLE)
-            snprintf(err, sizeof err, "--schedule %s runs kernels on GPUs: use --backend cuda, or --schedule cycle",
-                     hx_schedule_name(cfg.schedule));
-        if (err[0]) {
-            hx_cli_any_failed(comm, 1, err);
-            hx_context_destroy(ctx);
-            return HX_ERR_INPUT;
-        }
+    if (hx_context_backend(ctx) != HX_BACKEND_CUDA && hx_config_gpu_only(&cfg, err, sizeof err)) {
+        hx_cli_any_failed(comm, 1, err);
+        hx_context_destroy(ctx);
+        return HX_ERR_INPUT;
     }
     const hx_stencil_info *sti = hx_stencil_get(cfg.stencil);
     hx_layout_desc ld;
