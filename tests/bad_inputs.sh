@@ -59,6 +59,13 @@ expect 1 2 "cuda backend\|without CUDA"   -- run --size 32x32 --backend cpu --tr
 expect 2 2 "cuda backend\|without NCCL\|without CUDA" -- run --size 32x32 --backend cpu --transport nccl
 expect 1 2 "cuda backend\|without NVSHMEM\|without CUDA" -- run --size 32x32 --backend cpu --transport nvshmem
 expect 1 2 "unknown command"      -- frobnicate
+# mg's global grid: N or NXxNYxNZ, or --size-per-rank instead
+expect 1 2 "bad --size '64x32'"   -- mg --size 64x32
+expect 2 2 "bad --size '64x32x32x32'" -- mg --size 64x32x32x32
+expect 1 2 "bad --size '64x2x32'" -- mg --size 64x2x32
+expect 1 2 "bad --size '64xx32'"  -- mg --size 64xx32
+expect 2 2 "--size and --size-per-rank both given" -- mg --size 64x32x32 --size-per-rank 32
+expect 1 2 "bad --size-per-rank"  -- mg --size-per-rank 0
 expect 2 2 "backend cuda"         -- run --size 32x32 --backend cpu --graph
 expect 1 2 "multiple of --depth"  -- run --size 32x32 --depth 4 --norm-every 6 --graph
 expect 1 2 "takes no value\|--graph" -- run --size 32x32 --graph=maybe

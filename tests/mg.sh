@@ -6,7 +6,8 @@
 # (equal checksums) at every rank count. The same for the Chebyshev smoother and the Helmholtz
 # problem; with --agglomerate (coarse levels on rank 0) the same, and bit-identical with CG too;
 # the JSON report parses; with MG_EMU (the CUDA kernels compiled for the host,
-# tests/mg_cuda_emu.cpp) the CUDA kernels' fields equal the CPU kernels' bit for bit. Bad inputs
+# tests/mg_cuda_emu.cpp) the CUDA kernels' fields equal the CPU kernels' bit for bit. Non-cubic
+# global grids (--size NXxNYxNZ, --size-per-rank) the same, on a box of cubic cells. Bad inputs
 # stop with exit 2 and one line.
 # Usage: mg.sh HALOX MPIEXEC [MG_EMU]
 set -u
@@ -37,7 +38,7 @@ run() {
 }
 
 # CSV columns (see the header): 1 size, 8 cycles, 9 converged, 10 max_reduction, 11 reductions,
-# 13 error_l2, 15 order_l2, 16 checksum, 24 level
+# 13 error_l2, 15 order_l2, 16 checksum, 24 level; the last (NF) shape, the solve's NXxNYxNZ
 check_solve() {
     local name=$1
     awk -F, -v name="$name" '
@@ -45,13 +46,13 @@ check_solve() {
         $24 != 0 { next }
         {
             rows++
-            if ($9 != 1) { printf "FAIL: %s: %s^3 did not converge (%s cycles)\n", name, $1, $8; bad++ }
+            if ($9 != 1) { printf "FAIL: %s: %s did not converge (%s cycles)\n", name, $NF, $8; bad++ }
             n = split($11, r, ";")
             for (i = 1; i <= n; i++)
-                if (r[i] + 0 > 0.1) { printf "FAIL: %s: %s^3 V-cycle %d reduced the residual by %s (> 0.1)\n", name, $1, i, r[i]; bad++ }
-            if ($10 + 0 > 0.1) { printf "FAIL: %s: %s^3 max reduction %s\n", name, $1, $10; bad++ }
-            if (rows == 1 && ($15 + 0 < 1.8 || $15 + 0 > 2.2)) { printf "FAIL: %s: observed order %s at %s^3 (want 1.8-2.2)\n", name, $15, $1; bad++ }
-            printf "  %s: %s^3 cycles %s max reduction %s error %s order %s\n", name, $1, $8, $10, $13, $15
+                if (r[i] + 0 > 0.1) { printf "FAIL: %s: %s V-cycle %d reduced the residual by %s (> 0.1)\n", name, $NF, i, r[i]; bad++ }
+            if ($10 + 0 > 0.1) { printf "FAIL: %s: %s max reduction %s\n", name, $NF, $10; bad++ }
+            if (rows == 1 && ($15 + 0 < 1.8 || $15 + 0 > 2.2)) { printf "FAIL: %s: observed order %s at %s (want 1.8-2.2)\n", name, $15, $NF; bad++ }
+            printf "  %s: %s cycles %s max reduction %s error %s order %s\n", name, $NF, $8, $10, $13, $15
         }
         END { if (rows != 3) { printf "FAIL: %s: %d solve sizes, want 3\n", name, rows; bad++ } exit bad > 0 }' \
         "$TMP/$name.csv" || fail=$((fail + 1))
@@ -59,19 +60,19 @@ check_solve() {
 
 # same_errors A B: error_l2 of every size agrees to 1e-10 relative
 same_errors() {
-    paste -d, <(awk -F, 'NR > 1 && $24 == 0 { print $1 "," $13 }' "$TMP/$1.csv") \
-              <(awk -F, 'NR > 1 && $24 == 0 { print $1 "," $13 }' "$TMP/$2.csv") |
+    paste -d, <(awk -F, 'NR > 1 && $24 == 0 { print $NF "," $13 }' "$TMP/$1.csv") \
+              <(awk -F, 'NR > 1 && $24 == 0 { print $NF "," $13 }' "$TMP/$2.csv") |
         awk -F, -v a="$1" -v b="$2" '
             { d = $2 - $4; if (d < 0) d = -d; rel = d / $2
-              printf "  %s vs %s: %s^3 error %s / %s (relative difference %.2e)\n", a, b, $1, $2, $4, rel
-              if ($1 != $3 || rel > 1e-10) { printf "FAIL: %s vs %s: errors differ at %s^3\n", a, b, $1; bad++ } }
+              printf "  %s vs %s: %s error %s / %s (relative difference %.2e)\n", a, b, $1, $2, $4, rel
+              if ($1 != $3 || rel > 1e-10) { printf "FAIL: %s vs %s: errors differ at %s\n", a, b, $1; bad++ } }
             END { exit bad > 0 }' || fail=$((fail + 1))
 }
 
 same_checksums() {
     local x y
-    x=$(awk -F, 'NR > 1 && $24 == 0 { print $1, $16 }' "$TMP/$1.csv")
-    y=$(awk -F, 'NR > 1 && $24 == 0 { print $1, $16 }' "$TMP/$2.csv")
+    x=$(awk -F, 'NR > 1 && $24 == 0 { print $NF, $16 }' "$TMP/$1.csv")
+    y=$(awk -F, 'NR > 1 && $24 == 0 { print $NF, $16 }' "$TMP/$2.csv")
     if [ -z "$x" ] || [ "$x" != "$y" ]; then bad "$1 vs $2: checksums differ: [$x] vs [$y]"; else echo "  $1 vs $2: checksums equal: $(echo $x)"; fi
 }
 
@@ -141,13 +142,63 @@ done
 [ -s "$TMP/chsm1.csv" ] && [ -s "$TMP/chsm2.csv" ] && same_checksums chsm1 chsm2
 [ -s "$TMP/hesm1.csv" ] && [ -s "$TMP/hesm2.csv" ] && same_checksums hesm1 hesm2
 
+# Non-cubic global grids (--size NXxNYxNZ: cubic cells of width 1/min N on [0, NX h] x [0, NY h] x
+# [0, NZ h]): x or y the long axis, reduction and order at 1, 2 and 8 ranks, bit-identical with
+# --bottom smooth (--coarse 4: the same levels 64x32x32 .. 8x4x4 at every rank count), the error
+# norms of CG at 1 and 2 ranks to 1e-10, Helmholtz (the chain rule's 1/L factors) with both
+# smoothers; --size 32 and --size 32x32x32 are the same run; --size-per-rank N is N^3 per rank.
+for shape in 64x32x32 32x64x32; do
+    for np in 1 2 8; do
+        run $np box$shape$np --size $shape --coarse 4 --bottom smooth --repeat 1 && check_solve box$shape$np
+    done
+    for np in 2 8; do
+        [ -s "$TMP/box${shape}1.csv" ] && [ -s "$TMP/box$shape$np.csv" ] && same_checksums box${shape}1 box$shape$np
+    done
+done
+for np in 1 2; do
+    run $np boxcg$np --size 64x32x32 --repeat 1 && check_solve boxcg$np
+done
+[ -s "$TMP/boxcg1.csv" ] && [ -s "$TMP/boxcg2.csv" ] && same_errors boxcg1 boxcg2
+run 1 boxhelm1 --size 64x32x32 --problem helmholtz --repeat 1 && check_solve boxhelm1
+run 2 boxhelmcheby2 --size 32x64x32 --problem helmholtz --smoother cheby --repeat 1 && check_solve boxhelmcheby2
+# the x and y long boxes are mirror images (u, alpha and beta are symmetric in the normalised axes):
+# the same errors
+[ -s "$TMP/box64x32x321.csv" ] && [ -s "$TMP/box32x64x321.csv" ] &&
+    paste -d, <(awk -F, 'NR > 1 && $24 == 0 { print $13 }' "$TMP/box64x32x321.csv") \
+              <(awk -F, 'NR > 1 && $24 == 0 { print $13 }' "$TMP/box32x64x321.csv") |
+    awk -F, '{ d = $1 - $2; if (d < 0) d = -d; if (d > 1e-10 * $1) { printf "FAIL: 64x32x32 and 32x64x32: errors %s and %s\n", $1, $2; bad++ } }
+             END { if (!bad) print "  64x32x32 and 32x64x32: the same errors"; exit bad > 0 }' || fail=$((fail + 1))
+# the report: size = the x extent, shape = the solve's grid (halved per solve), levels 64x32x32 .. 8x4x4,
+# DOF/s = NX NY NZ / the median F-cycle
+[ -s "$TMP/box64x32x322.csv" ] &&
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; if ($NF != "shape") { print "FAIL: shape is not the last column"; bad++ } next }
+        $col["level"] == 0 {
+            k++; want = sprintf("%dx%dx%d", 64 / 2^(k-1), 32 / 2^(k-1), 32 / 2^(k-1))
+            if ($col["shape"] != want || $col["size"] != 64 / 2^(k-1)) { printf "FAIL: solve %d: size %s shape %s, want %s\n", k, $col["size"], $col["shape"], want; bad++ }
+            # dof_per_s * fmg_median_s = the cells, to the CSV precision (the median has 6 decimals)
+            t = $col["fmg_median_s"]; cells = 64 * 32 * 32 / 8^(k-1); d = $col["dof_per_s"] * t / cells - 1
+            if (t >= 1e-5 && (d < 0 ? -d : d) > 0.6e-6 / t + 1e-5) { printf "FAIL: solve %d: dof_per_s %s, want %d cells / %s s\n", k, $col["dof_per_s"], cells, t; bad++ }
+            if (k == 1 && ($col["levels"] != 4 || $col["coarsest"] != 8)) { printf "FAIL: levels %s coarsest %s, want 4 and 8\n", $col["levels"], $col["coarsest"]; bad++ }
+        }
+        END { if (k != 3) { print "FAIL: want 3 solves"; bad++ } if (!bad) print "  64x32x32: size, shape, levels and DOF/s reported"; exit bad > 0 }' \
+        "$TMP/box64x32x322.csv" || fail=$((fail + 1))
+run 1 cubeshape1 --size 32x32x32 --coarse 4 --bottom smooth --repeat 1 && same_checksums sm1 cubeshape1
+run 2 perrank2 --size-per-rank 16 --bottom smooth --repeat 1 && run 1 perrank1 --size 16x16x32 --bottom smooth --repeat 1 &&
+    same_checksums perrank1 perrank2
+# agglomeration of a box: the one-rank hierarchy's 8x4x4 and 4x2x2 on rank 0, CG there; bit-identical
+for np in 1 8; do
+    run $np boxag$np --size 64x32x32 --agglomerate 512 --repeat 1 && check_solve boxag$np
+done
+[ -s "$TMP/boxag1.csv" ] && [ -s "$TMP/boxag8.csv" ] && same_checksums boxag1 boxag8
+
 # JSON: the same fields, and it parses
 if command -v python3 >/dev/null; then
     if MPIRUN 2 "$HALOX" mg --size 32 --coarse 4 --bottom smooth --repeat 1 --format json >"$TMP/mg.json" 2>"$TMP/json.err" &&
         python3 -c 'import json,sys; d=json.load(sys.stdin)
 assert d["bench"] == "mg" and len(d["solves"]) == 3, "want 3 solves"
 s = d["solves"][0]
-assert s["size"] == 32 and s["converged"] == 1 and max(s["reductions"]) <= 0.1, s
+assert s["size"] == 32 and s["shape"] == "32x32x32" and s["converged"] == 1 and max(s["reductions"]) <= 0.1, s
+assert [x["shape"] for x in d["solves"]] == ["32x32x32", "16x16x16", "8x8x8"], d["solves"]
 assert len(s["levels"]) == 4 and "smooth_s" in s["levels"][0], s["levels"]
 assert d["config"]["ranks"] == 2 and d["config"]["smoother"] == "gsrb", d["config"]' <"$TMP/mg.json"; then
         echo "  json: parses, 3 solves"
@@ -176,6 +227,18 @@ if [ -n "$MG_EMU" ] && [ -x "$MG_EMU" ]; then
     done
     run 1 cpucg --size 16 --coarse 4 --repeat 1 && BIN=$MG_EMU run 1 emucg --size 16 --coarse 4 --repeat 1 &&
         same_checksums cpucg emucg
+    # non-cubic: x, then y the long axis (launch geometry and the 1/L factors of the right-hand side)
+    for pb in poisson helmholtz; do
+        for np in 1 2; do
+            shape=$([ $np = 1 ] && echo 32x16x16 || echo 16x32x16)
+            opts=(--size $shape --coarse 4 --smoother cheby --problem $pb --repeat 1)
+            run $np cpubox$pb$np "${opts[@]}" --bottom smooth &&
+                BIN=$MG_EMU run $np emubox$pb$np "${opts[@]}" --bottom smooth &&
+                same_checksums cpubox$pb$np emubox$pb$np
+        done
+    done
+    run 1 cpuboxcg --size 16x16x32 --coarse 4 --problem helmholtz --repeat 1 &&
+        BIN=$MG_EMU run 1 emuboxcg --size 16x16x32 --coarse 4 --problem helmholtz --repeat 1 && same_checksums cpuboxcg emuboxcg
 else
     echo "  (no mg_cuda_emu: the CUDA kernels are not checked on the host)"
 fi
@@ -212,6 +275,14 @@ expect_input_error 2 "bad --agglomerate" --agglomerate many
 expect_input_error 1 "give --agglomerate below 512" --size 32 --agglomerate 4096
 expect_input_error 8 "give --agglomerate at least 64" --size 64 --agglomerate 8
 expect_input_error 8 "halve down to the 2^3 grid" --size 16 --agglomerate 8
+# non-cubic grids: the axis and the fix named
+expect_input_error 2 "along y (grid 1x2x1).*use a y extent that is a multiple of 16" --size 32x33x32 --grid 1x2x1
+expect_input_error 1 "needs 3 levels.*use a z extent that is a multiple of 8" --size 64x64x6
+expect_input_error 2 "needs 3 levels.*use an x extent that is a multiple of 16" --size 12x32x32 --grid 2x1x1
+expect_input_error 1 "use --coarse at most 8 (the smallest extent / 4)" --size 64x32x32 --coarse 16
+expect_input_error 2 "use a --size-per-rank that is a multiple of 8" --size-per-rank 6
+expect_input_error 1 "the 32x16x16 grid (8192 cells).*below 1024" --size 64x32x32 --agglomerate 16384
+expect_input_error 8 "give --agglomerate at least 128 (the 8x4x4 grid)" --size 64x32x32 --agglomerate 16
 
 echo "mg: $fail failed"
 [ $fail -eq 0 ]

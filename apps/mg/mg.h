@@ -1,5 +1,6 @@
 /* halox mg: a geometric multigrid solver (HPGMG-FV style) written on halox's public API only.
- * 3D cell-centred finite volumes on the unit cube, homogeneous Dirichlet boundaries: Poisson
+ * 3D cell-centred finite volumes on the unit cube, or on a box of cubic cells for a non-cubic grid
+ * (docs/multigrid.md), homogeneous Dirichlet boundaries: Poisson
  * -lap(u) = f, or Helmholtz a alpha u - b div(beta grad u) = f; one hx_layout and one hx_exchange
  * per level of a 2:1 hierarchy. The fields live where the context's backend puts them (host or
  * device memory); the level operations go through a table of kernels (mg_kernels.h: CPU loops or
@@ -34,7 +35,6 @@ typedef struct {
     int index;         /* level number, 0 = finest */
     hx_layout *layout;
     hx_exchange *xch;
-    int N;             /* global cells per axis */
     mg_geom g;         /* this rank's block */
     mg_op A;           /* the operator of this level (Helmholtz: pointers into the fields below) */
     hx_field u, f, r;  /* solution (correction on coarse levels), right-hand side, residual */
@@ -85,7 +85,7 @@ struct mg_solver {
     int rank;
     int nlev;               /* levels of this solver's ranks: 0 .. agg with agglomeration, else ntot */
     int ntot;               /* levels of the whole hierarchy */
-    int size[MG_MAX_LEVELS]; /* global cells per axis of every level 0 .. ntot-1 */
+    int shape[MG_MAX_LEVELS][3]; /* global cells per axis of every level 0 .. ntot-1 (level 0's >> l) */
     mg_level lev[MG_MAX_LEVELS];
     mg_agglom ag;
     const mg_kernels *k;
@@ -101,12 +101,13 @@ struct mg_solver {
     mg_span span[MG_MARKS / 2];
 };
 
-/* Collective. Levels 0..nlev-1 of global size N >> l over the process grid pgrid (the same at
- * every level), the kernels of the context's backend; with s->agg > 0, levels 0..agg over pgrid
+/* Collective. Levels 0..nlev-1 of global size shape >> l (per axis) over the process grid pgrid
+ * (the same at every level), cubic cells of width 1 / (min(shape) >> l) on the domain of size
+ * shape / min(shape), the kernels of the context's backend; with s->agg > 0, levels 0..agg over pgrid
  * and, on rank 0, levels agg..nlev-1 on one CPU rank. Returns HX_OK, or a status with a one-line
  * message in s->err (agreed on every rank). mg_destroy releases what was made, either way. */
-int mg_create(mg_solver *s, hx_context *ctx, int N, const int pgrid[3], int nlev, const char *transport,
-              hx_pattern pattern);
+int mg_create(mg_solver *s, hx_context *ctx, const int shape[3], const int pgrid[3], int nlev,
+              const char *transport, hx_pattern pattern);
 void mg_destroy(mg_solver *s);
 
 /* f of level l from the formula at its cell centres; u = 0. */

@@ -10,7 +10,10 @@
 typedef enum { MG_FORMAT_TABLE = 0, MG_FORMAT_CSV = 1, MG_FORMAT_JSON = 2 } mg_format;
 
 typedef struct {
-    int size;
+    char size[32];        /* --size as given: N or NXxNYxNZ (mg_plan parses it) */
+    int size_seen;
+    int size_per_rank;    /* --size-per-rank N (0: not given) */
+    int shape[3];         /* the global grid (mg_plan) */
     int grid[3];
     int grid_n;
     int coarse;
@@ -35,7 +38,7 @@ typedef struct {
 
 typedef struct {
     int fine;             /* level index of the fine grid */
-    int N;
+    int shape[3];         /* its global grid */
     int cycles;
     double red[MG_MAX_CYCLES_KEPT]; /* residual reduction of each V-cycle (the first 64) */
     double max_red;
@@ -64,5 +67,12 @@ typedef struct {
 
 /* Rank 0: the report in c->format (table, CSV or JSON, from one field table). */
 void mg_report_print(FILE *out, const mg_report *r);
+
+/* mg_plan.c, on every rank before any computation: parse --size (or --size-per-rank) into
+ * c->shape, choose or check the process grid, count the levels (*nlev), find the agglomeration
+ * level (*agg: 0 = none) and parse --tol. Returns 0, or -1 with a one-line message in err. */
+int mg_plan(mg_config *c, int nranks, int pgrid[3], int *nlev, int *agg, double *tol, char *err, size_t n);
+/* "64^3" for a cubic grid, else "64x32x32" */
+const char *mg_shape_text(char *buf, size_t n, const int shape[3]);
 
 #endif

@@ -6,7 +6,8 @@
  * may differ in the last bit.
  *
  * Storage (mg_kernels.h, mg_geom): cell (i, j, k) of a level is a[i + sy j + sz k], i = 0 and
- * i = n + 1 are the ghosts; global cell index off + i - 1, centre (g + 0.5) h. */
+ * i = n + 1 are the ghosts; global cell index off + i - 1, centre (g + 0.5) h, normalised
+ * coordinate (g + 0.5) h / L (mg_centre). */
 #ifndef HALOX_MG_CELL_H
 #define HALOX_MG_CELL_H
 
@@ -71,9 +72,16 @@ MG_HD double mg_cospi(double t)
     return sg * v;
 }
 
-/* The manufactured problem (docs/multigrid.md): u = sin(pi x) sin(pi y) sin(pi z);
- * Helmholtz coefficients alpha = 1 + x y z (cells), beta = 1 + 1/4 sin(2 pi x) sin(2 pi y) sin(2 pi z)
- * (faces); f = -lap u, or f = a alpha u - b div(beta grad u). */
+/* Normalised coordinates t = x / L in [0, 1] along axis a (docs/multigrid.md): of the centre of
+ * cell i (1 .. n[a], as stored) and of its low face; x = (global index + 1/2) h, or the global
+ * index times h on the face. On the unit cube (cubic grids) L = 1 and t = x exactly. */
+MG_HD double mg_centre(const mg_geom *g, int a, int i) { return ((g->off[a] + i - 0.5) * g->h) / g->L[a]; }
+MG_HD double mg_face(const mg_geom *g, int a, int i) { return ((double)(g->off[a] + i - 1) * g->h) / g->L[a]; }
+
+/* The manufactured problem (docs/multigrid.md), in the normalised coordinates t = x / L:
+ * u = sin(pi tx) sin(pi ty) sin(pi tz); Helmholtz coefficients alpha = 1 + tx ty tz (cells),
+ * beta = 1 + 1/4 sin(2 pi tx) sin(2 pi ty) sin(2 pi tz) (faces); f = -lap u, or
+ * f = a alpha u - b div(beta grad u), derivatives in x (d/dx = 1/Lx d/dtx): il2 = 1 / L^2. */
 MG_HD double mg_exact_u(double x, double y, double z) { return (mg_sinpi(x) * mg_sinpi(y)) * mg_sinpi(z); }
 MG_HD double mg_alpha_at(double x, double y, double z) { return 1.0 + (x * y) * z; }
 MG_HD double mg_beta_at(double x, double y, double z)
@@ -81,19 +89,24 @@ MG_HD double mg_beta_at(double x, double y, double z)
     return 1.0 + 0.25 * ((mg_sinpi(2.0 * x) * mg_sinpi(2.0 * y)) * mg_sinpi(2.0 * z));
 }
 
-MG_HD double mg_rhs_at(const mg_pde *P, double x, double y, double z)
+/* Every 1/L^2 factor is 1 on the unit cube, where these are the unit cube's operations exactly
+ * (k2 = 3, products by 1.0), so cubic grids keep their bits. */
+MG_HD double mg_rhs_at(const mg_pde *P, const double il2[3], double x, double y, double z)
 {
     const double sx = mg_sinpi(x), sy = mg_sinpi(y), sz = mg_sinpi(z);
     const double u = (sx * sy) * sz;
-    const double lap = -3.0 * MG_PI * MG_PI * u;
+    const double k2 = (il2[0] + il2[1]) + il2[2]; /* lap u = -pi^2 (1/Lx^2 + 1/Ly^2 + 1/Lz^2) u */
+    const double lap = -k2 * MG_PI * MG_PI * u;
     if (!P->helm) return -lap;
     const double cx = mg_cospi(x), cy = mg_cospi(y), cz = mg_cospi(z);
     const double s2x = mg_sinpi(2.0 * x), s2y = mg_sinpi(2.0 * y), s2z = mg_sinpi(2.0 * z);
     const double c2x = mg_cospi(2.0 * x), c2y = mg_cospi(2.0 * y), c2z = mg_cospi(2.0 * z);
     const double beta = 1.0 + 0.25 * ((s2x * s2y) * s2z);
-    /* grad beta = pi/2 (c2x s2y s2z, s2x c2y s2z, s2x s2y c2z), grad u = pi (cx sy sz, sx cy sz, sx sy cz) */
-    const double gbgu = (((c2x * s2y) * s2z) * ((cx * sy) * sz) + ((s2x * c2y) * s2z) * ((sx * cy) * sz)) +
-                        ((s2x * s2y) * c2z) * ((sx * sy) * cz);
+    /* grad beta = pi/2 (c2x s2y s2z / Lx, s2x c2y s2z / Ly, s2x s2y c2z / Lz),
+     * grad u = pi (cx sy sz / Lx, sx cy sz / Ly, sx sy cz / Lz) */
+    const double gbgu = (il2[0] * (((c2x * s2y) * s2z) * ((cx * sy) * sz)) +
+                         il2[1] * (((s2x * c2y) * s2z) * ((sx * cy) * sz))) +
+                        il2[2] * (((s2x * s2y) * c2z) * ((sx * sy) * cz));
     const double div = beta * lap + (0.5 * MG_PI * MG_PI) * gbgu;
     return (P->a * mg_alpha_at(x, y, z)) * u - P->b * div;
 }

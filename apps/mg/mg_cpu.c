@@ -223,8 +223,7 @@ static int cpu_set_rhs(mg_kctx *k, const mg_geom *g, const mg_pde *P, double *f)
     for (int kk = 1; kk <= g->n[2]; kk++)
         for (int j = 1; j <= g->n[1]; j++)
             for (int i = 1; i <= g->n[0]; i++)
-                f[IDX(g, i, j, kk)] = mg_rhs_at(P, (g->off[0] + i - 0.5) * g->h, (g->off[1] + j - 0.5) * g->h,
-                                                (g->off[2] + kk - 0.5) * g->h);
+                f[IDX(g, i, j, kk)] = mg_rhs_at(P, g->il2, mg_centre(g, 0, i), mg_centre(g, 1, j), mg_centre(g, 2, kk));
     return 0;
 }
 
@@ -232,16 +231,13 @@ static int cpu_set_coefs(mg_kctx *k, const mg_geom *g, const mg_pde *P, double *
                          double *bz, double *dinv)
 {
     (void)k;
-    const double h = g->h;
 #pragma omp parallel for schedule(static)
     for (int kk = 1; kk <= g->n[2] + 1; kk++)
         for (int j = 1; j <= g->n[1] + 1; j++)
             for (int i = 1; i <= g->n[0] + 1; i++) {
                 const long p = IDX(g, i, j, kk);
-                const double xc = (g->off[0] + i - 0.5) * h, yc = (g->off[1] + j - 0.5) * h,
-                             zc = (g->off[2] + kk - 0.5) * h;
-                const double xf = (double)(g->off[0] + i - 1) * h, yf = (double)(g->off[1] + j - 1) * h,
-                             zf = (double)(g->off[2] + kk - 1) * h;
+                const double xc = mg_centre(g, 0, i), yc = mg_centre(g, 1, j), zc = mg_centre(g, 2, kk);
+                const double xf = mg_face(g, 0, i), yf = mg_face(g, 1, j), zf = mg_face(g, 2, kk);
                 const int in_x = i <= g->n[0], in_y = j <= g->n[1], in_z = kk <= g->n[2];
                 if (in_x && in_y && in_z) alpha[p] = mg_alpha_at(xc, yc, zc);
                 if (in_y && in_z) bx[p] = mg_beta_at(xf, yc, zc);
@@ -263,15 +259,14 @@ static int cpu_error(mg_kctx *k, const mg_geom *g, const double *u, double *sum2
 {
     double *part = ST(k)->part, *pmax = ST(k)->partmax;
     const int nx = g->n[0];
-    const double h = g->h;
 #pragma omp parallel for schedule(static)
     for (int kk = 1; kk <= g->n[2]; kk++) {
         double *col = part + (long)(kk - 1) * nx, *cmx = pmax + (long)(kk - 1) * nx;
         for (int i = 0; i < nx; i++) col[i] = cmx[i] = 0;
         for (int j = 1; j <= g->n[1]; j++)
             for (int i = 1; i <= nx; i++) {
-                const double e = u[IDX(g, i, j, kk)] - mg_exact_u((g->off[0] + i - 0.5) * h, (g->off[1] + j - 0.5) * h,
-                                                                  (g->off[2] + kk - 0.5) * h);
+                const double e =
+                    u[IDX(g, i, j, kk)] - mg_exact_u(mg_centre(g, 0, i), mg_centre(g, 1, j), mg_centre(g, 2, kk));
                 col[i - 1] += e * e;
                 if (fabs(e) > cmx[i - 1]) cmx[i - 1] = fabs(e);
             }

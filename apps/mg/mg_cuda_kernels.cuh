@@ -122,8 +122,7 @@ __global__ void k_error(mg_geom g, const double *u, double *part, double *pmax)
     if (i > g.n[0]) return;
     double s = 0, mx = 0;
     for (int j = 1; j <= g.n[1]; j++) {
-        const double e = u[at(g, i, j, k)] - mg_exact_u((g.off[0] + i - 0.5) * g.h, (g.off[1] + j - 0.5) * g.h,
-                                                        (g.off[2] + k - 0.5) * g.h);
+        const double e = u[at(g, i, j, k)] - mg_exact_u(mg_centre(&g, 0, i), mg_centre(&g, 1, j), mg_centre(&g, 2, k));
         s += e * e;
         if (fabs(e) > mx) mx = fabs(e);
     }
@@ -135,8 +134,7 @@ __global__ void k_set_rhs(mg_geom g, mg_pde P, double *f)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x + 1, j = blockIdx.y * blockDim.y + threadIdx.y + 1, k = blockIdx.z + 1;
     if (i > g.n[0] || j > g.n[1]) return;
-    f[at(g, i, j, k)] =
-        mg_rhs_at(&P, (g.off[0] + i - 0.5) * g.h, (g.off[1] + j - 0.5) * g.h, (g.off[2] + k - 0.5) * g.h);
+    f[at(g, i, j, k)] = mg_rhs_at(&P, g.il2, mg_centre(&g, 0, i), mg_centre(&g, 1, j), mg_centre(&g, 2, k));
 }
 
 /* over cells 1..n+1 of each axis (the faces of the high side too) */
@@ -144,11 +142,9 @@ __global__ void k_set_beta(mg_geom g, double *alpha, double *bx, double *by, dou
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x + 1, j = blockIdx.y * blockDim.y + threadIdx.y + 1, k = blockIdx.z + 1;
     if (i > g.n[0] + 1 || j > g.n[1] + 1) return;
-    const double h = g.h;
     const long p = at(g, i, j, k);
-    const double xc = (g.off[0] + i - 0.5) * h, yc = (g.off[1] + j - 0.5) * h, zc = (g.off[2] + k - 0.5) * h;
-    const double xf = (double)(g.off[0] + i - 1) * h, yf = (double)(g.off[1] + j - 1) * h,
-                 zf = (double)(g.off[2] + k - 1) * h;
+    const double xc = mg_centre(&g, 0, i), yc = mg_centre(&g, 1, j), zc = mg_centre(&g, 2, k);
+    const double xf = mg_face(&g, 0, i), yf = mg_face(&g, 1, j), zf = mg_face(&g, 2, k);
     const int in_x = i <= g.n[0], in_y = j <= g.n[1], in_z = k <= g.n[2];
     if (in_x && in_y && in_z) alpha[p] = mg_alpha_at(xc, yc, zc);
     if (in_y && in_z) bx[p] = mg_beta_at(xf, yc, zc);

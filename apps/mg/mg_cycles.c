@@ -277,14 +277,14 @@ static int owned_copy(mg_solver *s, hx_context *ctx, hx_layout *l, const hx_fiel
 }
 
 /* rank 0: the ranks' blocks (rank order, each x fastest) into the global array (in 1), or back */
-static void place_blocks(mg_agglom *G, int nr, long N, int in)
+static void place_blocks(mg_agglom *G, int nr, const int *N, int in)
 {
     for (int r = 0; r < nr; r++) {
         const int *b = &G->box[6 * r];
         const double *src = G->recv + G->displ[r];
         for (int z = 0; z < b[2]; z++)
             for (int y = 0; y < b[1]; y++, src += b[0]) {
-                double *g = G->glob + ((b[5] + z) * N + b[4] + y) * N + b[3];
+                double *g = G->glob + ((long)(b[5] + z) * N[1] + b[4] + y) * N[0] + b[3];
                 memcpy(in ? g : (double *)src, in ? src : g, sizeof(double) * (size_t)b[0]);
             }
     }
@@ -304,7 +304,7 @@ int mg_agglom_cycle(mg_solver *s, int fmg)
     if (G->sub) {
         mg_solver *q = G->sub;
         mg_level *Q = &q->lev[0];
-        place_blocks(G, nr, s->size[s->agg], 1);
+        place_blocks(G, nr, s->shape[s->agg], 1);
         TRY(owned_copy(s, G->ctx, Q->layout, &Q->f, G->glob, 1));
         L->tm.t[MG_AGGLOM] += MPI_Wtime() - t0;
         if (fmg) TRY(sub_status(s, mg_fmg(q, 0)));
@@ -316,7 +316,7 @@ int mg_agglom_cycle(mg_solver *s, int fmg)
         TRY(sub_status(s, mg_sync(q)));
         t1 = MPI_Wtime();
         TRY(owned_copy(s, G->ctx, Q->layout, &Q->u, G->glob, 0));
-        place_blocks(G, nr, s->size[s->agg], 0);
+        place_blocks(G, nr, s->shape[s->agg], 0);
     }
     TRY(mpi_check(s, MPI_Scatterv(G->recv, G->count, G->displ, MPI_DOUBLE, G->mine, mine, MPI_DOUBLE, 0, s->comm),
                   "MPI_Scatterv of the correction"));

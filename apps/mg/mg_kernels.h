@@ -14,14 +14,17 @@ extern "C" {
 #endif
 
 /* One level's block on this rank: cell (i, j, k), 0 <= i <= n[0] + 1 (0 and n + 1 are ghosts), is
- * element i + sy j + sz k of a field. */
+ * element i + sy j + sz k of a field. Cells are cubes of width h; the global grid NX x NY x NZ
+ * covers [0, NX h] x [0, NY h] x [0, NZ h] (docs/multigrid.md). */
 typedef struct {
     int n[3];                 /* owned cells per axis */
     int off[3];               /* global index of the first owned cell */
     int bnd_lo[3], bnd_hi[3]; /* 1 where that side of the block is the domain boundary */
     long sy, sz;              /* strides of y and z, in cells */
     long cells;               /* allocated cells of a field: sz * (n[2] + 2) */
-    double h, h2, ih2;        /* 1/N, h^2, N^2 */
+    double h, h2, ih2;        /* the cell width 1/min(NX, NY, NZ) of this level, h^2, 1/h^2 */
+    double L[3];              /* the domain [0, L[0]] x [0, L[1]] x [0, L[2]], L = N_a h (the unit cube: 1) */
+    double il2[3];            /* 1 / L^2 per axis */
 } mg_geom;
 
 /* The problem: -lap u = f (helm 0), or a alpha u - b div(beta grad u) = f (helm 1). */

@@ -9,6 +9,7 @@
 #include "mg.h"
 
 static double *D(const hx_field *f) { return (double *)f->data; }
+static int min3(const int v[3]) { return v[0] < v[1] ? (v[0] < v[2] ? v[0] : v[2]) : (v[1] < v[2] ? v[1] : v[2]); }
 
 int mg_kfail(mg_solver *s, const char *what)
 {
@@ -54,17 +55,19 @@ static int alloc_fields(mg_level *L, hx_field *const *f, int n)
     return 0;
 }
 
-static int make_level(mg_solver *s, int l, int N, const int pgrid[3], const char *transport, hx_pattern pattern)
+/* level l: the global grid s->shape[l], cubes of width 1 / (its smallest extent) on the domain L */
+static int make_level(mg_solver *s, int l, const double dom[3], const int pgrid[3], const char *transport,
+                      hx_pattern pattern)
 {
     mg_level *L = &s->lev[l];
+    const int *n = s->shape[l];
     memset(L, 0, sizeof *L);
     L->index = l;
     hx_layout_desc desc;
     memset(&desc, 0, sizeof desc);
     desc.dim = 3;
-    L->N = N >> l;
     for (int a = 0; a < 3; a++) {
-        desc.global[a] = L->N;
+        desc.global[a] = n[a];
         desc.pgrid[a] = pgrid[a];
     }
     desc.halo = 1;
@@ -72,7 +75,7 @@ static int make_level(mg_solver *s, int l, int N, const int pgrid[3], const char
     desc.boundary = HX_FIXED;
     int st = hx_layout_create(s->ctx, &desc, &L->layout);
     if (st != HX_OK) {
-        snprintf(s->err, sizeof s->err, "mg level %d (%d^3): %s", l, L->N, hx_context_error(s->ctx));
+        snprintf(s->err, sizeof s->err, "mg level %d (%dx%dx%d): %s", l, n[0], n[1], n[2], hx_context_error(s->ctx));
         hx_layout_destroy(L->layout);
         L->layout = NULL;
         return st;
@@ -80,7 +83,7 @@ static int make_level(mg_solver *s, int l, int N, const int pgrid[3], const char
     s->nlev = l + 1;
     st = hx_exchange_create(L->layout, transport, pattern, 1, &L->xch);
     if (st != HX_OK) {
-        snprintf(s->err, sizeof s->err, "mg level %d (%d^3): %s", l, L->N, hx_context_error(s->ctx));
+        snprintf(s->err, sizeof s->err, "mg level %d (%dx%dx%d): %s", l, n[0], n[1], n[2], hx_context_error(s->ctx));
         L->xch = NULL;
         return st;
     }
@@ -95,9 +98,14 @@ static int make_level(mg_solver *s, int l, int N, const int pgrid[3], const char
         g->bnd_lo[a] = d->neighbour[hx_dir_index(olo[0], olo[1], olo[2])] == HX_NO_RANK;
         g->bnd_hi[a] = d->neighbour[hx_dir_index(ohi[0], ohi[1], ohi[2])] == HX_NO_RANK;
     }
-    g->h = 1.0 / L->N;
+    const int nmin = min3(n);
+    g->h = 1.0 / nmin;
     g->h2 = g->h * g->h;
-    g->ih2 = (double)L->N * (double)L->N;
+    g->ih2 = (double)nmin * (double)nmin;
+    for (int a = 0; a < 3; a++) {
+        g->L[a] = dom[a];
+        g->il2[a] = 1.0 / (dom[a] * dom[a]);
+    }
     hx_field *const base[] = {&L->u, &L->f, &L->r};
     hx_field *const cheby[] = {&L->cd, &L->ct};
     hx_field *const helm[] = {&L->alpha, &L->bx, &L->by, &L->bz, &L->dinv};
@@ -139,12 +147,13 @@ static int make_level(mg_solver *s, int l, int N, const int pgrid[3], const char
 
 /* Collective: the agglomeration buffers, and on rank 0 the solver of levels s->agg .. ntot-1 on
  * one CPU rank (a context of MPI_COMM_SELF, transport mpi: it has no neighbour to talk to). */
-static int agglom_create(mg_solver *s, int N, hx_pattern pattern)
+static int agglom_create(mg_solver *s, hx_pattern pattern)
 {
     mg_agglom *G = &s->ag;
     const mg_geom *g = &s->lev[s->agg].g;
     const int nr = hx_context_size(s->ctx), mybox[6] = {g->n[0], g->n[1], g->n[2], g->off[0], g->off[1], g->off[2]};
-    const long NA = s->size[s->agg], cells = NA * NA * NA;
+    const int *NA = s->shape[s->agg];
+    const long cells = (long)NA[0] * NA[1] * NA[2];
     int bad = !(G->mine = malloc(sizeof(double) * (size_t)g->n[0] * g->n[1] * g->n[2]));
     if (s->rank == 0) {
         G->count = malloc(sizeof(int) * nr);
@@ -180,7 +189,7 @@ static int agglom_create(mg_solver *s, int N, hx_pattern pattern)
             q->pde = s->pde, q->bottom = s->bottom, q->bottom_sweeps = s->bottom_sweeps, q->bottom_tol = s->bottom_tol;
             q->bottom_maxit = s->bottom_maxit, q->agg = 0;
             const int one[3] = {1, 1, 1};
-            if (mg_create(q, G->ctx, N >> s->agg, one, s->ntot - s->agg, "mpi", pattern) != HX_OK)
+            if (mg_create(q, G->ctx, NA, one, s->ntot - s->agg, "mpi", pattern) != HX_OK)
                 bad = 1, snprintf(msg, sizeof msg, "%s (rank 0's coarse levels)", q->err);
         }
     }
@@ -197,8 +206,8 @@ static void agglom_destroy(mg_solver *s)
     memset(G, 0, sizeof *G);
 }
 
-int mg_create(mg_solver *s, hx_context *ctx, int N, const int pgrid[3], int nlev, const char *transport,
-              hx_pattern pattern)
+int mg_create(mg_solver *s, hx_context *ctx, const int shape[3], const int pgrid[3], int nlev,
+              const char *transport, hx_pattern pattern)
 {
     s->ctx = ctx;
     s->comm = hx_context_comm(ctx);
@@ -209,7 +218,12 @@ int mg_create(mg_solver *s, hx_context *ctx, int N, const int pgrid[3], int nlev
     s->err[0] = 0;
     memset(&s->ag, 0, sizeof s->ag);
     s->ntot = nlev;
-    for (int l = 0; l < nlev; l++) s->size[l] = N >> l;
+    /* the domain: cubic cells, L = N_a / min N (1 on every axis of a cubic grid; the same on every
+     * level and on rank 0's agglomerated levels, whose extents are these halved) */
+    double dom[3];
+    for (int a = 0; a < 3; a++) dom[a] = (double)shape[a] / min3(shape);
+    for (int l = 0; l < nlev && l < MG_MAX_LEVELS; l++)
+        for (int a = 0; a < 3; a++) s->shape[l][a] = shape[a] >> l;
 #ifdef MG_FORCE_CUDA_KERNELS /* tests: the CUDA kernels compiled for the host (mg_cuda_emu.h) on host fields */
     s->k = mg_cuda_kernels();
 #else
@@ -229,7 +243,7 @@ int mg_create(mg_solver *s, hx_context *ctx, int N, const int pgrid[3], int nlev
      * and the correction comes back into its u */
     const int nd = s->agg ? s->agg + 1 : nlev;
     for (int l = 0; l < nd; l++) {
-        int st = make_level(s, l, N, pgrid, transport, pattern);
+        int st = make_level(s, l, dom, pgrid, transport, pattern);
         if (st != HX_OK) return st;
     }
     mg_level *B = &s->lev[nd - 1];
@@ -257,7 +271,7 @@ int mg_create(mg_solver *s, hx_context *ctx, int N, const int pgrid[3], int nlev
     if (!bad) bad = s->k->sync(&s->kc);
     snprintf(msg, sizeof msg, "mg (rank %d): setting the coefficients: %s", s->rank, s->kc.err);
     if (mg_fail_agreed(s, bad, msg)) return HX_ERR_RUNTIME;
-    return s->agg ? agglom_create(s, N, pattern) : HX_OK;
+    return s->agg ? agglom_create(s, pattern) : HX_OK;
 }
 
 void mg_destroy(mg_solver *s)

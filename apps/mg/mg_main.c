@@ -1,7 +1,8 @@
-/* `halox mg`: options (the CLI's option-table engine), checks, the solves at h, 2h and 4h and the
- * timed F-cycles. The solver is mg_levels.c + mg_cycles.c over the kernels of mg_cpu.c or
- * mg_cuda.cu; the report is mg_report.c. All of it uses halox's public API only. Run-time
- * failures end the job here (MPI_Abort: other ranks may be blocked in an exchange). */
+/* `halox mg`: options (the CLI's option-table engine), the solves at h, 2h and 4h and the timed
+ * F-cycles; the checks before any computation are mg_plan.c. The solver is mg_levels.c +
+ * mg_cycles.c over the kernels of mg_cpu.c or mg_cuda.cu; the report is mg_report.c. All of it
+ * uses halox's public API only. Run-time failures end the job here (MPI_Abort: other ranks may be
+ * blocked in an exchange). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -30,17 +31,26 @@ static const hx_opt_choice formats[] = {
 #define F(member) HX_OPT_FIELD(mg_config, member)
 #define AT(member) HX_OPT_AT(mg_config, member)
 static const hx_option mg_options[] = {
-    {.name = "size", .type = HX_OPT_INT, .meta = "N", .lo = 4, .hi = 1 << 14, .def = "64", .group = "problem",
-     .what = "the global grid (cells per axis)",
-     .help = "N^3 cells on the unit cube (h = 1/N); the solves run at N, N/2 and N/4", F(size)},
+    {.name = "size", .type = HX_OPT_STRING, .meta = "N|NXxNYxNZ", .def = "64", .group = "problem",
+     .what = "the global grid",
+     .help = "the global grid, each number from 4 to 16384: N^3 cells on the unit cube (h = 1/N), or NX x NY x NZ "
+             "cubic cells of width h = 1/min(NX, NY, NZ) on [0, NX h] x [0, NY h] x [0, NZ h]; the solves run at "
+             "the grid, its half and its quarter (the report's size is NX, its shape NXxNYxNZ)",
+     F(size), .seen_at = AT(size_seen)},
+    {.name = "size-per-rank", .type = HX_OPT_INT, .meta = "N", .lo = 4, .hi = 1 << 14, .def_text = "off",
+     .group = "problem", .what = "cells per axis of each rank's block",
+     .help = "weak scaling: N^3 cells per rank, the global grid N times the process grid per axis (--grid, or the "
+             "most cubic grid for the rank count); instead of --size",
+     F(size_per_rank)},
     {.name = "problem", .type = HX_OPT_CHOICE, .choices = problems, .def = "poisson", .group = "problem",
      .help = "-lap(u) = f, or the Helmholtz form a alpha u - b div(beta grad u) = f with a = b = 1, "
-             "alpha = 1 + xyz in cells, beta = 1 + sin(2 pi x) sin(2 pi y) sin(2 pi z) / 4 on faces",
+             "alpha = 1 + xyz in cells, beta = 1 + sin(2 pi x) sin(2 pi y) sin(2 pi z) / 4 on faces (x, y, z "
+             "normalised to [0, 1] on a non-cubic grid)",
      F(problem)},
     {.name = "coarse", .type = HX_OPT_INT, .meta = "C", .lo = 1, .hi = 1 << 14, .def = "2", .group = "problem",
      .what = "the coarsest global grid",
-     .help = "stop coarsening before the global grid drops below C cells per axis (coarsening also stops "
-             "before a rank's block drops below 2 cells or stops halving evenly)",
+     .help = "stop coarsening before the global grid's smallest extent drops below C cells (coarsening also "
+             "stops before a rank's block drops below 2 cells or stops halving evenly)",
      F(coarse)},
     {.name = "agglomerate", .type = HX_OPT_INT, .meta = "CELLS", .lo = 0, .hi = 2147483647, .def = "0",
      .group = "problem", .what = "a global cell count (0: off)",
@@ -101,121 +111,16 @@ static const hx_command mg_command = {
     .name = "mg",
     .synopsis = "mpirun -np N halox mg [options]",
     .about = "Geometric multigrid (HPGMG-FV style) for -lap(u) = f (or a Helmholtz form with variable "
-             "coefficients) on the unit cube, cell-centred finite volumes, homogeneous Dirichlet boundaries, "
-             "manufactured u = sin(pi x) sin(pi y) sin(pi z). One halox layout and exchange per level; CPU loops "
-             "or CUDA kernels. Solves at N, N/2 and N/4 with V-cycles to --tol (residual reduction per cycle, "
-             "error and observed order) and times full-multigrid F-cycles (DOF/s).",
+             "coefficients) on the unit cube (or a box of cubic cells: --size NXxNYxNZ), cell-centred finite "
+             "volumes, homogeneous Dirichlet boundaries, manufactured u = sin(pi x/Lx) sin(pi y/Ly) sin(pi z/Lz). "
+             "One halox layout and exchange per level; CPU loops or CUDA kernels. Solves at the grid, its half and "
+             "its quarter with V-cycles to --tol (residual reduction per cycle, error and observed order) and times "
+             "full-multigrid F-cycles (DOF/s).",
     .opts = mg_options,
     .nopts = (int)(sizeof mg_options / sizeof mg_options[0]),
     .notes = "Exit codes: 0 success, 2 bad input (one line naming the fix), 3 run-time failure, 4 the V-cycles "
              "did not reach --tol or a cycle reduced the residual by less than 10x.",
 };
-
-static long long cube(int n) { return (long long)n * n * n; }
-
-/* Levels of a hierarchy from N^3 whose blocks start at b[3] and halve exactly, each at least 2
- * cells per axis, and whose global grid stays at least `coarse` cells per axis. */
-static int count_levels(int N, int coarse, const int b0[3])
-{
-    int L = 1, b[3] = {b0[0], b0[1], b0[2]};
-    while (L < MG_MAX_LEVELS) {
-        int ok = (N >> L) >= coarse;
-        for (int a = 0; a < 3; a++) ok = ok && b[a] % 2 == 0 && b[a] / 2 >= 2;
-        if (!ok) break;
-        for (int a = 0; a < 3; a++) b[a] /= 2;
-        L++;
-    }
-    return L;
-}
-
-/* The checks that need the rank count: process grid, alignment of every level, level count, the
- * agglomeration level (*agg: 0 = none). */
-static int plan_levels(const mg_config *c, int nranks, int pgrid[3], int *nlev, int *agg, double *tol, char *err,
-                       size_t n)
-{
-    char *end = NULL;
-    *tol = strtod(c->tol, &end);
-    if (!end || *end || !(*tol > 0) || !(*tol < 1)) {
-        snprintf(err, n, "--tol %s: give a relative residual norm between 0 and 1, e.g. 1e-10", c->tol);
-        return -1;
-    }
-    if (c->backend == HX_BACKEND_CUDA && (!hx_backend_built(HX_BACKEND_CUDA) || !mg_cuda_kernels())) {
-        snprintf(err, n, "this halox was built without CUDA: install the CUDA toolkit and rebuild, or use --backend cpu");
-        return -1;
-    }
-    if (c->backend == HX_BACKEND_CUDA && hx_gpu_count() == 0) {
-        snprintf(err, n, "no CUDA GPU is visible to this rank: use --backend cpu, or check CUDA_VISIBLE_DEVICES and the "
-                 "driver");
-        return -1;
-    }
-    const int global[3] = {c->size, c->size, c->size};
-    if (c->grid_n) {
-        if (c->grid_n != 3) {
-            snprintf(err, n, "--grid needs three numbers (PXxPYxPZ): mg is 3D");
-            return -1;
-        }
-        long prod = (long)c->grid[0] * c->grid[1] * c->grid[2];
-        if (prod != nranks) {
-            snprintf(err, n, "--grid %dx%dx%d has %ld ranks but the job has %d: pass a grid whose product is %d",
-                     c->grid[0], c->grid[1], c->grid[2], prod, nranks, nranks);
-            return -1;
-        }
-        memcpy(pgrid, c->grid, 3 * sizeof(int));
-    } else if (hx_choose_grid(nranks, 3, global, 2, pgrid)) {
-        snprintf(err, n, "no process grid of %d ranks leaves every block at least 2 cells wide: use a larger --size "
-                 "or fewer ranks", nranks);
-        return -1;
-    }
-    int b[3], pmax = 1;
-    for (int a = 0; a < 3; a++) {
-        if (c->size % pgrid[a]) {
-            snprintf(err, n, "--size %d does not split evenly over %d ranks along %c (grid %dx%dx%d): every level's "
-                     "blocks must halve exactly: use a multiple of %d", c->size, pgrid[a], "xyz"[a], pgrid[0],
-                     pgrid[1], pgrid[2], 8 * pgrid[a]);
-            return -1;
-        }
-        b[a] = c->size / pgrid[a];
-        if (pgrid[a] > pmax) pmax = pgrid[a];
-    }
-    const int L = count_levels(c->size, c->coarse, b), one[3] = {c->size, c->size, c->size};
-    if (L < 3) {
-        snprintf(err, n, "--size %d over grid %dx%dx%d%s gives %d level%s: mg solves at h, 2h and 4h, so it needs 3 "
-                 "levels whose blocks halve exactly down to at least 2 cells: use a --size that is a multiple of %d "
-                 "(and --coarse at most N/4)", c->size, pgrid[0], pgrid[1], pgrid[2], c->coarse > 2 ? " and --coarse" : "",
-                 L, L == 1 ? "" : "s", 8 * pmax);
-        return -1;
-    }
-    *nlev = L;
-    *agg = 0;
-    if (!c->agglomerate) return 0;
-    /* agglomeration: the one-rank hierarchy; the ranks keep levels 0 .. A, A the first of at most
-     * c->agglomerate cells; none such: nothing to agglomerate */
-    const int ntot = count_levels(c->size, c->coarse, one), reach = count_levels(c->size, 1, b) - 1;
-    int A = 0;
-    while (A < ntot && cube(c->size >> A) > c->agglomerate) A++;
-    if (A == ntot) return 0;
-    if (A < 3) {
-        snprintf(err, n, "--agglomerate %ld: the %d^3 grid (%lld cells) is already at or below it, but mg solves at h, 2h "
-                 "and 4h on every rank: give --agglomerate below %lld (the 4h grid's cells), or 0",
-                 c->agglomerate, c->size >> A, cube(c->size >> A), cube(c->size >> 2));
-        return -1;
-    }
-    if (nranks > 1 && A > reach) {
-        if (reach < 3)
-            snprintf(err, n, "--agglomerate %ld over grid %dx%dx%d: agglomeration needs the ranks' blocks to halve down "
-                     "to the %d^3 grid (the first after h, 2h, 4h), at least 2 cells each: use a larger --size or fewer "
-                     "ranks", c->agglomerate, pgrid[0], pgrid[1], pgrid[2], c->size >> 3);
-        else
-            snprintf(err, n, "--agglomerate %ld over grid %dx%dx%d: the first level at or below it, %d^3, leaves blocks "
-                     "below 2 cells: give --agglomerate at least %lld (the %d^3 grid), or use fewer ranks",
-                     c->agglomerate, pgrid[0], pgrid[1], pgrid[2], c->size >> A, cube(c->size >> reach),
-                     c->size >> reach);
-        return -1;
-    }
-    *nlev = ntot;
-    *agg = nranks > 1 ? A : 0;
-    return 0;
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -243,7 +148,7 @@ static int run_size(mg_solver *s, const mg_config *c, double tol, int fine, mg_r
     double fn = 0, rn = 0;
     memset(res, 0, sizeof *res);
     res->fine = fine;
-    res->N = s->lev[fine].N;
+    memcpy(res->shape, s->shape[fine], sizeof res->shape);
     TRY(mg_setup_problem(s, fine));
     TRY(mg_rhs_norm(s, fine, &fn));
     TRY(mg_fmg(s, fine));
@@ -319,7 +224,7 @@ int hx_mg_main(int argc, char **argv)
     if (c.smoother == MG_SMOOTHER_CHEBY && !c.nu_seen) c.nu = 1;
     int pgrid[3], nlev = 0, agg = 0;
     double tol = 0;
-    if (hx_cli_any_failed(MPI_COMM_WORLD, plan_levels(&c, nranks, pgrid, &nlev, &agg, &tol, err, sizeof err) != 0, err))
+    if (hx_cli_any_failed(MPI_COMM_WORLD, mg_plan(&c, nranks, pgrid, &nlev, &agg, &tol, err, sizeof err) != 0, err))
         return HX_ERR_INPUT;
 
     hx_context_options co = hx_context_defaults();
@@ -349,7 +254,7 @@ int hx_mg_main(int argc, char **argv)
     s->bottom_tol = 1e-12;
     s->bottom_maxit = 1000;
     s->agg = agg;
-    st = mg_create(s, ctx, c.size, pgrid, nlev, c.transport, (hx_pattern)c.pattern);
+    st = mg_create(s, ctx, c.shape, pgrid, nlev, c.transport, (hx_pattern)c.pattern);
     if (st != HX_OK) {
         if (rank == 0) fprintf(stderr, "halox: error: %s\n", s->err);
         mg_destroy(s);
@@ -376,12 +281,14 @@ int hx_mg_main(int argc, char **argv)
         memcpy(rep.pgrid, pgrid, sizeof rep.pgrid);
         mg_report_print(stdout, &rep);
         for (int i = 0; i < nres; i++) {
+            char sh[48];
+            mg_shape_text(sh, sizeof sh, res[i].shape);
             if (!res[i].converged)
-                fprintf(stderr, "halox: error: mg: %d^3 did not reach --tol %g in %d V-cycles (||r||/||f|| %.3e)\n",
-                        res[i].N, tol, res[i].cycles, res[i].rel);
+                fprintf(stderr, "halox: error: mg: %s did not reach --tol %g in %d V-cycles (||r||/||f|| %.3e)\n", sh,
+                        tol, res[i].cycles, res[i].rel);
             else if (res[i].max_red > 0.1)
-                fprintf(stderr, "halox: error: mg: %d^3: a V-cycle reduced the residual by only %.4f (> 0.1)\n",
-                        res[i].N, res[i].max_red);
+                fprintf(stderr, "halox: error: mg: %s: a V-cycle reduced the residual by only %.4f (> 0.1)\n", sh,
+                        res[i].max_red);
         }
         fflush(stdout);
     }

@@ -47,11 +47,14 @@ static int on_rank0(const mg_solver *s, int l) { return s->agg > 0 && l >= s->ag
 static const char *smoother_name(int k) { return k == MG_SMOOTHER_CHEBY ? "cheby" : "gsrb"; }
 static const char *problem_name(int p) { return p ? "helmholtz" : "poisson"; }
 static const char *bottom_name(int b) { return b == MG_BOTTOM_CG ? "cg" : "smooth"; }
+static double fine_cells(const mg_result *q) { return (double)q->shape[0] * q->shape[1] * q->shape[2]; }
+static int is_cube(const int n[3]) { return n[0] == n[1] && n[1] == n[2]; }
+static int min3(const int v[3]) { return v[0] < v[1] ? (v[0] < v[2] ? v[0] : v[2]) : (v[1] < v[2] ? v[1] : v[2]); }
 
 #define GET(fn) static void fn(const mf_at *at, mf_val *v)
 #define C (at->r->c)
 #define R (at->res)
-GET(g_size) { v->i = R->N; }
+GET(g_size) { v->i = R->shape[0]; } /* the x extent (the cube's size) */
 GET(g_ranks) { v->i = at->r->nranks; }
 GET(g_grid)
 {
@@ -75,11 +78,11 @@ GET(g_fmg_med) { v->x = R->fmg_med; }
 GET(g_fmg_min) { v->x = R->fmg_min; }
 GET(g_fmg_max) { v->x = R->fmg_max; }
 GET(g_repeats) { v->i = C->repeat; }
-GET(g_dof) { v->x = pow((double)R->N, 3) / R->fmg_med; }
+GET(g_dof) { v->x = fine_cells(R) / R->fmg_med; }
 GET(g_fmg_err) { v->x = R->fmg_err_l2; }
 GET(g_fmg_rel) { v->x = R->fmg_rel; }
 GET(g_level) { v->i = at->l - R->fine; }
-GET(g_level_size) { v->i = at->r->s->size[at->l]; }
+GET(g_level_size) { v->i = at->r->s->shape[at->l][0]; }
 GET(g_ops) { (void)at, (void)v; }
 GET(g_backend) { v->s = at->r->backend; }
 GET(g_gpu) { v->s = at->r->gpu; }
@@ -89,15 +92,20 @@ GET(g_degree) { v->i = C->cheby_degree; }
 GET(g_problem) { v->s = problem_name(C->problem); }
 GET(g_tol) { v->x = at->r->tol; }
 GET(g_bottom_sweeps) { v->i = C->bottom_sweeps; }
-GET(g_coarse) { v->i = at->r->s->size[at->r->s->ntot - 1]; }
+GET(g_coarse) { v->i = at->r->s->shape[at->r->s->ntot - 1][0]; }
 GET(g_fmg_first) { v->x = R->fmg_first; }
 GET(g_bottom_iters) { v->i = R->bottom_iters; }
 GET(g_version) { (void)at, v->s = HALOX_VERSION; }
 GET(g_agglomerate) { v->i = C->agglomerate; }
-GET(g_agg_size) { v->i = at->r->s->agg ? at->r->s->size[at->r->s->agg] : 0; }
+GET(g_agg_size) { v->i = at->r->s->agg ? at->r->s->shape[at->r->s->agg][0] : 0; }
 GET(g_rank0) { v->i = on_rank0(at->r->s, at->l); }
 GET(g_agg_s) { v->x = R->tm[at->l].t[MG_AGGLOM]; }
 GET(g_agg_calls) { v->i = R->tm[at->l].n[MG_AGGLOM]; }
+GET(g_shape)
+{
+    snprintf(v->buf, sizeof v->buf, "%dx%dx%d", R->shape[0], R->shape[1], R->shape[2]);
+    v->s = v->buf;
+}
 #undef C
 #undef R
 #undef GET
@@ -147,6 +155,7 @@ static const mf_field fields[] = {
     {"rank0", MF_INT, MS_LEVEL, NULL, g_rank0},                     /* 1: this level is solved on rank 0 alone */
     {"agglomerate_s", MF_REAL, MS_LEVEL, "%.6f", g_agg_s},          /* rank 0's gather and scatter */
     {"agglomerate_calls", MF_INT, MS_LEVEL, NULL, g_agg_calls},
+    {"shape", MF_STR, MS_SOLVE, NULL, g_shape},                     /* the solve's global grid NXxNYxNZ */
 };
 enum { NF = (int)(sizeof fields / sizeof fields[0]) };
 
@@ -264,14 +273,24 @@ static void print_table(FILE *out, const mg_report *r)
         fprintf(out, "halox mg: a alpha u - b div(beta grad u) = f (a = b = 1, alpha = 1 + xyz, beta = 1 + "
                      "sin(2 pi x) sin(2 pi y) sin(2 pi z) / 4 on faces)\n");
     else fprintf(out, "halox mg: -lap(u) = f\n");
-    fprintf(out, "          on the unit cube, cell-centred finite volumes, homogeneous Dirichlet,\n"
-                 "          u = sin(pi x) sin(pi y) sin(pi z), double precision\n");
-    fprintf(out, "  %d^3 cells, %d rank%s (grid %dx%dx%d), %d levels:", c->size, r->nranks, r->nranks == 1 ? "" : "s",
-            r->pgrid[0], r->pgrid[1], r->pgrid[2], s->ntot);
-    for (int l = 0; l < s->ntot; l++) fprintf(out, " %d^3%s", s->size[l], on_rank0(s, l) ? "*" : "");
+    const int *n0 = s->shape[0];
+    char sh[48];
+    if (is_cube(n0))
+        fprintf(out, "          on the unit cube, cell-centred finite volumes, homogeneous Dirichlet,\n"
+                     "          u = sin(pi x) sin(pi y) sin(pi z), double precision\n");
+    else /* a box of cubic cells (docs/multigrid.md) */
+        fprintf(out, "          on [0, Lx] x [0, Ly] x [0, Lz] = [0, %g] x [0, %g] x [0, %g] (cubes of width h = 1/%d),\n"
+                     "          cell-centred finite volumes, homogeneous Dirichlet,\n"
+                     "          u = sin(pi x/Lx) sin(pi y/Ly) sin(pi z/Lz)%s, double precision\n",
+                s->lev[0].g.L[0], s->lev[0].g.L[1], s->lev[0].g.L[2], min3(n0),
+                c->problem ? " (alpha, beta: x, y, z as x/Lx, y/Ly, z/Lz)" : "");
+    fprintf(out, "  %s cells, %d rank%s (grid %dx%dx%d), %d levels:", mg_shape_text(sh, sizeof sh, n0), r->nranks,
+            r->nranks == 1 ? "" : "s", r->pgrid[0], r->pgrid[1], r->pgrid[2], s->ntot);
+    for (int l = 0; l < s->ntot; l++)
+        fprintf(out, " %s%s", mg_shape_text(sh, sizeof sh, s->shape[l]), on_rank0(s, l) ? "*" : "");
     if (s->agg)
-        fprintf(out, "\n  * on rank 0 alone, on the CPU (--agglomerate %ld: f of %d^3 gathered, its correction scattered)",
-                c->agglomerate, s->size[s->agg]);
+        fprintf(out, "\n  * on rank 0 alone, on the CPU (--agglomerate %ld: f of %s gathered, its correction scattered)",
+                c->agglomerate, mg_shape_text(sh, sizeof sh, s->shape[s->agg]));
     fprintf(out, "\n  backend %s%s%s, transport %s, pattern %s\n", r->backend, r->gpu ? " " : "", r->gpu ? r->gpu : "",
             c->transport, hx_pattern_name((hx_pattern)c->pattern));
     if (c->smoother == MG_SMOOTHER_CHEBY)
@@ -285,7 +304,8 @@ static void print_table(FILE *out, const mg_report *r)
             c->repeat);
     for (int i = 0; i < r->nres; i++) {
         const mg_result *q = &r->res[i];
-        fprintf(out, "\nsolve %d^3 (%dh): one F-cycle, then V-cycles to ||r||/||f|| < %.3g\n", q->N, 1 << i, r->tol);
+        fprintf(out, "\nsolve %s (%dh): one F-cycle, then V-cycles to ||r||/||f|| < %.3g\n",
+                mg_shape_text(sh, sizeof sh, q->shape), 1 << i, r->tol);
         fprintf(out, "  %5s %14s %10s\n", "cycle", "||r||/||f||", "reduction");
         double rel = q->fmg_first;
         fprintf(out, "  %5s %14.3e %10.4f   (the F-cycle from u = 0)\n", "FMG", rel, rel);
@@ -298,19 +318,21 @@ static void print_table(FILE *out, const mg_report *r)
                 (unsigned long long)q->checksum);
         fprintf(out, "  FMG: %.6f s median (min %.6f, max %.6f) over %d, %.4g DOF/s; error L2 %.6e (%.2fx the converged), "
                      "||r||/||f|| %.3e\n",
-                q->fmg_med, q->fmg_min, q->fmg_max, c->repeat, pow((double)q->N, 3) / q->fmg_med, q->fmg_err_l2,
+                q->fmg_med, q->fmg_min, q->fmg_max, c->repeat, fine_cells(q) / q->fmg_med, q->fmg_err_l2,
                 q->fmg_err_l2 / q->err_l2, q->fmg_rel);
         const int nops = s->agg ? MG_NTIMERS : MG_NOPS; /* the agglomerate column only when it is used */
         const int mw = s->agg ? 9 : 0; /* the "(rank 0)" marks */
-        fprintf(out, "  %-6s %8s%*s", "level", "cells", mw, "");
+        const int cw = (int)strlen(mg_shape_text(sh, sizeof sh, q->shape)) > 8 ? (int)strlen(sh) : 8;
+        fprintf(out, "  %-6s %*s%*s", "level", cw, "cells", mw, "");
         for (int op = 0; op < nops; op++) fprintf(out, " %20s", mg_op_names[op]);
-        fprintf(out, "\n  %-6s %8s%*s", "", "", mw, "");
+        fprintf(out, "\n  %-6s %*s%*s", "", cw, "", mw, "");
         for (int op = 0; op < nops; op++) fprintf(out, " %20s", "s / calls");
         fprintf(out, "\n");
         mg_timers tot;
         memset(&tot, 0, sizeof tot);
         for (int l = q->fine; l < s->ntot; l++) {
-            fprintf(out, "  %-6d %6d^3%*s", l - q->fine, s->size[l], mw, on_rank0(s, l) ? " (rank 0)" : "");
+            fprintf(out, "  %-6d %*s%*s", l - q->fine, cw, mg_shape_text(sh, sizeof sh, s->shape[l]), mw,
+                    on_rank0(s, l) ? " (rank 0)" : "");
             for (int op = 0; op < nops; op++) {
                 fprintf(out, " %11.6f / %6ld", q->tm[l].t[op], q->tm[l].n[op]);
                 tot.t[op] += q->tm[l].t[op];
@@ -318,7 +340,7 @@ static void print_table(FILE *out, const mg_report *r)
             }
             fprintf(out, "\n");
         }
-        fprintf(out, "  %-6s %8s%*s", "total", "", mw, "");
+        fprintf(out, "  %-6s %*s%*s", "total", cw, "", mw, "");
         for (int op = 0; op < nops; op++) fprintf(out, " %11.6f / %6ld", tot.t[op], tot.n[op]);
         fprintf(out, "\n  (summed over the %d timed solves, max over ranks; bottom includes its own exchanges%s; "
                      "CG iterations %ld%s)\n",
@@ -326,16 +348,16 @@ static void print_table(FILE *out, const mg_report *r)
                 s->agg ? "; (rank 0): rank 0's time alone, the first such level also the ranks' restriction and "
                          "exchange into it; agglomerate: rank 0's gather and scatter" : "");
     }
-    fprintf(out, "\n%-8s %14s %14s %10s %10s %8s %10s %12s %14s\n", "size", "error L2", "error max", "order L2",
+    const int sw = (int)strlen(mg_shape_text(sh, sizeof sh, n0)) > 8 ? (int)strlen(sh) : 8;
+    fprintf(out, "\n%-*s %14s %14s %10s %10s %8s %10s %12s %14s\n", sw, "size", "error L2", "error max", "order L2",
             "order max", "cycles", "max red.", "FMG s", "DOF/s");
     for (int i = 0; i < r->nres; i++) {
         const mg_result *q = &r->res[i];
         const mf_at at = {r, q, q->fine};
         const double om = i + 1 < r->nres ? log2(r->res[i + 1].err_max / q->err_max) : NAN;
-        char nb[32];
-        snprintf(nb, sizeof nb, "%d^3", q->N);
-        fprintf(out, "%-8s %14.6e %14.6e %10.4f %10.4f %8d %10.4f %12.6f %14.4g\n", nb, q->err_l2, q->err_max,
-                order_at(&at), om, q->cycles, q->max_red, q->fmg_med, pow((double)q->N, 3) / q->fmg_med);
+        fprintf(out, "%-*s %14.6e %14.6e %10.4f %10.4f %8d %10.4f %12.6f %14.4g\n", sw,
+                mg_shape_text(sh, sizeof sh, q->shape), q->err_l2, q->err_max, order_at(&at), om, q->cycles, q->max_red,
+                q->fmg_med, fine_cells(q) / q->fmg_med);
     }
     fprintf(out, "(order: log2(e_2h / e_h) from the next coarser solve; expected about 2)\n");
 }
