@@ -80,6 +80,10 @@ expect 2 2 "at most 2 sweeps per pass in 3D" -- run --size 16x16x16 --stencil st
 expect 1 2 "bad --fuse '9'"       -- run --size 64x64 --fuse 9
 expect 1 2 "bad --fuse"           -- run --size 64x64 --fuse 0
 expect 2 2 "schedule persistent"  -- run --size 32x32 --backend cpu --schedule persistent
+# in a sweep, refused before the first combination runs (nothing on stdout)
+expect 2 2 "schedule persistent"  -- run --size 32x32 --backend cpu --schedule cycle,persistent
+[ -s "$tmp/out" ] && { echo "FAIL: --schedule cycle,persistent on the CPU ran a combination before refusing"; fail=$((fail + 1)); }
+expect 1 2 "--graph replays"      -- run --size 32x32 --backend cpu --graph=off,on
 expect 1 2 "leave --graph out"    -- run --size 32x32 --schedule fused --graph
 expect 1 2 "unknown --schedule"   -- run --size 32x32 --schedule sometimes
 expect 2 2 "cannot open --output" -- run --size 32x32 --iters 2 --output "$tmp/no/such/dir/f.npy"

@@ -212,6 +212,37 @@ else
     echo "  (no python3: JSON not parsed)"
 fi
 
+# several transports in one job (--transport A,B: on the CPU only mpi sets up, so mpi twice): each
+# one's report, one CSV header, a JSON array, the side-by-side table and bit-identical solutions
+if MPIRUN 2 "$HALOX" mg --size 32 --repeat 2 --transport mpi,mpi >"$TMP/two.txt" 2>"$TMP/two.err"; then
+    grep -q "^transports side by side: the 32^3 solve" "$TMP/two.txt" || bad "--transport mpi,mpi: no side-by-side table"
+    [ "$(grep -c "^0      32^3 " "$TMP/two.txt")" -eq 1 ] || bad "--transport mpi,mpi: level 0 not in the table once"
+    grep -q "^solutions .*reference .*bit-identical" "$TMP/two.txt" || bad "--transport mpi,mpi: solutions not reported bit-identical"
+    [ "$(grep -c "^size  " "$TMP/two.txt")" -eq 2 ] || bad "--transport mpi,mpi: want two reports"
+else
+    bad "halox mg --transport mpi,mpi exited non-zero: $(tail -2 "$TMP/two.err")"
+fi
+run 2 twocsv --size 32 --repeat 1 --transport mpi,mpi && run 2 onecsv --size 32 --repeat 1 &&
+    { [ "$(grep -c '^size,' "$TMP/twocsv.csv")" -eq 1 ] &&
+        [ "$(($(wc -l <"$TMP/twocsv.csv") - 1))" -eq "$((2 * ($(wc -l <"$TMP/onecsv.csv") - 1)))" ] ||
+        bad "--transport mpi,mpi --format csv: want one header and twice the rows of one transport"; }
+if command -v python3 >/dev/null; then
+    MPIRUN 2 "$HALOX" mg --size 32 --repeat 1 --transport mpi,mpi --format json 2>/dev/null |
+        python3 -c 'import json,sys; d=json.load(sys.stdin)
+assert isinstance(d, list) and len(d) == 2 and all(x["config"]["transport"] == "mpi" for x in d), d
+assert d[0]["solves"][0]["checksum"] == d[1]["solves"][0]["checksum"]' ||
+        bad "--transport mpi,mpi --format json: want an array of two reports with equal checksums"
+fi
+# all: the transports that cannot set up here (GPU ones on the CPU backend) skipped with a note
+if out=$(MPIRUN 2 "$HALOX" mg --size 16 --repeat 1 --transport all --backend cpu 2>&1); then
+    grep -q "^size  " <<<"$out" || bad "--transport all: no report"
+    if "$HALOX" info | grep -q "^  nccl "; then
+        grep -q "note: mg: --transport all: nccl skipped" <<<"$out" || bad "--transport all on the CPU: nccl not skipped with a note"
+    fi
+else
+    bad "halox mg --transport all --backend cpu exited non-zero: $(tail -2 <<<"$out")"
+fi
+
 # the CUDA kernels compiled for the host (no GPU needed): the same bits as the CPU kernels
 if [ -n "$MG_EMU" ] && [ -x "$MG_EMU" ]; then
     for sm in gsrb cheby; do
@@ -275,6 +306,11 @@ expect_input_error 2 "bad --agglomerate" --agglomerate many
 expect_input_error 1 "give --agglomerate below 512" --size 32 --agglomerate 4096
 expect_input_error 8 "give --agglomerate at least 64" --size 64 --agglomerate 8
 expect_input_error 8 "halve down to the 2^3 grid" --size 16 --agglomerate 8
+# transports and schedules
+expect_input_error 1 "unknown --transport 'bogus'" --transport mpi,bogus
+expect_input_error 1 "all stands alone" --transport mpi,all
+expect_input_error 1 "the cycle schedule: use --schedule cycle" --schedule persistent
+expect_input_error 1 "schedule" --schedule sometimes
 # non-cubic grids: the axis and the fix named
 expect_input_error 2 "along y (grid 1x2x1).*use a y extent that is a multiple of 16" --size 32x33x32 --grid 1x2x1
 expect_input_error 1 "needs 3 levels.*use a z extent that is a multiple of 8" --size 64x64x6

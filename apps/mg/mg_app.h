@@ -9,6 +9,8 @@
 
 typedef enum { MG_FORMAT_TABLE = 0, MG_FORMAT_CSV = 1, MG_FORMAT_JSON = 2 } mg_format;
 
+#define MG_MAX_TRANSPORTS 8 /* --transport A,B,...: solved one after the other in one job */
+
 typedef struct {
     char size[32];        /* --size as given: N or NXxNYxNZ (mg_plan parses it) */
     int size_seen;
@@ -29,9 +31,13 @@ typedef struct {
     int max_cycles;
     int repeat;
     int backend;
-    char transport[64];
+    char transport[64];   /* --transport as given: NAME, NAME,NAME,... or all */
     int pattern;
     int format;
+    int schedule;         /* --schedule: cycle only (mg_plan says why) */
+    int ntransports;      /* --transport split by mg_plan (all: every transport of this build) */
+    char transports[MG_MAX_TRANSPORTS][24];
+    int transports_all;   /* --transport all: transports that cannot be set up here are skipped */
 } mg_config;
 
 #define MG_MAX_CYCLES_KEPT 64
@@ -63,10 +69,26 @@ typedef struct {
     const char *gpu;      /* rank 0's GPU, NULL on the CPU */
     const mg_result *res;
     int nres;
+    int part, parts;      /* the reports printed before this one, of how many transports asked for (CSV: one
+                             header; JSON: with parts > 1 an array, opened and closed by the caller) */
 } mg_report;
 
 /* Rank 0: the report in c->format (table, CSV or JSON, from one field table). */
 void mg_report_print(FILE *out, const mg_report *r);
+
+/* mg_compare.c: several transports of one job side by side, per level of the fine solve: exchange
+ * time, its share of the level's work, the gain over the first transport; F-cycle times; whether
+ * the solutions are bit-identical. Rank 0, table format. */
+typedef struct {
+    int n;                                   /* transports that ran */
+    char name[MG_MAX_TRANSPORTS][24];
+    mg_result res[MG_MAX_TRANSPORTS][3];     /* each one's solves at h, 2h, 4h */
+    int ntot, agg, repeat;
+    int shape[MG_MAX_LEVELS][3];             /* the global grid of every level */
+} mg_compare;
+void mg_compare_print(FILE *out, const mg_compare *m);
+/* 0 when every transport's solutions equal the first's bit for bit; else -1 with a line in err */
+int mg_compare_check(const mg_compare *m, char *err, size_t n);
 
 /* mg_plan.c, on every rank before any computation: parse --size (or --size-per-rank) into
  * c->shape, choose or check the process grid, count the levels (*nlev), find the agglomeration

@@ -19,6 +19,8 @@ static const hx_opt_choice problems[] = {{"poisson", 0}, {"helmholtz", 1}, {NULL
 static const hx_opt_choice backends[] = {
     {"auto", HX_BACKEND_AUTO}, {"cpu", HX_BACKEND_CPU}, {"cuda", HX_BACKEND_CUDA}, {NULL, 0}};
 static const hx_opt_choice patterns[] = {{"staged", HX_STAGED}, {"direct", HX_DIRECT}, {NULL, 0}};
+static const hx_opt_choice schedules[] = {
+    {"cycle", HX_SCHEDULE_CYCLE}, {"fused", HX_SCHEDULE_FUSED}, {"persistent", HX_SCHEDULE_PERSISTENT}, {NULL, 0}};
 static const hx_opt_choice formats[] = {
     {"table", MG_FORMAT_TABLE}, {"csv", MG_FORMAT_CSV}, {"json", MG_FORMAT_JSON}, {NULL, 0}};
 
@@ -90,9 +92,17 @@ static const hx_option mg_options[] = {
      .help = "where the fields live and the kernels run: cpu (OpenMP loops) or cuda (one GPU per rank); auto: "
              "cuda when every rank sees a GPU",
      F(backend)},
-    {.name = "transport", .type = HX_OPT_STRING, .meta = "NAME", .def = "mpi", .group = "decomposition and exchange",
-     .what = "a transport name (see halox info)", .help = "communication model of every level's exchange",
+    {.name = "transport", .type = HX_OPT_STRING, .meta = "NAME[,NAME...]|all", .def = "mpi",
+     .group = "decomposition and exchange", .what = "transport names (see halox info)",
+     .help = "communication model of every level's exchange; with several (or all: every transport of this build "
+             "that sets up here), the same solves run over each in turn in this one job, and a table compares their "
+             "exchange time per level (the gain over the first) and checks that the solutions are bit-identical",
      F(transport)},
+    {.name = "schedule", .type = HX_OPT_CHOICE, .choices = schedules, .def = "cycle",
+     .group = "decomposition and exchange",
+     .help = "who drives an exchange: cycle (the host calls hx_exchange_run between the smoother's kernels; the "
+             "only schedule of a solver written on the exchange API; fused and persistent are halox run's)",
+     F(schedule)},
     {.name = "pattern", .type = HX_OPT_CHOICE, .choices = patterns, .def = "staged",
      .group = "decomposition and exchange",
      .help = "faces axis by axis with corners forwarded, or all 26 neighbours at once", F(pattern)},
@@ -206,6 +216,81 @@ static int run_size(mg_solver *s, const mg_config *c, double tol, int fine, mg_r
     return HX_OK;
 }
 
+/* One transport's solver: set up on ctx, the solves at h, 2h and 4h into r->res, the report (rank 0)
+ * while the solver still exists, the hierarchy's shapes into cmp. HX_ERR_INPUT when the transport
+ * cannot be set up here (every rank agrees; rank 0 said why, as a note for --transport all);
+ * HX_ERR_VERIFY when a solve did not converge or a V-cycle reduced the residual by less than 10x. */
+static int solve_with(mg_report *r, mg_result *res, hx_context *ctx, int nlev, int agg, double *t, mg_compare *cmp)
+{
+    const mg_config *c = r->c;
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    mg_solver *s = calloc(1, sizeof *s);
+    if (!s) {
+        fprintf(stderr, "halox: error (rank %d): mg: out of host memory\n", rank);
+        MPI_Abort(MPI_COMM_WORLD, HX_ERR_RUNTIME);
+    }
+    s->nu = c->nu;
+    s->smoother = (mg_smoother_kind)c->smoother;
+    s->cheby_degree = c->cheby_degree;
+    s->cheby_ratio = MG_CHEBY_RATIO;
+    s->pde.helm = c->problem;
+    s->pde.a = MG_HELM_A;
+    s->pde.b = MG_HELM_B;
+    s->bottom = (mg_bottom_kind)c->bottom;
+    s->bottom_sweeps = c->bottom_sweeps;
+    s->bottom_tol = 1e-12;
+    s->bottom_maxit = 1000;
+    s->agg = agg;
+    int st = mg_create(s, ctx, c->shape, r->pgrid, nlev, c->transport, (hx_pattern)c->pattern);
+    if (st != HX_OK) {
+        if (rank == 0) {
+            if (c->transports_all) fprintf(stderr, "halox: note: mg: --transport all: %s skipped: %s\n", c->transport, s->err);
+            else fprintf(stderr, "halox: error: %s\n", s->err);
+        }
+        mg_destroy(s);
+        free(s);
+        return st == HX_ERR_INPUT || c->transports_all ? HX_ERR_INPUT : st;
+    }
+    r->res = res;
+    r->nres = 3;
+    int code = HX_OK;
+    for (int i = 0; i < 3; i++) {
+        st = run_size(s, c, r->tol, i, &res[i], t);
+        if (st != HX_OK) {
+            /* this rank's failure; the others may be waiting for it in an exchange */
+            fprintf(stderr, "halox: error: %s\n", s->err);
+            fflush(stderr);
+            MPI_Abort(MPI_COMM_WORLD, st);
+        }
+        if (!res[i].converged || res[i].max_red > 0.1) code = HX_ERR_VERIFY;
+    }
+    cmp->ntot = s->ntot;
+    cmp->agg = s->agg;
+    cmp->repeat = c->repeat;
+    memcpy(cmp->shape, s->shape, sizeof cmp->shape);
+    if (rank == 0) {
+        if (r->part && c->format == MG_FORMAT_TABLE) fputc('\n', stdout);
+        r->s = s;
+        mg_report_print(stdout, r);
+        r->s = NULL;
+        for (int i = 0; i < 3; i++) {
+            char sh[48];
+            mg_shape_text(sh, sizeof sh, res[i].shape);
+            if (!res[i].converged)
+                fprintf(stderr, "halox: error: mg: %s did not reach --tol %g in %d V-cycles (||r||/||f|| %.3e)\n", sh,
+                        r->tol, res[i].cycles, res[i].rel);
+            else if (res[i].max_red > 0.1)
+                fprintf(stderr, "halox: error: mg: %s: a V-cycle reduced the residual by only %.4f (> 0.1)\n", sh,
+                        res[i].max_red);
+        }
+        fflush(stdout);
+    }
+    mg_destroy(s);
+    free(s);
+    return code;
+}
+
 int hx_mg_main(int argc, char **argv)
 {
     int rank, nranks;
@@ -236,64 +321,46 @@ int hx_mg_main(int argc, char **argv)
         hx_context_destroy(ctx);
         return st;
     }
-    mg_solver *s = calloc(1, sizeof *s);
     double *t = calloc((size_t)c.repeat, sizeof *t);
-    if (!s || !t) {
+    mg_compare *cmp = calloc(1, sizeof *cmp);
+    if (!t || !cmp) {
         fprintf(stderr, "halox: error (rank %d): mg: out of host memory\n", rank);
         MPI_Abort(MPI_COMM_WORLD, HX_ERR_RUNTIME);
     }
-    s->nu = c.nu;
-    s->smoother = (mg_smoother_kind)c.smoother;
-    s->cheby_degree = c.cheby_degree;
-    s->cheby_ratio = MG_CHEBY_RATIO;
-    s->pde.helm = c.problem;
-    s->pde.a = MG_HELM_A;
-    s->pde.b = MG_HELM_B;
-    s->bottom = (mg_bottom_kind)c.bottom;
-    s->bottom_sweeps = c.bottom_sweeps;
-    s->bottom_tol = 1e-12;
-    s->bottom_maxit = 1000;
-    s->agg = agg;
-    st = mg_create(s, ctx, c.shape, pgrid, nlev, c.transport, (hx_pattern)c.pattern);
-    if (st != HX_OK) {
-        if (rank == 0) fprintf(stderr, "halox: error: %s\n", s->err);
-        mg_destroy(s);
-        free(s);
-        free(t);
-        hx_context_destroy(ctx);
-        return st;
-    }
-    mg_result res[3];
-    int nres = 3, code = HX_OK;
-    for (int i = 0; i < nres; i++) {
-        st = run_size(s, &c, tol, i, &res[i], t);
-        if (st != HX_OK) {
-            /* this rank's failure; the others may be waiting for it in an exchange */
-            fprintf(stderr, "halox: error: %s\n", s->err);
-            fflush(stderr);
-            MPI_Abort(MPI_COMM_WORLD, st);
-        }
-        if (!res[i].converged || res[i].max_red > 0.1) code = HX_ERR_VERIFY;
-    }
-    if (rank == 0) {
-        mg_report rep = {.c = &c, .s = s, .nranks = nranks, .tol = tol, .res = res, .nres = nres,
-                         .backend = hx_backend_name(hx_context_backend(ctx)), .gpu = hx_context_device_name(ctx)};
+    int code = HX_OK;
+    const int several = c.ntransports > 1;
+    if (rank == 0 && several && c.format == MG_FORMAT_JSON) fputs("[\n", stdout);
+    for (int i = 0; i < c.ntransports; i++) {
+        mg_config ci = c; /* the report names this run's transport */
+        snprintf(ci.transport, sizeof ci.transport, "%s", c.transports[i]);
+        mg_result *res = cmp->res[cmp->n];
+        mg_report rep = {.c = &ci, .nranks = nranks, .tol = tol,
+                         .backend = hx_backend_name(hx_context_backend(ctx)), .gpu = hx_context_device_name(ctx),
+                         .part = cmp->n, .parts = several ? c.ntransports : 1};
         memcpy(rep.pgrid, pgrid, sizeof rep.pgrid);
-        mg_report_print(stdout, &rep);
-        for (int i = 0; i < nres; i++) {
-            char sh[48];
-            mg_shape_text(sh, sizeof sh, res[i].shape);
-            if (!res[i].converged)
-                fprintf(stderr, "halox: error: mg: %s did not reach --tol %g in %d V-cycles (||r||/||f|| %.3e)\n", sh,
-                        tol, res[i].cycles, res[i].rel);
-            else if (res[i].max_red > 0.1)
-                fprintf(stderr, "halox: error: mg: %s: a V-cycle reduced the residual by only %.4f (> 0.1)\n", sh,
-                        res[i].max_red);
+        st = solve_with(&rep, res, ctx, nlev, agg, t, cmp);
+        if (st == HX_ERR_INPUT && c.transports_all) continue; /* all: what cannot run here is skipped, with a note */
+        if (st != HX_OK && st != HX_ERR_VERIFY) {
+            code = st;
+            break;
         }
-        fflush(stdout);
+        if (st == HX_ERR_VERIFY) code = st;
+        snprintf(cmp->name[cmp->n++], sizeof cmp->name[0], "%s", c.transports[i]);
     }
-    mg_destroy(s);
-    free(s);
+    if (rank == 0 && several && c.format == MG_FORMAT_JSON) fputs("\n]\n", stdout);
+    if (rank == 0 && several && c.format == MG_FORMAT_TABLE) mg_compare_print(stdout, cmp);
+    if (rank == 0) fflush(stdout);
+    if (code == HX_OK || code == HX_ERR_VERIFY) {
+        char e[400];
+        if (mg_compare_check(cmp, e, sizeof e)) {
+            if (rank == 0) fprintf(stderr, "halox: error: %s\n", e);
+            code = HX_ERR_VERIFY;
+        }
+    }
+    if (cmp->n == 0 && code == HX_OK && rank == 0) /* all, and none could run */
+        fprintf(stderr, "halox: error: mg: --transport all: no transport of this build sets up here\n");
+    if (cmp->n == 0 && code == HX_OK) code = HX_ERR_INPUT;
+    free(cmp);
     free(t);
     hx_context_destroy(ctx);
     return code;

@@ -116,8 +116,52 @@ static int plan_grid(mg_config *c, int nranks, int pgrid[3], char *err, size_t n
     return 0;
 }
 
+/* --transport NAME[,NAME...] or all (every transport of this build, mpi first) into c->transports (a
+ * name given twice runs twice: the spread of one transport's times beside the others');
+ * --schedule: the device schedules belong to halox's own sweeps */
+static int plan_exchange(mg_config *c, char *err, size_t n)
+{
+    if (c->schedule != HX_SCHEDULE_CYCLE) {
+        snprintf(err, n, "--schedule %s: the fused and persistent schedules run halox's own stencil sweeps (halox run); "
+                 "mg's smoothers call hx_exchange_run between their kernels, which is the cycle schedule: use --schedule "
+                 "cycle", hx_schedule_name((hx_schedule)c->schedule));
+        return -1;
+    }
+    char list[256];
+    c->transports_all = !strcmp(c->transport, "all");
+    snprintf(list, sizeof list, "%s", c->transports_all ? hx_transport_names() : c->transport);
+    c->ntransports = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(list, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+        if (c->ntransports == MG_MAX_TRANSPORTS) {
+            snprintf(err, n, "--transport %s: at most %d transports in one job", c->transport, MG_MAX_TRANSPORTS);
+            return -1;
+        }
+        if (!strcmp(t, "all")) {
+            snprintf(err, n, "--transport %s: all stands alone: give all, or a list of names (%s)", c->transport,
+                     hx_transport_names());
+            return -1;
+        }
+        if (!hx_transport_paths(t)) {
+            const char *why = hx_transport_absent_reason(t);
+            if (why) snprintf(err, n, "--transport %s: %s (this build has %s)", t, why, hx_transport_names());
+            else snprintf(err, n, "unknown --transport '%s': give a name of this build (%s), a comma list of them, or all",
+                          t, hx_transport_names());
+            return -1;
+        }
+        snprintf(c->transports[c->ntransports++], sizeof c->transports[0], "%s", t);
+    }
+    if (!c->ntransports) {
+        snprintf(err, n, "--transport '%s': give a transport name (%s), a comma list of them, or all", c->transport,
+                 hx_transport_names());
+        return -1;
+    }
+    return 0;
+}
+
 int mg_plan(mg_config *c, int nranks, int pgrid[3], int *nlev, int *agg, double *tol, char *err, size_t n)
 {
+    if (plan_exchange(c, err, n)) return -1;
     char *end = NULL;
     *tol = strtod(c->tol, &end);
     if (!end || *end || !(*tol > 0) || !(*tol < 1)) {

@@ -204,12 +204,12 @@ static void put_ops(FILE *out, const mf_at *at, int json, int first)
 
 static void print_csv(FILE *out, const mg_report *r)
 {
-    for (int k = 0; k < NF; k++) {
+    for (int k = 0; k < NF && r->part == 0; k++) {
         if (fields[k].type == MF_OPS)
             for (int op = 0; op < MG_NOPS; op++) fprintf(out, ",%s_s,%s_calls", mg_op_names[op], mg_op_names[op]);
         else fprintf(out, "%s%s", k ? "," : "", fields[k].key);
     }
-    fputc('\n', out);
+    if (r->part == 0) fputc('\n', out);
     for (int i = 0; i < r->nres; i++)
         for (int l = r->res[i].fine; l < r->s->ntot; l++) {
             const mf_at at = {r, &r->res[i], l};
@@ -246,6 +246,7 @@ static void json_members(FILE *out, const mf_at *at, mf_scope scope, const char 
 static void print_json(FILE *out, const mg_report *r)
 {
     const mf_at run = {r, &r->res[0], 0};
+    if (r->parts > 1 && r->part) fputs(",\n", out); /* several transports: mg_main opens and closes the array */
     fprintf(out, "{\n  \"bench\": \"mg\",\n  \"schema\": %d,\n  \"config\": {", MG_REPORT_SCHEMA);
     json_members(out, &run, MS_RUN, "    ");
     fputs("\n  },\n  \"solves\": [", out);
@@ -262,7 +263,7 @@ static void print_json(FILE *out, const mg_report *r)
         }
         fputs("\n      ]\n    }", out);
     }
-    fputs("\n  ]\n}\n", out);
+    fputs(r->parts > 1 ? "\n  ]\n}" : "\n  ]\n}\n", out);
 }
 
 static void print_table(FILE *out, const mg_report *r)

@@ -12,10 +12,9 @@ __global__ void __launch_bounds__(128, 2) sweep2d_fused(const T *__restrict__ sr
 }
 
 template <typename T, int R, int L, int ROWS>
-static void launch_fused_rows(const fused_args &a, int strips, int chunks, const T *src, T *dst, cudaStream_t st)
+static void launch_fused_rows(const fused2d_launch &l, const T *src, T *dst, cudaStream_t st)
 {
-    dim3 block(32, 4), grid((unsigned)strips, (unsigned)((chunks + 3) / 4));
-    sweep2d_fused<T, R, L, ROWS><<<grid, block, 0, st>>>(src, dst, a);
+    sweep2d_fused<T, R, L, ROWS><<<l.grid, l.block, 0, st>>>(src, dst, l.a);
 }
 
 template <typename T, int R, int L>
@@ -23,32 +22,11 @@ static void launch_fused(const hx_decomp *d, const hx_box *boxes, const void *vs
 {
     const T *src = (const T *)vsrc;
     T *dst = (T *)vdst;
-    const int V = vec16<T>::n;
-    const hx_box *out = &boxes[L - 1];
-    fused_args a;
-    memset(&a, 0, sizeof a);
-    for (int j = 0; j < L; j++)
-        for (int i = 0; i < 2; i++) {
-            a.lo[j][i] = boxes[j].lo[i];
-            a.hi[j][i] = boxes[j].hi[i];
-        }
-    a.margin = (L * R + V - 1) / V;
-    a.xstart = out->lo[0] / V * V;
-    a.pitch = d->alloc[0];
-    a.rows = d->alloc[1];
-    a.sy = d->alloc[0];
-    const int per_strip = 32 - 2 * a.margin;
-    const int strips = ((out->hi[0] - a.xstart + V - 1) / V + per_strip - 1) / per_strip;
-    const int ny = out->hi[1] - out->lo[1];
-    /* a march re-reads and recomputes 2LR rows that start it: long marches for deep fusion, shortened
-     * until the GPU holds about 16 warps per multiprocessor */
-    int rows = L * R > 4 ? 128 : 64;
-    while (rows > 16 && (long)strips * ((ny + rows - 1) / rows) < 16L * sms) rows /= 2;
-    const int chunks = (ny + rows - 1) / rows;
-    if (rows == 128) launch_fused_rows<T, R, L, 128>(a, strips, chunks, src, dst, st);
-    else if (rows == 64) launch_fused_rows<T, R, L, 64>(a, strips, chunks, src, dst, st);
-    else if (rows == 32) launch_fused_rows<T, R, L, 32>(a, strips, chunks, src, dst, st);
-    else launch_fused_rows<T, R, L, 16>(a, strips, chunks, src, dst, st);
+    const fused2d_launch l = fused2d_plan<T, R, L>(boxes, d->alloc, sms);
+    if (l.rows == 128) launch_fused_rows<T, R, L, 128>(l, src, dst, st);
+    else if (l.rows == 64) launch_fused_rows<T, R, L, 64>(l, src, dst, st);
+    else if (l.rows == 32) launch_fused_rows<T, R, L, 32>(l, src, dst, st);
+    else launch_fused_rows<T, R, L, 16>(l, src, dst, st);
 }
 
 static_assert(HX_FUSE_MAX == 8, "fused_table holds levels x radius <= 8");

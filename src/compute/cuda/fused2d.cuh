@@ -139,4 +139,44 @@ __device__ __forceinline__ void sweep2d_fused_body(const T *__restrict__ src, T 
     }
 }
 
+/* The launch of a pass (fused2d.cu; tests/test_fused2d_emu.cpp runs the same): the arguments from
+ * the level boxes and the allocation (alloc: cells per row, rows), the march (rows per warp: the
+ * ROWS instance to launch) and a grid of blocks of 32 x 4 threads. */
+struct fused2d_launch {
+    fused_args a;
+    int rows;
+    dim3 grid, block;
+};
+
+template <typename T, int R, int L> static inline fused2d_launch fused2d_plan(const hx_box *boxes, const int *alloc, int sms)
+{
+    const int V = vec16<T>::n;
+    const hx_box *out = &boxes[L - 1];
+    fused2d_launch l;
+    fused_args &a = l.a;
+    memset(&a, 0, sizeof a);
+    for (int j = 0; j < L; j++)
+        for (int i = 0; i < 2; i++) {
+            a.lo[j][i] = boxes[j].lo[i];
+            a.hi[j][i] = boxes[j].hi[i];
+        }
+    a.margin = (L * R + V - 1) / V;
+    a.xstart = out->lo[0] / V * V;
+    a.pitch = alloc[0];
+    a.rows = alloc[1];
+    a.sy = alloc[0];
+    const int per_strip = 32 - 2 * a.margin;
+    const int strips = ((out->hi[0] - a.xstart + V - 1) / V + per_strip - 1) / per_strip;
+    const int ny = out->hi[1] - out->lo[1];
+    /* a march re-reads and recomputes 2LR rows that start it: long marches for deep fusion, shortened
+     * until the GPU holds about 16 warps per multiprocessor */
+    int rows = L * R > 4 ? 128 : 64;
+    while (rows > 16 && (long)strips * ((ny + rows - 1) / rows) < 16L * sms) rows /= 2;
+    const int chunks = (ny + rows - 1) / rows;
+    l.rows = rows;
+    l.block = dim3(32, 4);
+    l.grid = dim3((unsigned)strips, (unsigned)((chunks + 3) / 4));
+    return l;
+}
+
 #endif

@@ -2,13 +2,6 @@
 #include "compute/cuda/fused3d.cuh"
 #include "compute/cuda/ops.h"
 
-/* Tile rows and planes copied ahead, per instance: the block is 32 x BY threads, one block per
- * multiprocessor (shared memory: 112 to 154 KiB), BY as large as the registers allow without
- * spilling (ptxas output in docs/design.md, "Fused sweeps"): a tile recomputes 2LR of its BY rows. */
-template <typename T, int R, int L> struct fused3d_tile {
-    enum { BY = (R == 1 && L <= 3) ? 32 : 28, P = 2 };
-};
-
 template <typename T, int R, int L, int BY, int P>
 __global__ void __launch_bounds__(32 * BY, 1) sweep3d_fused(const T *__restrict__ src, T *__restrict__ dst, fused3d_args a)
 {
@@ -58,39 +51,8 @@ template <typename T, int R, int L>
 static void launch_fused3d(const hx_decomp *d, const hx_box *boxes, const void *src, void *dst, cudaStream_t st, int sms, int dslot)
 {
     typedef fused3d_tile<T, R, L> C;
-    const int V = vec16<T>::n, H = L * R;
-    const hx_box *out = &boxes[L - 1];
-    fused3d_args a;
-    memset(&a, 0, sizeof a);
-    for (int j = 0; j < L; j++)
-        for (int i = 0; i < 3; i++) {
-            a.lo[j][i] = boxes[j].lo[i];
-            a.hi[j][i] = boxes[j].hi[i];
-        }
-    a.margin = (H + V - 1) / V;
-    a.xstart = out->lo[0] / V * V;
-    a.pitch = d->alloc[0];
-    a.rows = d->alloc[1];
-    a.planes = d->alloc[2];
-    a.sy = d->alloc[0];
-    a.sz = (long)d->alloc[0] * d->alloc[1];
-    const int per_tile = 32 - 2 * a.margin, rows_per_tile = C::BY - 2 * H;
-    const long tx = ((out->hi[0] - a.xstart + V - 1) / V + per_tile - 1) / per_tile;
-    const long ty = (out->hi[1] - out->lo[1] + rows_per_tile - 1) / rows_per_tile;
-    const int nz = out->hi[2] - out->lo[2];
-    /* split z into chunks: cost ~ waves x planes per chunk, each chunk re-reading 2(LR+R) planes */
-    const long slots = (long)sms * fused3d_occ[dslot][R - 1][L - 2];
-    int best = 1;
-    double best_cost = 1e300;
-    for (int k = 1; k <= 64 && k <= nz; k++) {
-        const int chunk = (nz + k - 1) / k;
-        const double cost = (double)((tx * ty * k + slots - 1) / slots) * (chunk + 2 * H + 2 * R);
-        if (cost < best_cost * 0.999) best_cost = cost, best = k;
-    }
-    a.zchunk = (nz + best - 1) / best;
-    const unsigned nzc = (unsigned)((nz + a.zchunk - 1) / a.zchunk);
-    dim3 block(32, C::BY), grid((unsigned)tx, (unsigned)ty, nzc);
-    sweep3d_fused<T, R, L, C::BY, C::P><<<grid, block, fused3d_smem<T, R, L, C::BY, C::P>(), st>>>((const T *)src, (T *)dst, a);
+    const fused3d_launch l = fused3d_plan<T, R, L>(boxes, d->alloc, (long)sms * fused3d_occ[dslot][R - 1][L - 2]);
+    sweep3d_fused<T, R, L, C::BY, C::P><<<l.grid, l.block, l.smem, st>>>((const T *)src, (T *)dst, l.a);
 }
 
 static_assert(HX_FUSE_MAX_3D == 4, "fused3d_table holds levels x radius <= 4");

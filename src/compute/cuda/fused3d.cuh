@@ -153,4 +153,60 @@ __device__ __forceinline__ void sweep3d_fused_body(const T *__restrict__ src, T 
     cp_async_wait<0>();
 }
 
+/* Tile rows and planes copied ahead, per instance: the block is 32 x BY threads, one block per
+ * multiprocessor (shared memory: 112 to 154 KiB), BY as large as the registers allow without
+ * spilling (ptxas output in docs/design.md, "Fused sweeps"): a tile recomputes 2LR of its BY rows. */
+template <typename T, int R, int L> struct fused3d_tile {
+    enum { BY = (R == 1 && L <= 3) ? 32 : 28, P = 2 };
+};
+
+/* The launch of a pass (fused3d.cu; tests/test_fused3d_emu.cpp runs the same): the arguments from
+ * the level boxes and the allocation (alloc: cells per row, rows, planes), z cut into chunks for
+ * `slots` blocks resident at once, the grid of 32 x BY blocks and their shared memory. */
+struct fused3d_launch {
+    fused3d_args a;
+    dim3 grid, block;
+    size_t smem;
+};
+
+template <typename T, int R, int L> static inline fused3d_launch fused3d_plan(const hx_box *boxes, const int *alloc, long slots)
+{
+    typedef fused3d_tile<T, R, L> C;
+    const int V = vec16<T>::n, H = L * R;
+    const hx_box *out = &boxes[L - 1];
+    fused3d_launch l;
+    fused3d_args &a = l.a;
+    memset(&a, 0, sizeof a);
+    for (int j = 0; j < L; j++)
+        for (int i = 0; i < 3; i++) {
+            a.lo[j][i] = boxes[j].lo[i];
+            a.hi[j][i] = boxes[j].hi[i];
+        }
+    a.margin = (H + V - 1) / V;
+    a.xstart = out->lo[0] / V * V;
+    a.pitch = alloc[0];
+    a.rows = alloc[1];
+    a.planes = alloc[2];
+    a.sy = alloc[0];
+    a.sz = (long)alloc[0] * alloc[1];
+    const int per_tile = 32 - 2 * a.margin, rows_per_tile = C::BY - 2 * H;
+    const long tx = ((out->hi[0] - a.xstart + V - 1) / V + per_tile - 1) / per_tile;
+    const long ty = (out->hi[1] - out->lo[1] + rows_per_tile - 1) / rows_per_tile;
+    const int nz = out->hi[2] - out->lo[2];
+    /* split z into chunks: cost ~ waves x planes per chunk, each chunk re-reading 2(LR+R) planes */
+    int best = 1;
+    double best_cost = 1e300;
+    for (int k = 1; k <= 64 && k <= nz; k++) {
+        const int chunk = (nz + k - 1) / k;
+        const double cost = (double)((tx * ty * k + slots - 1) / slots) * (chunk + 2 * H + 2 * R);
+        if (cost < best_cost * 0.999) best_cost = cost, best = k;
+    }
+    a.zchunk = (nz + best - 1) / best;
+    const unsigned nzc = (unsigned)((nz + a.zchunk - 1) / a.zchunk);
+    l.block = dim3(32, C::BY);
+    l.grid = dim3((unsigned)tx, (unsigned)ty, nzc);
+    l.smem = fused3d_smem<T, R, L, C::BY, C::P>();
+    return l;
+}
+
 #endif

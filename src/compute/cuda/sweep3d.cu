@@ -35,7 +35,8 @@ template <typename T, int R, int P> static void launch_pipe(const sweep_launch &
     const size_t smem = sweep3d_pipe_smem<R, P>(by);
     /* at most 6 slots x 12 rows x 544 bytes: below the 48 KiB that needs no opt-in */
     dim3 block(32, by);
-    dim3 grid((groups + 31) / 32, (b->hi[1] - b->lo[1] + by - 1) / by, (b->hi[2] - b->lo[2] + chunk - 1) / chunk);
+    /* the register launch's grid, one row per thread (tests/test_sweep3d_pipe_emu.cpp uses it too) */
+    const dim3 grid = sweep3d_grid(groups, b->hi[1] - b->lo[1], b->hi[2] - b->lo[2], by, 1, chunk);
     sweep3d_pipe<T, R, P><<<grid, block, smem, l.st>>>((const T *)l.src, (T *)l.dst, pa);
 }
 
