@@ -58,5 +58,17 @@ for np in 1 2; do
     fi
 done
 
+t "multigrid on GPUs: non-cubic grids (never run there) and the transports side by side (weak scaling on $NGPU GPU(s))"
+for np in 1 2; do
+    [ "$np" -le "$NGPU" ] || continue
+    $MPI -np $np "$H" mg --backend cuda --transport nccl --size-per-rank 256 --repeat 10 --format csv \
+        2>"$OUT/mg_weak_np$np.err" >"$OUT/mg_weak_np$np.csv" || fail=1
+    awk -F, 'NR == 2 { print "np '$np': " $NF ": " $21 " DOF/s, F-cycle median " $17 " s" }' "$OUT/mg_weak_np$np.csv"
+done
+if [ "$NGPU" -ge 2 ]; then
+    $MPI -np 2 "$H" mg --backend cuda --transport mpi,ipc,nccl --size-per-rank 32 --repeat 10 2>&1 |
+        sed -n '/^transports side by side/,$p' | tee "$OUT/mg_transports_32.txt"
+fi
+
 t "done"
 exit $fail

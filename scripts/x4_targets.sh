@@ -39,9 +39,14 @@ t "issue 10: ping-pong, every pair"
 $MPI -np "$NGPU" $H pingpong --backend cuda --transport mpi,nccl,ipc-kernel,memcpy-peer --pairs all --iters 1000 \
     --format csv --quiet > "$OUT/issue10_pingpong.csv" 2>"$OUT/issue10_pingpong.err"
 awk -F, 'NR == 1 || $7 == 8 || $7 == 67108864' "$OUT/issue10_pingpong.csv" | cut -d, -f4-7,11,12,15
-t "issue 11: multigrid, 256^3 per GPU on 1 GPU, 512x... (cubic only: 256^3 on 1, 512^3 on $NGPU)"
-$MPI -np 1 $H mg --backend cuda --size 256 --repeat 10 2>&1 | grep -E "^256\^3|DOF" | head -3
-$MPI -np "$NGPU" $H mg --backend cuda --transport nccl --size 512 --repeat 10 2>&1 | grep -E "^512\^3|DOF" | head -3
-$MPI -np "$NGPU" $H mg --backend cuda --transport ipc --size 128 --repeat 10 --format csv 2>&1 > "$OUT/issue11_small_ipc.csv"
-$MPI -np "$NGPU" $H mg --backend cuda --transport mpi --size 128 --repeat 10 --format csv 2>&1 > "$OUT/issue11_small_mpi.csv"
+t "issue 11: multigrid weak scaling, 256^3 per GPU (FMG, GSRB, nccl), 1 and $NGPU GPUs; exchange per level at 32^3 and 64^3 per GPU"
+for np in 1 "$NGPU"; do
+    $MPI -np $np $H mg --backend cuda --transport nccl --size-per-rank 256 --repeat 10 --format csv 2>"$OUT/issue11_weak_np$np.err" \
+        >"$OUT/issue11_weak_np$np.csv"
+    awk -F, 'NR == 2 { print "np '$np': " $NF ": " $21 " DOF/s, F-cycle median " $17 " s" }' "$OUT/issue11_weak_np$np.csv"
+done
+for n in 32 64; do
+    $MPI -np "$NGPU" $H mg --backend cuda --transport mpi,ipc,nccl --size-per-rank $n --repeat 10 2>&1 |
+        sed -n '/^transports side by side/,$p' | tee "$OUT/issue11_transports_$n.txt"
+done
 t "done"

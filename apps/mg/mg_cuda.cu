@@ -4,7 +4,7 @@
  * order, the columns come to pinned host memory and are added in order on the host. Timing
  * marks are CUDA events recorded on the stream. */
 #ifdef MG_CUDA_EMULATE
-#include "mg_cuda_emu.h" /* the same code on the host, for tests without a GPU */
+#include "mg_cuda_emu.h" /* tests/emu: the same code on the host, for tests without a GPU */
 #else
 #include <cuda_runtime.h>
 #define LAUNCH(kernel, grid, block, stream, ...) kernel<<<(grid), (block), 0, (stream)>>>(__VA_ARGS__)

@@ -11,16 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#define __global__
-#define __device__
-#define __host__
-#define __forceinline__ inline
-
-struct dim3 {
-    unsigned x, y, z;
-    dim3(unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
-};
-static dim3 blockIdx, threadIdx, blockDim, gridDim;
+#include "cuda_runtime.h" /* dim3, threadIdx, ..., hx_emu_launch: the stand-ins the kernel tests share */
 
 typedef int cudaError_t;
 typedef void *cudaStream_t;
@@ -54,23 +45,7 @@ static inline cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEve
     return *ms = (float)(1e3 * (b - a)), cudaSuccess;
 }
 
-/* every thread of every block, one after the other */
-template <class F> static void mg_emu_launch(dim3 grid, dim3 block, F body)
-{
-    gridDim = grid;
-    blockDim = block;
-    for (unsigned bz = 0; bz < grid.z; bz++)
-        for (unsigned by = 0; by < grid.y; by++)
-            for (unsigned bx = 0; bx < grid.x; bx++)
-                for (unsigned tz = 0; tz < block.z; tz++)
-                    for (unsigned ty = 0; ty < block.y; ty++)
-                        for (unsigned tx = 0; tx < block.x; tx++) {
-                            blockIdx = dim3(bx, by, bz);
-                            threadIdx = dim3(tx, ty, tz);
-                            body();
-                        }
-}
 #define LAUNCH(kernel, grid, block, stream, ...) \
-    ((void)(stream), mg_emu_launch(dim3(grid), dim3(block), [&] { kernel(__VA_ARGS__); }))
+    ((void)(stream), hx_emu_launch(dim3(grid), dim3(block), [&] { kernel(__VA_ARGS__); }))
 
 #endif
