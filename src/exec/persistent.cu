@@ -14,6 +14,7 @@
 #include "exec/persistent.h"
 #include "exec/persistent_kernel.cuh"
 #include "exec/resident_kernel.cuh"
+#include "exec/persistent_plan.cuh"
 
 struct hx_device_run {
     hx_dev_table *table;       /* on the device */
@@ -121,6 +122,21 @@ static void choose_tiles(hx_device_run *r, const hx_decomp *d, int radius, int l
     r->smem = d->dim == 2 ? 2 * (size_t)r->pitch * (r->ty + 2 * levels * radius) : 0;
 }
 
+/* hx_resident_choose's occupancy query: blocks of the resident kernel an SM holds. */
+typedef struct {
+    hx_sim *s;
+    kernel_fn kernel;
+} occupancy_query;
+static int occupancy(void *ctx, int threads, size_t smem, int *out)
+{
+    hx_sim *s = ((occupancy_query *)ctx)->s;
+    kernel_fn kernel = ((occupancy_query *)ctx)->kernel;
+    int per_sm = 0;
+    DEV_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (void *)kernel, threads, smem));
+    *out = per_sm;
+    return 0;
+}
+
 /* The resident kernel, where it applies: 2D, every ghost cell from a message of one phase (the
  * direct pattern: no forwarded ghosts), a ring that fits the ghost width, and tiles that fit on the
  * GPU at once. The shape minimises the cells an SM updates per sweep (its blocks x a tile and its
@@ -141,34 +157,16 @@ static int setup_resident(hx_sim *s, const hx_dev_table *table, int sms)
     DEV_TRY(cudaFuncGetAttributes(&fa, (const void *)kernel));
     optin -= (int)fa.sharedSizeBytes; /* the dynamic part: the block's static shared memory counts too */
     DEV_TRY(cudaFuncSetAttribute((void *)kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optin));
-    static const int xs[] = {16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512}, ys[] = {4, 8, 12, 16, 24, 32, 48, 64, 96, 128};
-    const int K = HX_RES_K(s->bk->elem), V = HX_RES_V(s->bk->elem);
-    double best = 0;
-    for (int i = 0; i < (int)(sizeof xs / sizeof xs[0]); i++)
-        for (int j = 0; j < (int)(sizeof ys / sizeof ys[0]); j++) {
-            const int tx = xs[i], ty = ys[j];
-            if ((i && xs[i - 1] >= W) || (j && ys[j - 1] >= Hy)) continue; /* same tiles as a smaller shape */
-            const long ntiles = (long)((W + tx - 1) / tx) * ((Hy + ty - 1) / ty), bps = (ntiles + sms - 1) / sms;
-            const size_t smem = 2 * (size_t)(tx + 2 * H) * (ty + 2 * H) * s->bk->elem;
-            if (bps > 4 || smem > (size_t)optin) continue;
-            const int threads = bps == 1 ? 1024 : bps == 2 ? 512 : 256;
-            /* a thread sweeps at most two runs of K rows x V columns of the region */
-            if ((long)((tx + 2 * H) / V) * ((ty + 2 * H + K - 1) / K) > 2L * threads) continue;
-            int per_sm = 0;
-            DEV_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (void *)kernel, threads, smem));
-            if ((long)per_sm * sms < ntiles) continue;
-            const double cost = (double)bps * (double)(min(tx, W) + H) * (double)(min(ty, Hy) + H);
-            if (best == 0 || cost < best) {
-                best = cost;
-                r->tx = tx, r->ty = ty, r->threads = threads, r->smem = smem;
-                r->ntx = (W + tx - 1) / tx, r->nty = (Hy + ty - 1) / ty;
-            }
-        }
-    if (best == 0) return 0; /* too large to stay on chip: the pass kernel streams it */
+    occupancy_query q = {s, kernel};
+    hx_resident_shape sh;
+    const int fits = hx_resident_choose(W, Hy, H, s->bk->elem, sms, optin, occupancy, &q, &sh);
+    if (fits < 0) return -1;
+    if (fits == 0) return 0; /* too large to stay on chip: the pass kernel streams it */
+    r->tx = sh.tx, r->ty = sh.ty, r->threads = sh.threads, r->smem = sh.smem, r->ntx = sh.ntx, r->nty = sh.nty;
     r->resident = 1;
-    r->ring = H;
-    r->pitch = r->tx + 2 * H;
-    r->grid = r->ntx * r->nty;
+    r->ring = sh.ring;
+    r->pitch = sh.pitch;
+    r->grid = sh.grid;
     r->kernel = (void *)kernel;
     /* the mailbox: a flagged word per 4 bytes of every cell, per parity, zeroed (no valid number) */
     const size_t words = (size_t)hx_alloc_cells(d) * (s->bk->elem / 4);
@@ -287,17 +285,7 @@ static int launch(hx_sim *s, long sweeps, long done0, cudaStream_t st)
     memset(&p, 0, sizeof p);
     p.field[0] = s->field[0];
     p.field[1] = s->field[1];
-    p.dim = d->dim;
-    p.radius = s->radius;
-    p.sy = d->alloc[0];
-    p.sz = (long)d->alloc[0] * d->alloc[1];
-    hx_box owned = hx_owned_box(d);
-    for (int a = 0; a < 3; a++) {
-        p.olo[a] = owned.lo[a];
-        p.ohi[a] = owned.hi[a];
-        p.clip_lo[a] = d->boundary == HX_FIXED && a < d->dim && d->offset[a] == 0;
-        p.clip_hi[a] = d->boundary == HX_FIXED && a < d->dim && d->offset[a] + d->local[a] == d->global[a];
-    }
+    hx_pparams_domain(&p, d, s->radius);
     p.depth = s->opt.depth;
     p.sweeps = sweeps;
     p.done0 = done0;

@@ -370,7 +370,11 @@ __device__ __forceinline__ int hx_pass_levels(const hx_pparams &p, int left, lon
 
 template <typename T, int ST> __global__ void __launch_bounds__(512) hx_persistent_kernel(hx_pparams p)
 {
+#ifdef HALOX_EMULATE
+    unsigned char *hx_smem_raw = hx_emu_shared(); /* host tests (tests/emu): the running block's */
+#else
     extern __shared__ unsigned char hx_smem_raw[];
+#endif
     T *sm = (T *)hx_smem_raw;
     constexpr bool two_d = ST == HX_JACOBI5 || ST == HX_STAR9;
     int cur = *(volatile int *)p.cur_out;

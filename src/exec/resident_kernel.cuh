@@ -332,7 +332,11 @@ __device__ __forceinline__ double hx_sweep_tile(const T *A, T *B, int PW, const 
 
 template <typename T, int ST> __global__ void __launch_bounds__(1024) hx_resident_kernel(hx_pparams p)
 {
+#ifdef HALOX_EMULATE
+    unsigned char *hx_smem_raw = hx_emu_shared(); /* host tests (tests/emu): the running block's */
+#else
     extern __shared__ unsigned char hx_smem_raw[];
+#endif
     const int r = p.radius, H = p.ring, PW = p.pitch;
     hx_rtile t;
     t.cx0 = p.olo[0] + (int)(blockIdx.x % p.ntx) * p.tx;

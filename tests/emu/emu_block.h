@@ -29,7 +29,7 @@
 
 namespace hx_emu {
 
-enum { RUN, BAR, SHFL, DONE };
+enum { RUN, BAR, SHFL, DONE, SPIN }; /* SPIN: yielded in a spin-wait (emu_grid.h) */
 enum { UP, DOWN, XOR, IDX };
 
 struct async_copy {
@@ -47,6 +47,7 @@ struct fiber {
     unsigned mask, arg;
     size_t bytes;
     unsigned char in[8], out[8];
+    int pred, all, any; /* __syncthreads_and/or: this thread's predicate, the block's results */
     std::vector<async_copy> copies; /* cp.async not yet landed */
     long commits;
     void *fake_stack; /* AddressSanitizer's, while switched away */
@@ -60,8 +61,6 @@ struct emulator {
     size_t nstacks = 0, page = 0;
     int cur = -1; /* the running fiber, -1: the scheduler */
     context sched;
-    const void *sched_bottom = nullptr; /* the scheduler's stack, for ASan */
-    size_t sched_size = 0;
     void (*call)(void *) = nullptr; /* the body of the launch */
     void *body = nullptr;
     char *shared_map = nullptr; /* the dynamic shared memory ends at a page without access */
@@ -70,6 +69,9 @@ struct emulator {
     bool reverse = false; /* blocks in reverse order */
 };
 inline emulator g;
+/* the scheduler's stack, for ASan: per OS thread (emu_grid.h runs each block on its own) */
+inline thread_local const void *sched_bottom = nullptr;
+inline thread_local size_t sched_size = 0;
 
 [[noreturn]] inline void fail(const char *what)
 {
@@ -83,14 +85,14 @@ inline emulator g;
 inline void yield(bool last = false)
 {
     fiber &f = g.f[g.cur];
-    asan_leave(last ? nullptr : &f.fake_stack, g.sched_bottom, g.sched_size);
+    asan_leave(last ? nullptr : &f.fake_stack, sched_bottom, sched_size);
     swap(f.ctx, g.sched);
     asan_arrive(f.fake_stack, nullptr, nullptr);
 }
 
 inline void fiber_main()
 {
-    asan_arrive(nullptr, &g.sched_bottom, &g.sched_size);
+    asan_arrive(nullptr, &sched_bottom, &sched_size);
     g.call(g.body);
     g.f[g.cur].state = DONE;
     yield(true);
@@ -203,8 +205,9 @@ inline void shared(size_t bytes)
 inline bool shuffle_done(int w, int lanes)
 {
     int at = 0;
-    for (int l = 0; l < lanes; l++) at += g.f[w + l].state == SHFL;
-    if (!at) return false;
+    int spin = 0;
+    for (int l = 0; l < lanes; l++) at += g.f[w + l].state == SHFL, spin += g.f[w + l].state == SPIN;
+    if (!at || spin) return false; /* lanes still in a spin-wait: the shuffle waits for them */
     g.cur = w;
     if (at != lanes) fail("a shuffle that not every lane of the warp reached (the others: at a barrier or exited)");
     const fiber &a = g.f[w];
@@ -245,6 +248,14 @@ inline void run_warp(int w, int lanes, bool back)
     while (shuffle_done(w, lanes));
 }
 
+/* Fibers first .. first+n-1, all at a barrier, go on; __syncthreads_and/or get the block's results. */
+inline void release(int first, int n)
+{
+    int all = 1, any = 0;
+    for (int i = first; i < first + n; i++) all &= g.f[i].pred != 0, any |= g.f[i].pred != 0;
+    for (int i = first; i < first + n; i++) g.f[i].all = all, g.f[i].any = any, g.f[i].state = RUN;
+}
+
 /* After every warp has run: release the barrier that all threads wait at; false once all have ended. */
 inline bool barrier_done()
 {
@@ -257,7 +268,7 @@ inline bool barrier_done()
         snprintf(msg, sizeof msg, "__syncthreads reached by %d of %d threads, %d exited before it", bar, n, done);
         fail(msg);
     }
-    for (fiber &f : g.f) f.state = RUN;
+    release(0, n);
     return true;
 }
 
@@ -270,10 +281,13 @@ inline fiber &self(const char *what)
     return g.f[g.cur];
 }
 
-inline void barrier()
+inline const fiber &barrier(int pred = 1)
 {
-    self("__syncthreads").state = BAR;
+    fiber &f = self("__syncthreads");
+    f.pred = pred;
+    f.state = BAR;
     yield();
+    return f;
 }
 
 template <typename T> inline T shuffle(int op, unsigned mask, T v, unsigned arg, int width)
