@@ -32,6 +32,21 @@ for tile in 4,8,8,16,0,1 4,8,8,16,0,2 4,8,4,16,0,2 4,8,4,16,0,4 4,8,2,32,0,4 4,8
     HALOX_TILE=$tile timeout 120 "$H" roofline --small 0 --repeat 5 2>&1 | grep -E "^(copy|jacobi7|star13)"
 done | tee "$OUT/kern_rows.txt"
 
+t "what limits the 3D sweep (79% of copy): Nsight Compute on one jacobi7 sweep of 512^3, one row and two rows per thread"
+if command -v ncu >/dev/null; then
+    for tile in 4,8,8,16,0,1 4,8,8,16,0,2; do
+        HALOX_TILE=$tile timeout 240 ncu --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy \
+            --section WarpStateStats --section LaunchStats -k regex:sweep3d -s 2 -c 1 \
+            "$H" run --backend cuda --size 512x512x512 --stencil jacobi7 --iters 4 --warmup 0 --repeat 1 --quiet \
+            >"$OUT/ncu_sweep3d_rows${tile##*,}.txt" 2>&1
+        echo "HALOX_TILE=$tile"
+        grep -E "DRAM Throughput|Memory Throughput|L1/TEX Hit|L2 Hit|Achieved Occupancy|Registers Per|Duration|Stall|Warp Cycles Per Issued" \
+            "$OUT/ncu_sweep3d_rows${tile##*,}.txt" | head -14
+    done
+else
+    echo "(no ncu)"
+fi
+
 if [ "$NGPU" -ge 2 ]; then
     t "ping-pong: flagged words on one warp up to 256 B (default) beside a 256-thread block and fence + flag"
     OUT=$OUT/pingpong timeout 300 scripts/pingpong_gpu.sh "$B" 2>&1 | tail -25 || fail=1
