@@ -25,6 +25,7 @@
 #include "exec/persistent_plan.cuh"
 #include "halox/decomp.h"
 #include "halox/plan.h"
+#include "emu_ranks.h" /* emu_fake_occupancy */
 
 static int failures = 0, runs = 0, launches = 0, forced = 0, stale_seen = 0, tiles_seen[64];
 
@@ -36,15 +37,6 @@ template <typename T> static void fill(T *f, size_t n, uint64_t seed)
         s = hx_splitmix64(s);
         f[i] = (T)((double)(s >> 11) * 0x1.0p-53 - 0.5);
     }
-}
-
-/* occupancy stand-in, about an H100's: 2048 threads and 228 KiB of shared memory per SM, 1 KiB of it
- * reserved per block */
-static int fake_occupancy(void *, int threads, size_t smem, int *per_sm)
-{
-    const int by_threads = 2048 / threads, by_smem = (int)((228u << 10) / (smem + 1024));
-    *per_sm = by_threads < by_smem ? by_threads : by_smem;
-    return 0;
 }
 
 struct rcase {
@@ -195,7 +187,7 @@ static long run(const rcase &c, int depth, hx_boundary bnd, long s1, long s2, lo
          * forced shape too large for a block of 1024 threads or for the emulator's 16384 fibers
          * falls back to them */
         int sms = c.sms > 0 ? c.sms : 2, fits = 0;
-        while (sms <= 16 && (fits = hx_resident_choose(s.d.local[0], s.d.local[1], H, sizeof(T), sms, 227 << 10, fake_occupancy,
+        while (sms <= 16 && (fits = hx_resident_choose(s.d.local[0], s.d.local[1], H, sizeof(T), sms, 227 << 10, emu_fake_occupancy,
                                                        nullptr, &sh)) != 1)
             sms++;
         if (fits != 1) return printf("FAIL: no resident shape for %dx%d on up to 16 SMs\n", c.nx, c.ny), failures++, -1;

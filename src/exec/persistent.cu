@@ -103,25 +103,6 @@ void hx_device_release(hx_sim *s)
     s->device_run = NULL;
 }
 
-/* 2D tiles: the largest whose count still gives every SM two. A level of a pass is a chain of
- * dependent shared-memory steps, so its time grows with the cells per thread: small blocks want
- * small tiles (more halo, recomputed, but shorter chains and more blocks per SM); large ones want
- * large tiles (less halo). */
-static void choose_tiles(hx_device_run *r, const hx_decomp *d, int radius, int levels, int sms, int depth)
-{
-    static const int shapes[][2] = {{16, 8}, {16, 16}, {32, 16}, {64, 16}, {64, 32}, {128, 32}, {128, 64}};
-    hx_box b = hx_sweep_box(d, (depth - 1) * radius);
-    const long w = b.hi[0] - b.lo[0], h = b.hi[1] - b.lo[1];
-    int pick = 0;
-    for (int i = 0; i < (int)(sizeof shapes / sizeof shapes[0]); i++)
-        if (((w + shapes[i][0] - 1) / shapes[i][0]) * ((h + shapes[i][1] - 1) / shapes[i][1]) >= 2 * sms) pick = i;
-    r->tx = shapes[pick][0];
-    r->ty = shapes[pick][1];
-    r->levels = levels;
-    r->pitch = r->tx + 2 * levels * radius;
-    r->smem = d->dim == 2 ? 2 * (size_t)r->pitch * (r->ty + 2 * levels * radius) : 0;
-}
-
 /* hx_resident_choose's occupancy query: blocks of the resident kernel an SM holds. */
 typedef struct {
     hx_sim *s;
@@ -209,26 +190,16 @@ static int setup(hx_sim *s)
     DEV_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     const int res = setup_resident(s, &table, sms);
     if (res) return res < 0 ? -1 : 0;
-    choose_tiles(r, d, s->radius, levels, sms, s->opt.depth);
-    r->smem *= s->bk->elem;
-    r->threads = d->dim == 2 ? 256 : 512;
+    hx_pass_shape ps;
+    hx_pass_tiles(d, s->radius, levels, sms, s->opt.depth, s->bk->elem, &ps);
+    r->tx = ps.tx, r->ty = ps.ty, r->levels = ps.levels, r->pitch = ps.pitch, r->smem = ps.smem, r->threads = ps.threads;
     r->kernel = (void *)pick_kernel(s->bk->dtype, s->bk->stencil);
     DEV_TRY(cudaFuncSetAttribute(r->kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)r->smem));
     DEV_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, r->kernel, r->threads, r->smem));
     if (per_sm < 1)
         return snprintf(s->err, sizeof s->err, "the persistent kernel does not fit on an SM of GPU %d (%zu bytes of shared memory)",
                         dev, r->smem), -1;
-    /* as many blocks as the work has tiles (2D) or rows for a warp each (3D), never more than can be
-     * resident at once */
-    long work;
-    if (d->dim == 2) {
-        hx_box b = hx_sweep_box(d, (s->opt.depth - 1) * s->radius);
-        work = (long)((b.hi[0] - b.lo[0] + r->tx - 1) / r->tx) * ((b.hi[1] - b.lo[1] + r->ty - 1) / r->ty);
-    } else {
-        work = ((long)d->local[1] * d->local[2] + (r->threads / 32) - 1) / (r->threads / 32); /* a warp per row */
-    }
-    long grid = (long)per_sm * sms;
-    r->grid = (int)(work < grid ? (work > 0 ? work : 1) : grid);
+    r->grid = hx_pass_grid(d, s->radius, s->opt.depth, &ps, per_sm, sms);
     return 0;
 }
 

@@ -1,6 +1,7 @@
 /* Host arithmetic of the kernel-initiated schedules that needs no GPU: the rank's geometry in
- * hx_pparams and the resident kernel's tile shape. persistent.cu calls it with the GPU's answers
- * (SM count, shared memory, occupancy); the host tests (tests/test_resident_emu.cpp) call it with
+ * hx_pparams, the pass kernel's tiles and grid, and the resident kernel's tile shape. persistent.cu
+ * calls it with the GPU's answers (SM count, shared memory, occupancy); the host tests
+ * (tests/test_resident_emu.cpp, tests/test_pass_emu.cpp, tests/test_ranks_emu.cpp) call it with
  * stand-ins, so they launch the tiles the library would. Include after persistent_kernel.cuh and
  * resident_kernel.cuh (hx_pparams, HX_RES_K/V). */
 #ifndef HALOX_PERSISTENT_PLAN_CUH
@@ -25,6 +26,48 @@ static inline void hx_pparams_domain(hx_pparams *p, const hx_decomp *d, int radi
         p->clip_lo[a] = d->boundary == HX_FIXED && a < d->dim && d->offset[a] == 0;
         p->clip_hi[a] = d->boundary == HX_FIXED && a < d->dim && d->offset[a] + d->local[a] == d->global[a];
     }
+}
+
+/* The pass kernel's shape: 2D tiles of tx x ty cores, `levels` sweeps per pass, shared-memory
+ * rows `pitch` cells, `smem` bytes of dynamic shared memory a block (none in 3D), `threads` a block. */
+typedef struct {
+    int tx, ty, levels, pitch, threads;
+    size_t smem;
+} hx_pass_shape;
+
+/* 2D tiles: the largest whose count still gives every SM two. A level of a pass is a chain of
+ * dependent shared-memory steps, so its time grows with the cells per thread: small blocks want
+ * small tiles (more halo, recomputed, but shorter chains and more blocks per SM); large ones want
+ * large tiles (less halo). `elem`: bytes a cell. */
+static inline void hx_pass_tiles(const hx_decomp *d, int radius, int levels, int sms, int depth, size_t elem, hx_pass_shape *out)
+{
+    static const int shapes[][2] = {{16, 8}, {16, 16}, {32, 16}, {64, 16}, {64, 32}, {128, 32}, {128, 64}};
+    hx_box b = hx_sweep_box(d, (depth - 1) * radius);
+    const long w = b.hi[0] - b.lo[0], h = b.hi[1] - b.lo[1];
+    int pick = 0;
+    for (int i = 0; i < (int)(sizeof shapes / sizeof shapes[0]); i++)
+        if (((w + shapes[i][0] - 1) / shapes[i][0]) * ((h + shapes[i][1] - 1) / shapes[i][1]) >= 2 * sms) pick = i;
+    out->tx = shapes[pick][0];
+    out->ty = shapes[pick][1];
+    out->levels = levels;
+    out->pitch = out->tx + 2 * levels * radius;
+    out->smem = (d->dim == 2 ? 2 * (size_t)out->pitch * (out->ty + 2 * levels * radius) : 0) * elem;
+    out->threads = d->dim == 2 ? 256 : 512;
+}
+
+/* The pass kernel's grid: as many blocks as the work has tiles (2D) or rows for a warp each (3D),
+ * never more than can be resident at once (per_sm blocks on each of `sms` SMs). */
+static inline int hx_pass_grid(const hx_decomp *d, int radius, int depth, const hx_pass_shape *sh, int per_sm, int sms)
+{
+    long work;
+    if (d->dim == 2) {
+        hx_box b = hx_sweep_box(d, (depth - 1) * radius);
+        work = (long)((b.hi[0] - b.lo[0] + sh->tx - 1) / sh->tx) * ((b.hi[1] - b.lo[1] + sh->ty - 1) / sh->ty);
+    } else {
+        work = ((long)d->local[1] * d->local[2] + (sh->threads / 32) - 1) / (sh->threads / 32); /* a warp per row */
+    }
+    long grid = (long)per_sm * sms;
+    return (int)(work < grid ? (work > 0 ? work : 1) : grid);
 }
 
 /* The resident kernel's tiles: tx x ty cores, ntx x nty of them (a block each, `threads` threads,

@@ -5,7 +5,7 @@
  * register-window sweeps), hx_emu_launch_block with the threads of a block as fibers that wait for
  * each other (emu_block.h: __syncthreads, warp shuffles, shared memory, cp.async), and
  * hx_emu_launch_grid with every block resident at once, as a cooperative launch (emu_grid.h: the
- * kernels whose blocks wait for each other). One fiber runs at a time: atomics and fences are
+ * kernels whose blocks wait for each other; hx_emu_launch_grids: several such grids at once). One fiber runs at a time: atomics and fences are
  * plain accesses, and every write is visible at once. */
 #ifndef HALOX_TEST_EMU_CUDA_RUNTIME_H
 #define HALOX_TEST_EMU_CUDA_RUNTIME_H

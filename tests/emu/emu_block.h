@@ -51,6 +51,8 @@ struct fiber {
     std::vector<async_copy> copies; /* cp.async not yet landed */
     long commits;
     void *fake_stack; /* AddressSanitizer's, while switched away */
+    void (*call)(void *); /* the body it runs: the launch's (several grids at once: its grid's) */
+    void *body;
 };
 
 const size_t stack_size = 256 << 10; /* a body needs a few KiB, more under -O0 and ASan */
@@ -93,7 +95,10 @@ inline void yield(bool last = false)
 inline void fiber_main()
 {
     asan_arrive(nullptr, &sched_bottom, &sched_size);
-    g.call(g.body);
+    {
+        const fiber &f = g.f[g.cur];
+        f.call(f.body);
+    }
     g.f[g.cur].state = DONE;
     yield(true);
     abort(); /* never resumed */
@@ -121,6 +126,8 @@ inline void start(int i, uint3 idx)
     f.copies.clear();
     f.commits = 0;
     f.fake_stack = nullptr;
+    f.call = g.call;
+    f.body = g.body;
 #ifdef HX_EMU_ASAN
     __asan_unpoison_memory_region(f.stack, stack_size); /* frames the last block left */
 #endif

@@ -16,7 +16,10 @@
  *                  wait begun, the launch is reported and aborted; a spin loop that never reaches
  *                  hx_watchdog never yields, and an alarm (hx_emu_grid_limits, 120 s) reports it.
  * Blocks run in order of blockIdx, in reverse (hx_emu_reverse_blocks), or in a fresh random order
- * every round (hx_emu_grid_order). One fiber at a time: memory ordering between SMs is not modelled. */
+ * every round (hx_emu_grid_order). One fiber at a time: memory ordering between SMs is not modelled.
+ * hx_emu_launch_grids launches several grids at once (kernels on several GPUs, one per rank of a
+ * test): one scheduler over all their blocks, each block with its own grid's gridDim, blockDim and
+ * body, so blocks of different grids interleave and wait for each other as blocks of one do. */
 #ifndef HALOX_TEST_EMU_GRID_H
 #define HALOX_TEST_EMU_GRID_H
 
@@ -100,7 +103,8 @@ struct block_thread {
     pthread_t th;
     sem_t go;
     sem_t *back; /* the launch's: the step is over */
-    int b, first, n;
+    int b, first, n; /* b: blockIdx in its grid, flat */
+    dim3 gd, bd;     /* its grid's gridDim and blockDim */
     unsigned char *smem;
     bool back_warps, done, quit;
 };
@@ -118,6 +122,8 @@ inline void *block_main(void *arg)
     for (;;) {
         sem_wait(&t.go);
         if (t.quit) break;
+        gridDim = t.gd;
+        blockDim = t.bd;
         blockIdx = uint3{(unsigned)t.b % gridDim.x, (unsigned)t.b / gridDim.x % gridDim.y, (unsigned)t.b / (gridDim.x * gridDim.y)};
         g.smem = t.smem;
         t.done = run_block(t.first, t.n, t.back_warps);
@@ -143,40 +149,72 @@ static inline unsigned long long hx_emu_now_ns() { return hx_emu::grid.clock_ns+
 /* A spin-wait's yield (device_sync.cuh's hx_watchdog under HALOX_EMULATE). */
 static inline void hx_emu_spin(bool fresh) { hx_emu::spin(fresh); }
 
-/* Every block of the grid at once, its threads as fibers; smem: bytes of dynamic shared memory per
- * block. Returns when every thread of every block has ended. */
-template <class F> static void hx_emu_launch_grid(dim3 gd, dim3 block, size_t smem, F body)
+/* One grid of a launch of several (hx_emu_launch_grids): its shape, dynamic shared memory per
+ * block and body; hx_emu_grid_of makes one from a callable, which must outlive the launch. */
+struct hx_emu_grid {
+    dim3 grid, block;
+    size_t smem;
+    void (*call)(void *);
+    void *body;
+};
+template <class F> static hx_emu_grid hx_emu_grid_of(dim3 gd, dim3 block, size_t smem, F &body)
+{
+    return hx_emu_grid{gd, block, smem, [](void *b) { (*(F *)b)(); }, (void *)&body};
+}
+
+/* Several grids at once, as kernels launched together on several GPUs (one per rank of a test):
+ * every block of every grid resident, one scheduler, so blocks of different grids interleave
+ * (blockIdx order runs the grids one after the other, reversed or shuffled across all of them).
+ * Returns when every thread of every block has ended. */
+static void hx_emu_launch_grids(int ngrids, const hx_emu_grid *grids)
 {
     using namespace hx_emu;
-    gridDim = gd;
-    blockDim = block;
-    const int n = (int)(block.x * block.y * block.z), nb = (int)(gd.x * gd.y * gd.z);
-    if (n < 1 || n > 1024) fail("a block of 1 to 1024 threads");
-    if (nb < 1 || (long)nb * n > 16384) fail("a grid of 1 to 16384 threads in all (each a fiber with its own stack)");
-    reserve((size_t)nb * n);
-    g.f.assign((size_t)nb * n, fiber{});
-    g.call = [](void *b) { (*(F *)b)(); };
-    g.body = &body;
-    /* each block's dynamic shared memory ends where a page without access begins */
-    const size_t span = (smem + 15) / 16 * 16, each = (span + g.page - 1) / g.page * g.page + g.page;
-    char *map = (char *)mmap(nullptr, each * nb, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (map == MAP_FAILED) fail("cannot map the blocks' shared memory");
-    std::vector<unsigned char *> sm((size_t)nb);
-    for (int b = 0; b < nb; b++) {
-        mprotect(map + each * (b + 1) - g.page, g.page, PROT_NONE);
-        sm[(size_t)b] = (unsigned char *)(map + each * (b + 1) - g.page - span);
-        memset(sm[(size_t)b], 0xff, smem); /* NaN in either dtype */
+    int nb = 0;
+    long fibers = 0;
+    for (int k = 0; k < ngrids; k++) {
+        const hx_emu_grid &G = grids[k];
+        const int n = (int)(G.block.x * G.block.y * G.block.z), blocks = (int)(G.grid.x * G.grid.y * G.grid.z);
+        if (n < 1 || n > 1024) fail("a block of 1 to 1024 threads");
+        if (blocks < 1) fail("a grid of at least one block");
+        nb += blocks;
+        fibers += (long)blocks * n;
     }
-    for (int b = 0; b < nb; b++)
-        for (int t = 0; t < n; t++)
-            start(b * n + t, uint3{(unsigned)t % block.x, (unsigned)t / block.x % block.y, (unsigned)t / (block.x * block.y)});
+    if (fibers > 16384) fail("a launch of 1 to 16384 threads in all (each a fiber with its own stack)");
+    reserve((size_t)fibers);
+    g.f.assign((size_t)fibers, fiber{});
+    std::vector<block_thread> bt((size_t)nb);
+    std::vector<size_t> smem_of((size_t)nb);
+    std::vector<size_t> at((size_t)nb + 1, 0); /* where each block's shared memory begins in the map */
+    for (int k = 0, b = 0, first = 0; k < ngrids; k++) {
+        const hx_emu_grid &G = grids[k];
+        const int n = (int)(G.block.x * G.block.y * G.block.z), blocks = (int)(G.grid.x * G.grid.y * G.grid.z);
+        g.call = G.call;
+        g.body = G.body;
+        /* each block's dynamic shared memory ends where a page without access begins */
+        const size_t span = (G.smem + 15) / 16 * 16, each = (span + g.page - 1) / g.page * g.page + g.page;
+        for (int i = 0; i < blocks; i++, b++, first += n) {
+            block_thread &t = bt[(size_t)b];
+            t.b = i, t.first = first, t.n = n, t.gd = G.grid, t.bd = G.block;
+            smem_of[(size_t)b] = G.smem;
+            at[(size_t)b + 1] = at[(size_t)b] + each;
+            for (int j = 0; j < n; j++)
+                start(first + j, uint3{(unsigned)j % G.block.x, (unsigned)j / G.block.x % G.block.y, (unsigned)j / (G.block.x * G.block.y)});
+        }
+    }
+    char *map = (char *)mmap(nullptr, at[(size_t)nb], PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (map == MAP_FAILED) fail("cannot map the blocks' shared memory");
+    for (int b = 0; b < nb; b++) {
+        const size_t span = (smem_of[(size_t)b] + 15) / 16 * 16;
+        mprotect(map + at[(size_t)b + 1] - g.page, g.page, PROT_NONE);
+        bt[(size_t)b].smem = (unsigned char *)(map + at[(size_t)b + 1] - g.page - span);
+        memset(bt[(size_t)b].smem, 0xff, smem_of[(size_t)b]); /* NaN in either dtype */
+    }
     sem_t back;
     sem_init(&back, 0, 0);
-    std::vector<block_thread> bt((size_t)nb);
     std::vector<int> order((size_t)nb);
     for (int b = 0; b < nb; b++) {
         block_thread &t = bt[(size_t)b];
-        t.back = &back, t.b = b, t.first = b * n, t.n = n, t.smem = sm[(size_t)b];
+        t.back = &back;
         t.back_warps = g.reverse, t.done = t.quit = false;
         sem_init(&t.go, 0, 0);
         if (pthread_create(&t.th, nullptr, block_main, &t)) fail("cannot start a block's thread");
@@ -213,7 +251,17 @@ template <class F> static void hx_emu_launch_grid(dim3 gd, dim3 block, size_t sm
     }
     sem_destroy(&back);
     g.smem = nullptr;
-    munmap(map, each * nb);
+    munmap(map, at[(size_t)nb]);
+}
+
+/* Every block of the grid at once, its threads as fibers; smem: bytes of dynamic shared memory per
+ * block. Returns when every thread of every block has ended. */
+template <class F> static void hx_emu_launch_grid(dim3 gd, dim3 block, size_t smem, F body)
+{
+    gridDim = gd;
+    blockDim = block;
+    const hx_emu_grid one = hx_emu_grid_of(gd, block, smem, body);
+    hx_emu_launch_grids(1, &one);
 }
 
 #endif

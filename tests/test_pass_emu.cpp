@@ -1,0 +1,106 @@
+/* The pass kernel (src/exec/persistent_kernel.cuh: the persistent schedule's kernel when the resident
+ * one does not apply, HALOX_RESIDENT=0, and every 3D run) on the host through tests/emu: one rank,
+ * every block resident at once (hx_emu_launch_grid), its halo put into its own receive slots at a
+ * periodic boundary (the table as the ipc transport lays it out: tests/emu/emu_ranks.h), flags,
+ * grid barriers, unpack, then the sweeps as passes (2D: up to `fuse` levels a pass in shared
+ * memory; 3D: a sweep a pass). Tiles and grid as persistent.cu picks them (hx_pass_tiles and
+ * hx_pass_grid, with a stand-in for the occupancy query), a cap on blocks per SM so that a block
+ * takes several tiles or rows. Two launches one after the other continue the exchange count, against
+ * the same number of sweeps as a plain loop over halox/stencil.h's expressions: bit for bit over the
+ * owned cells, cells neither owned nor received never written, norms to rounding. jacobi5, star9,
+ * jacobi7 and star13, float and double, several depths and fuse levels, fixed and periodic
+ * boundaries, staged and direct patterns (one phase or one per axis), odd sizes, blocks in blockIdx
+ * order, reversed and shuffled every round. What this cannot see: memory ordering between SMs (one
+ * fiber runs at a time), IPC, timing, occupancy. tests/test_ranks_emu.cpp runs it on two ranks. */
+#include <cuda_runtime.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <vector>
+
+#include "exec/resident_kernel.cuh"
+#include "exec/persistent_plan.cuh"
+#include "emu_ranks.h"
+
+static int failures = 0, runs = 0;
+
+static const char *st_name(int st)
+{
+    static const char *n[] = {"jacobi5", "jacobi7", "star9", "star13"};
+    return n[st];
+}
+
+template <typename T, int ST> static void run(const emu_problem &pb, long s1, long s2)
+{
+    char label[256];
+    snprintf(label, sizeof label, "%s %s depth %d fuse %d %s %s %dx%dx%d sms %d cap %d norms %d cur %d order %d sweeps %ld+%ld",
+             sizeof(T) == 4 ? "float" : "double", st_name(ST), pb.depth, pb.levels, pb.bnd == HX_PERIODIC ? "periodic" : "fixed",
+             pb.pattern == HX_DIRECT ? "direct" : "staged", pb.global[0], pb.global[1], pb.global[2], pb.sms, pb.per_sm_cap,
+             pb.norm_every, pb.cur0, pb.order, s1, s2);
+    runs++;
+    failures += emu_run<T, ST>(pb, s1, s2, label);
+}
+
+template <typename T, int ST> static void run_stencil()
+{
+    constexpr int dim = ST == HX_JACOBI5 || ST == HX_STAR9 ? 2 : 3;
+    static const int depths[] = {1, 2, 3, 5};
+    int k = 0;
+    for (int depth : depths) {
+        if (dim == 3 && depth == 5) continue;
+        for (int b = 0; b < 2; b++)
+            for (int pat = 0; pat < 2; pat++) {
+                if (failures >= 5) return; /* a broken kernel waits for its watchdog in every run: enough */
+                k++;
+                emu_problem pb;
+                memset(&pb, 0, sizeof pb);
+                pb.dim = dim, pb.st = ST, pb.depth = depth;
+                pb.bnd = b ? HX_PERIODIC : HX_FIXED;
+                pb.pattern = pat ? HX_DIRECT : HX_STAGED;
+                pb.pgrid[0] = pb.pgrid[1] = pb.pgrid[2] = 1;
+                pb.resident = false;
+                pb.cur0 = k & 1;
+                pb.order = k % 3 == 0 ? 0 : k % 3 == 1 ? 1 : 1000 + k;
+                const long s1 = depth + (depth + 1) / 2, s2 = depth + 1; /* 2 + 2 exchanges, the last of each partial */
+                if (dim == 2) {
+                    /* fuse 1, 2 and the whole cycle; a small grid (blocks take several tiles) and persistent.cu's */
+                    const int fuses[] = {1, 2, depth + 1};
+                    for (int f = 0; f < 3; f++) {
+                        if (f == 2 && depth <= 2) continue;
+                        pb.levels = fuses[f];
+                        pb.global[0] = f == 1 ? 45 : 37, pb.global[1] = f == 1 ? 23 : 29, pb.global[2] = 1;
+                        pb.sms = f == 0 ? 4 : 1 + f, pb.per_sm_cap = f == 0 ? 1 : 0; /* 4 blocks for 8 tiles or more */
+                        pb.norm_every = f == 0 ? 0 : f == 1 ? 2 : 3;
+                        run<T, ST>(pb, s1, s2);
+                    }
+                } else {
+                    pb.levels = 1;
+                    pb.global[0] = 13, pb.global[1] = 11, pb.global[2] = 9;
+                    pb.sms = 1, pb.per_sm_cap = 1 + (k & 1); /* 1 or 2 blocks of 512 threads: 16 or 32 warps over 99 rows */
+                    pb.norm_every = k % 2 ? 0 : 2;
+                    run<T, ST>(pb, s1, s2);
+                }
+            }
+    }
+}
+
+int main(void)
+{
+    setvbuf(stdout, nullptr, _IOLBF, 0); /* a failure shows at once, before the next run's watchdog */
+    run_stencil<float, HX_JACOBI5>();
+    run_stencil<double, HX_JACOBI5>();
+    run_stencil<float, HX_STAR9>();
+    run_stencil<double, HX_STAR9>();
+    run_stencil<float, HX_JACOBI7>();
+    run_stencil<double, HX_JACOBI7>();
+    run_stencil<float, HX_STAR13>();
+    run_stencil<double, HX_STAR13>();
+    printf("pass kernel on the host, one rank: %d of %d runs bit-identical to the plain loop (%ld launches of %ld blocks, "
+           "%ld threads, %ld messages in all; %ld grids of several phases; %ld grids with fewer blocks than tiles or warp rows)\n",
+           runs - failures, runs, emu_seen.launches, emu_seen.blocks, emu_seen.threads, emu_seen.msgs, emu_seen.multi_phase,
+           emu_seen.blocks_short);
+    return failures ? 1 : 0;
+}
