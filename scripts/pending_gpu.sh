@@ -26,6 +26,28 @@ tests="gpu_schedule_np1|gpu_fuse_np1|gpu_graph_np1|gpu_device_fault"
 (cd "$B" && timeout 420 ctest -R "^($tests)\$" -j 2 --output-on-failure) >"$OUT/tests.log" 2>&1 || fail=1
 grep -E "runs, |FAIL|tests passed|tests failed|Passed|Failed" "$OUT/tests.log" | head -30
 
+t "the role-based fused kernel (HALOX_ROLES=1; host-verified only): bit for bit against the reference, then beside the pass kernel"
+for np in 1 2; do
+    [ "$np" -le "$NGPU" ] || continue
+    for size in "301x257" "1000x998" "67x45x39 --stencil star13" "128x96x80"; do
+        HALOX_ROLES=1 HALOX_VERBOSE=1 timeout 120 $MPI -x HALOX_ROLES -x HALOX_VERBOSE -np $np "$H" run --backend cuda \
+            --transport ipc --schedule fused --depth 1 --pattern direct --iters 23 --size $size --verify --format csv \
+            --quiet >"$OUT/roles_np$np.csv" 2>"$OUT/roles_np$np.err"
+        rc=$?
+        k=$(grep -c "role kernel" "$OUT/roles_np$np.err")
+        v=$(awk -F, 'NR == 2 { print $50 }' "$OUT/roles_np$np.csv")
+        if [ $rc -eq 0 ] && [ "$k" -ge 1 ] && [ "$v" = 1 ]; then echo "PASS roles np$np --size $size"; else
+            echo "FAIL roles np$np --size $size: exit $rc, role kernel announced $k times, verified '$v'"
+            tail -3 "$OUT/roles_np$np.err"
+            fail=1
+        fi
+    done
+done
+for roles in 0 1; do
+    HALOX_ROLES=$roles $MPI -x HALOX_ROLES -np "$NGPU" "$H" run --backend cuda --transport ipc --schedule fused --depth 1 \
+        --pattern direct --size 1024x1024 --iters 2000 --repeat 5 --format csv --quiet 2>&1 | cut -d, -f2,3,11,16,48,50,64,68
+done | tee "$OUT/roles_vs_passes.csv"
+
 t "3D sweeps: one row per thread against ROWS3 = 2 and 4 (HALOX_TILE=BY2,CHUNK2,BY3,CHUNK3,PIPE,ROWS3), % of copy"
 for tile in 4,8,8,16,0,1 4,8,8,16,0,2 4,8,4,16,0,2 4,8,4,16,0,4 4,8,2,32,0,4 4,8,8,16,2,1; do
     echo "HALOX_TILE=$tile"

@@ -14,6 +14,7 @@
 #include "exec/persistent.h"
 #include "exec/persistent_kernel.cuh"
 #include "exec/resident_kernel.cuh"
+#include "exec/roles_kernel.cuh"
 #include "exec/persistent_plan.cuh"
 
 struct hx_device_run {
@@ -28,6 +29,7 @@ struct hx_device_run {
     size_t smem;
     /* resident kernel: tiles stay in shared memory for the whole run */
     int resident, ntx, nty, ring;
+    int roles; /* the role-based fused kernel (roles_kernel.cuh, HALOX_ROLES=1) */
     unsigned long long *ll_mail[2]; /* device, per parity: the mailbox of flagged words ([0] owns the allocation) */
     unsigned long long *prof;      /* device, HALOX_PROFILE=1 */
 };
@@ -62,7 +64,7 @@ static kernel_fn pick_resident(hx_dtype t, hx_stencil_id st)
 
 const char *hx_device_kernel(const hx_sim *s)
 {
-    return s->device_run ? (s->device_run->resident ? "resident" : "passes") : NULL;
+    return s->device_run ? (s->device_run->roles ? "roles" : s->device_run->resident ? "resident" : "passes") : NULL;
 }
 
 /* HALOX_PROFILE=1: each rank prints where its blocks' cycles went (mean and slowest block). */
@@ -164,6 +166,45 @@ static int setup_resident(hx_sim *s, const hx_dev_table *table, int sms)
     return 1;
 }
 
+static kernel_fn pick_roles(hx_dtype t, hx_stencil_id st)
+{
+    static const kernel_fn table[2][HX_NUM_STENCILS] = {
+        {hx_roles_kernel<float, HX_JACOBI5>, hx_roles_kernel<float, HX_JACOBI7>, hx_roles_kernel<float, HX_STAR9>,
+         hx_roles_kernel<float, HX_STAR13>},
+        {hx_roles_kernel<double, HX_JACOBI5>, hx_roles_kernel<double, HX_JACOBI7>, hx_roles_kernel<double, HX_STAR9>,
+         hx_roles_kernel<double, HX_STAR13>},
+    };
+    return table[t == HX_DOUBLE][st];
+}
+
+/* The role-based kernel (roles_kernel.cuh: 1 receiver, N sender/interior blocks, M boundary blocks
+ * on an atomic ticket), where it applies: the fused schedule at depth 1 with every ghost cell from
+ * a message of phase 0 (the direct pattern, or no neighbours), and only with HALOX_ROLES=1: it is
+ * verified on the host emulator (tests/test_roles_emu.cpp) but not yet on a GPU, so the pass
+ * kernel stays the default. Returns 1 when set up, 0 when it does not apply, -1 on error. */
+static int setup_roles(hx_sim *s, const hx_dev_table *table, int sms)
+{
+    hx_device_run *r = s->device_run;
+    const hx_decomp *d = s->d;
+    const char *env = getenv("HALOX_ROLES");
+    if (!env || strcmp(env, "1") != 0 || s->opt.schedule != HX_SCHEDULE_FUSED || s->opt.depth != 1) return 0;
+    for (int ph = 1; ph < table->nphases; ph++)
+        if (table->nmsg[ph]) return 0;
+    int per_sm = 0;
+    r->kernel = (void *)pick_roles(s->bk->dtype, s->bk->stencil);
+    r->threads = HX_ROLE_THREADS;
+    r->smem = 0;
+    DEV_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, r->kernel, r->threads, 0));
+    if ((long)per_sm * sms < 3)
+        return snprintf(s->err, sizeof s->err, "the role kernel needs 3 co-resident blocks on GPU %d", s->bk->device), -1;
+    r->grid = hx_roles_grid((long)d->local[1] * (d->dim > 2 ? d->local[2] : 1), per_sm, sms);
+    r->levels = 1;
+    r->roles = 1;
+    if (getenv("HALOX_VERBOSE") && d->rank == 0)
+        fprintf(stderr, "halox: fused schedule: role kernel, %d blocks of %d threads\n", r->grid, r->threads);
+    return 1;
+}
+
 static int setup(hx_sim *s)
 {
     hx_device_run *r = (hx_device_run *)calloc(1, sizeof *r);
@@ -188,6 +229,8 @@ static int setup(hx_sim *s)
     const int levels = s->opt.fuse > 1 && d->dim == 2 ? s->opt.fuse : 1;
     int per_sm = 0, sms = 0, dev = s->bk->device;
     DEV_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    const int roles = setup_roles(s, &table, sms);
+    if (roles) return roles < 0 ? -1 : 0;
     const int res = setup_resident(s, &table, sms);
     if (res) return res < 0 ? -1 : 0;
     hx_pass_shape ps;
@@ -231,6 +274,9 @@ static int wait_progress(hx_sim *s, cudaStream_t st)
             snprintf(s->err, sizeof s->err, "rank %d waited %.1f s on the device for the halo of rank %d (phase %d, exchange %lld, "
                      "after sweep %lld) and gave up: that neighbour never put it", w->rank, w->waited_s, w->peer, w->phase,
                      w->exchange, w->sweep);
+        else if (w->what == HX_WAIT_RELEASE)
+            snprintf(s->err, sizeof s->err, "rank %d: a boundary block waited %.1f s for the receiver block's release (exchange %lld, "
+                     "after sweep %lld) and gave up", w->rank, w->waited_s, w->exchange, w->sweep);
         else if (w->what == HX_WAIT_TILE)
             snprintf(s->err, sizeof s->err, "rank %d: a tile waited %.1f s for a neighbouring tile of its own GPU (exchange %lld, "
                      "after sweep %lld) and gave up", w->rank, w->waited_s, w->exchange, w->sweep);

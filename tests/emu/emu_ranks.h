@@ -39,6 +39,7 @@ struct emu_problem {
     hx_boundary bnd;
     hx_pattern pattern;
     bool resident;  /* the resident kernel, else the pass kernel */
+    int roles;      /* > 0: the role kernel (roles_kernel.cuh, included before this header) of this many blocks */
     int levels;     /* the pass kernel's sweeps per pass (2D; fuse) */
     int sms;        /* SMs of the stand-in GPU (the resident kernel: the fewest tried) */
     int per_sm_cap; /* > 0: at most this many pass-kernel blocks per SM (a block then takes several tiles) */
@@ -189,6 +190,10 @@ static void emu_launch(const emu_problem &pb, std::vector<emu_rank<T>> &rk, long
         p.cur_out = &r.cur;
         p.ll_mail[0] = r.mail.data();
         p.ll_mail[1] = r.mail.data() + r.mail.size() / 2;
+#ifdef HALOX_ROLES_KERNEL_CUH
+        if (pb.roles) body[q] = [&p] { hx_roles_kernel<T, ST>(p); };
+        else
+#endif
         if constexpr (ST == HX_JACOBI5 || ST == HX_STAR9) {
             if (pb.resident) body[q] = [&p] { hx_resident_kernel<T, ST>(p); };
             else body[q] = [&p] { hx_persistent_kernel<T, ST>(p); };
@@ -247,6 +252,7 @@ static const char *emu_setup(const emu_problem &pb, std::vector<emu_rank<T>> &rk
             r.p.levels = ps.levels, r.p.tx = ps.tx, r.p.ty = ps.ty, r.p.pitch = ps.pitch;
             r.grid = hx_pass_grid(&d, R, pb.depth, &ps, per_sm, pb.sms), r.threads = ps.threads, r.smem = ps.smem;
             emu_seen.blocks_short += r.grid < hx_pass_grid(&d, R, pb.depth, &ps, 1 << 20, 1);
+            if (pb.roles) r.grid = pb.roles, r.threads = 256, r.smem = 0; /* HX_ROLE_THREADS */
         }
         const size_t cells = (size_t)hx_alloc_cells(&d);
         r.mail.assign(pb.resident ? 2 * cells * (sizeof(T) / 4) : 2, 0);
@@ -313,7 +319,7 @@ template <typename T, int ST> static int emu_run(const emu_problem &pb, long s1,
             emu_rank<T> &r = rk[q];
             const int last = (int)((pb.cur0 + (l ? s1 : 0) + sw) & 1);
             if (r.watch.state || r.abort_flag) what = "the kernel's watchdog gave up";
-            else if (pb.resident ? r.cur != last : r.cur != 0 && r.cur != 1) /* a fused pass flips it once for its sweeps */
+            else if (pb.resident || pb.roles ? r.cur != last : r.cur != 0 && r.cur != 1) /* a fused pass flips it once for its sweeps */
                 what = "cur_out names the wrong buffer";
             else if (r.watch.progress != exch0 + (l ? e2 : e1)) what = "the progress word is not the last exchange";
             else if (r.bar[0] != 0) what = "the grid barrier's counter is not back at 0";
@@ -353,7 +359,8 @@ template <typename T, int ST> static int emu_run(const emu_problem &pb, long s1,
     for (const emu_rank<T> &r : rk)
         if (r.watch.state)
             printf(" (rank %d waited for %s, exchange %lld)", r.p.rank,
-                   r.watch.what == HX_WAIT_TILE ? "a tile" : r.watch.what == HX_WAIT_FLAG ? "a message" : "a barrier", r.watch.exchange);
+                   r.watch.what == HX_WAIT_TILE ? "a tile" : r.watch.what == HX_WAIT_FLAG ? "a message"
+                   : r.watch.what == 4 ? "the receiver's release" /* HX_WAIT_RELEASE */ : "a barrier", r.watch.exchange);
     printf("\n");
     return 1;
 }

@@ -1,0 +1,276 @@
+/* The role-based fused kernel (issue 13; seed 000, GPUDirect Async's fused compute-exchange
+ * kernel): one launch per cycle of depth 1 (one sweep per exchange), direct pattern (every ghost
+ * cell from a message of phase 0: no corners forwarded through phases). Blocks take roles from an
+ * atomic ticket (p.bar[HX_ROLE_TICKET]; the block that draws the last ticket resets it for the
+ * next launch), not from blockIdx:
+ *   tickets 0 .. N-1   senders: pack their share of every message straight into the neighbours'
+ *                      receive slots (parity e % 2); the last to finish (a counter, reset by it)
+ *                      signals every flag with exchange number e; then they sweep the interior
+ *                      (the owned cells that read no received ghost), current field -> other one;
+ *   ticket  N          the receiver: waits on every incoming flag (hx_watchdog; hx_give_up names
+ *                      the peer, phase and exchange), unpacks every message into the ghost cells
+ *                      of the current field, then releases the boundary blocks by storing e into
+ *                      a release word (p.bar[HX_ROLE_GO], monotone like the flags: never reset);
+ *   tickets N+1 .. N+M boundary blocks: wait for the release, then sweep the shell (owned box
+ *                      minus interior, as up to 2 x dim disjoint slabs).
+ * Deadlock freedom whatever order the hardware schedules blocks in: every wait is on a lower
+ * ticket of the same GPU (boundary -> receiver) or on remote senders, and senders wait on nothing.
+ * So no block that waits can keep a block it waits for from running (nor a sender from sending).
+ * The receiver unpacks itself so that boundary blocks need no barrier among themselves (which
+ * would make a block wait on higher tickets). Several cycles in one launch (the emulator's tests,
+ * and a persistent use) meet at hx_grid_sync between cycles, which needs co-residency (the host
+ * launches cooperatively anyway; the fused schedule launches one cycle per launch).
+ * N and M (hx_roles_split): the N + M sweeping blocks are shared in proportion to the cells they
+ * sweep (interior vs shell), at least one of each. The arithmetic is hx_apply_cg's, the pass
+ * kernel's, so results are bit-identical to every other schedule. Not yet verified on a GPU: the
+ * host uses it only with HALOX_ROLES=1 (persistent.cu). Include after persistent_kernel.cuh. */
+#ifndef HALOX_ROLES_KERNEL_CUH
+#define HALOX_ROLES_KERNEL_CUH
+
+#include "exec/persistent_kernel.cuh"
+
+/* words of p.bar this kernel uses (hx_grid_sync uses [0] and [32]) */
+enum { HX_ROLE_TICKET = 4, HX_ROLE_SENT = 8, HX_ROLE_DONE = 12, HX_ROLE_GO = 48 };
+enum { HX_WAIT_RELEASE = 4 }; /* a boundary block waited for the receiver's release */
+#define HX_ROLE_THREADS 256
+
+/* Owned cells that read no received ghost: the owned box shrunk by the radius on every side that
+ * is not a fixed boundary (a message brings that side's ghosts). Empty boxes stay inside it. */
+__host__ __device__ inline hx_box hx_roles_interior(const hx_pparams &p)
+{
+    hx_box b;
+    for (int a = 0; a < 3; a++) {
+        const int r = a < p.dim ? p.radius : 0;
+        int lo = p.clip_lo[a] ? p.olo[a] : p.olo[a] + r, hi = p.clip_hi[a] ? p.ohi[a] : p.ohi[a] - r;
+        if (lo > p.ohi[a]) lo = p.ohi[a];
+        if (hi < lo) hi = lo;
+        b.lo[a] = lo;
+        b.hi[a] = hi;
+    }
+    return b;
+}
+
+/* Slab k (0 .. 2 dim - 1) of the shell S minus I: axis k/2, low side (k even) or high; the axes
+ * before it restricted to I, the ones after it whole. The slabs are disjoint and cover S minus I. */
+__host__ __device__ inline hx_box hx_roles_slab(const hx_box &S, const hx_box &I, int k)
+{
+    const int a = k >> 1;
+    hx_box b = S;
+    for (int c = 0; c < a; c++) b.lo[c] = I.lo[c], b.hi[c] = I.hi[c];
+    if (k & 1) b.lo[a] = I.hi[a];
+    else b.hi[a] = I.lo[a];
+    return b;
+}
+
+__host__ __device__ inline long hx_roles_cells(const hx_box &b)
+{
+    long n = 1;
+    for (int a = 0; a < 3; a++) n *= b.hi[a] > b.lo[a] ? b.hi[a] - b.lo[a] : 0;
+    return n;
+}
+
+/* Senders (N) and boundary blocks (M) of a grid of `grid` >= 3 blocks: grid - 1 sweeping blocks
+ * shared in proportion to interior and shell cells, rounded, at least one each. */
+__host__ __device__ inline void hx_roles_split(const hx_pparams &p, int grid, int *nsend, int *nbnd)
+{
+    hx_box S;
+    for (int a = 0; a < 3; a++) S.lo[a] = p.olo[a], S.hi[a] = p.ohi[a];
+    const long all = hx_roles_cells(S), shell = all - hx_roles_cells(hx_roles_interior(p));
+    const int rest = grid - 1;
+    long m = all > 0 ? ((long)rest * shell + all / 2) / all : 1;
+    if (m > rest - 1) m = rest - 1;
+    if (m < 1) m = 1;
+    *nbnd = (int)m;
+    *nsend = rest - (int)m;
+}
+
+/* The grid the host launches: about a warp per row of the owned block for the sweeping blocks,
+ * plus the receiver, at least 3 blocks, at most what is resident at once (per_sm x sms). */
+static inline int hx_roles_grid(long rows, int per_sm, int sms)
+{
+    const int warps = HX_ROLE_THREADS / 32;
+    long g = (rows + warps - 1) / warps + 1, cap = (long)per_sm * sms;
+    if (g > cap) g = cap;
+    if (g < 3) g = 3;
+    return (int)g;
+}
+
+/* Rows of box b shared by the k-th of nb blocks of a role: warp w of them takes rows w, w + warps
+ * of the role, ...; fn(row-major index within the box, address of the cell). */
+template <typename F> __device__ __forceinline__ void hx_role_rows(const hx_box &b, long sy, long sz, int k, int nb, F fn)
+{
+    const int w = b.hi[0] - b.lo[0], h = b.hi[1] - b.lo[1], rows = h * (b.hi[2] - b.lo[2]);
+    if (w <= 0 || rows <= 0) return;
+    const int lane = threadIdx.x & 31, warps = (int)(blockDim.x >> 5);
+    for (int r = k * warps + (int)(threadIdx.x >> 5); r < rows; r += nb * warps) {
+        const int y = b.lo[1] + r % h, z = b.lo[2] + r / h;
+        const long base = sy * y + sz * z;
+        for (int x = b.lo[0] + lane; x < b.hi[0]; x += 32) fn((long)r * w + (x - b.lo[0]), base + x);
+    }
+}
+
+/* One sweep of box b (owned cells only) by the k-th of nb blocks of a role, a warp per row, as
+ * hx_pass3d does it; acc gets the squared change when `norm`. */
+template <typename T, int ST>
+__device__ void hx_role_sweep(const hx_pparams &p, const T *src, T *dst, const hx_box &b, int k, int nb, bool norm, double &acc)
+{
+    const int h = b.hi[1] - b.lo[1], rows = h * (b.hi[2] - b.lo[2]);
+    const int lane = threadIdx.x & 31, warps = (int)(blockDim.x >> 5);
+    for (int r = k * warps + (int)(threadIdx.x >> 5); r < rows && b.hi[0] > b.lo[0]; r += nb * warps) {
+        const int y = b.lo[1] + r % h, z = b.lo[2] + r / h;
+        const long base = p.sy * y + p.sz * z;
+        for (int x0 = b.lo[0] + lane; x0 < b.hi[0]; x0 += 32 * HX_BATCH) {
+            T v[HX_BATCH];
+#pragma unroll
+            for (int u = 0; u < HX_BATCH; u++)
+                if (x0 + 32 * u < b.hi[0]) v[u] = hx_apply_cg<T, ST>(src + base + x0 + 32 * u, p.sy, p.sz);
+#pragma unroll
+            for (int u = 0; u < HX_BATCH; u++) {
+                const int x = x0 + 32 * u;
+                if (x >= b.hi[0]) continue;
+                dst[base + x] = v[u];
+                if (norm) {
+                    const double d = (double)v[u] - (double)__ldcg(src + base + x);
+                    acc += d * d;
+                }
+            }
+        }
+    }
+}
+
+/* Sender k of ns: its share of every message into the neighbours' slots; the last sender of the
+ * exchange signals every flag. Waits on nothing. */
+template <typename T> __device__ void hx_role_send(const hx_pparams &p, const T *f, long long e, int k, int ns)
+{
+    const hx_dev_table *tb = p.table;
+    const int par = (int)(e & 1);
+    const bool skip = p.skip_from && e >= p.skip_from;
+    for (int ph = 0; ph < tb->nphases && !skip; ph++)
+        for (int m = 0; m < tb->nmsg[ph]; m++) {
+            const hx_dev_msg &dm = tb->msg[ph][m];
+            T *dst = (T *)dm.remote_recv[par];
+            hx_role_rows(dm.send_box, p.sy, p.sz, k, ns, [&](long i, long at) { dst[i] = __ldcg(f + at); });
+        }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence_system(); /* cumulative after the block's barrier: the block's puts before the count */
+        if (atomicAdd(p.bar + HX_ROLE_SENT, 1u) == (unsigned)ns - 1) {
+            atomicExch(p.bar + HX_ROLE_SENT, 0u); /* every sender of this exchange counted: ready for the next */
+            __threadfence_system();
+            for (int ph = 0; ph < tb->nphases && !skip; ph++)
+                for (int m = 0; m < tb->nmsg[ph]; m++) hx_store_release_sys(tb->msg[ph][m].remote_flag, (unsigned long long)e);
+        }
+    }
+}
+
+/* The receiver: every incoming flag of exchange e, unpack into f, release the boundary blocks. */
+template <typename T> __device__ bool hx_role_receive(const hx_pparams &p, T *f, long long e, long long sweep)
+{
+    const hx_dev_table *tb = p.table;
+    const int par = (int)(e & 1);
+    __shared__ int ok;
+    if (threadIdx.x == 0) ok = 1;
+    __syncthreads();
+    for (int ph = 0; ph < tb->nphases; ph++)
+        if ((int)threadIdx.x < tb->nmsg[ph]) {
+            const hx_dev_msg &dm = tb->msg[ph][threadIdx.x];
+            unsigned long long t0 = 0, waited = 0;
+            for (unsigned spin = 1; hx_load_acquire_sys(dm.my_flag) < (unsigned long long)e; spin++) {
+                if (spin % 64) continue;
+                const int w = hx_watchdog(p.abort_flag, p.timeout_ns, t0, waited);
+                if (w == HX_WATCH_WAIT) continue;
+                if (w == HX_WATCH_EXPIRED) hx_give_up(p, dm.peer, ph, e, sweep, HX_WAIT_FLAG, waited);
+                ok = 0;
+                break;
+            }
+        }
+    __syncthreads();
+    if (!ok) return false;
+    for (int ph = 0; ph < tb->nphases; ph++)
+        for (int m = 0; m < tb->nmsg[ph]; m++) {
+            const hx_dev_msg &dm = tb->msg[ph][m];
+            const T *src = (const T *)dm.my_recv[par];
+            hx_role_rows(dm.recv_box, p.sy, p.sz, 0, 1, [&](long i, long at) { f[at] = __ldcg(src + i); });
+        }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence(); /* cumulative: the block's unpack before the release */
+        *(volatile unsigned *)(p.bar + HX_ROLE_GO) = (unsigned)e;
+        ((volatile hx_watch *)p.watch)->progress = (unsigned long long)e;
+        __threadfence_system();
+    }
+    return true;
+}
+
+/* A boundary block: wait until the receiver released exchange e. */
+__device__ bool hx_role_wait_go(const hx_pparams &p, long long e, long long sweep)
+{
+    __shared__ int ok;
+    if (threadIdx.x == 0) {
+        ok = 1;
+        volatile unsigned *go = p.bar + HX_ROLE_GO;
+        unsigned long long t0 = 0, waited = 0;
+        for (unsigned spin = 1; (int)(*go - (unsigned)e) < 0; spin++) {
+            if (spin % 64) continue;
+            const int w = hx_watchdog(p.abort_flag, p.timeout_ns, t0, waited);
+            if (w == HX_WATCH_WAIT) continue;
+            if (w == HX_WATCH_EXPIRED) hx_give_up(p, -1, 0, e, sweep, HX_WAIT_RELEASE, waited);
+            ok = 0;
+            break;
+        }
+        __threadfence();
+    }
+    __syncthreads();
+    return ok;
+}
+
+template <typename T, int ST> __global__ void __launch_bounds__(HX_ROLE_THREADS) hx_roles_kernel(hx_pparams p)
+{
+    __shared__ int ticket;
+    if (threadIdx.x == 0) {
+        const unsigned t = atomicAdd(p.bar + HX_ROLE_TICKET, 1u);
+        if (t == gridDim.x - 1) atomicExch(p.bar + HX_ROLE_TICKET, 0u); /* every block holds its ticket: reset for the next launch */
+        ticket = (int)t;
+    }
+    __syncthreads();
+    const int t = ticket;
+    int ns, nbd;
+    hx_roles_split(p, (int)gridDim.x, &ns, &nbd);
+    hx_box S;
+    for (int a = 0; a < 3; a++) S.lo[a] = p.olo[a], S.hi[a] = p.ohi[a];
+    const hx_box I = hx_roles_interior(p);
+    int cur = *(volatile int *)p.cur_out;
+    long long e = (long long)p.exch0;
+    for (long done = 0; done < p.sweeps; done++) {
+        e++;
+        const long gdone = p.done0 + done;
+        double *norm = NULL;
+        if (p.norm_every > 0 && (gdone + 1) % p.norm_every == 0)
+            norm = p.norm_acc + ((gdone + 1) / p.norm_every - 1 - p.norm_base);
+        T *f = (T *)p.field[cur], *g = (T *)p.field[1 - cur];
+        double acc = 0;
+        if (t < ns) {
+            hx_role_send<T>(p, f, e, t, ns);
+            hx_role_sweep<T, ST>(p, f, g, I, t, ns, norm != NULL, acc);
+        } else if (t == ns) {
+            if (!hx_role_receive<T>(p, f, e, gdone)) return;
+        } else {
+            if (!hx_role_wait_go(p, e, gdone)) return;
+            for (int k = 0; k < 2 * p.dim; k++) hx_role_sweep<T, ST>(p, f, g, hx_roles_slab(S, I, k), t - ns - 1, nbd, norm != NULL, acc);
+        }
+        if (norm && t != ns) hx_block_add(acc, norm);
+        cur = 1 - cur;
+        if (done + 1 < p.sweeps && !hx_grid_sync(p, e, gdone)) return; /* the next cycle reads what every role wrote */
+    }
+    /* the last block to finish publishes where the iterate ends (every block read cur_out before) */
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        if (atomicAdd(p.bar + HX_ROLE_DONE, 1u) == gridDim.x - 1) {
+            atomicExch(p.bar + HX_ROLE_DONE, 0u);
+            *(volatile int *)p.cur_out = cur;
+        }
+    }
+}
+
+#endif

@@ -1,0 +1,104 @@
+/* The role-based fused kernel (src/exec/roles_kernel.cuh: 1 receiver, N sender/interior blocks, M
+ * boundary blocks on an atomic ticket) on the host through tests/emu: one rank (fixed and periodic:
+ * a periodic rank is its own neighbour) and two ranks of one process (2x1 and 1x2 in 2D, 2x1x1 and
+ * 1x1x2 in 3D) whose grids run together in one scheduler, each putting into the other's receive
+ * slots as CUDA IPC maps them (tests/emu/emu_ranks.h). Depth 1, the direct pattern (the kernel's
+ * scope), the four stencils, float and double, grids of 3 to 8 blocks (so M > 1 as well as M = 1),
+ * blocks in blockIdx order, reversed and in a fresh random order every round (the ticket, not
+ * blockIdx, gives the roles). Two launches continue the exchange count: one cycle each (the fused
+ * schedule's launches) and several cycles each (cycles meeting at a grid barrier); the owned cells
+ * must agree bit for bit with the plain loop of the global problem, cells neither owned nor
+ * received are never written, norms to rounding, the watchdog never fires, cur_out names the last
+ * buffer, and the barrier's counter is back at 0. What this cannot see: memory ordering between
+ * SMs or GPUs, IPC, timing. */
+#include <cuda_runtime.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <vector>
+
+#include "exec/resident_kernel.cuh"
+#include "exec/roles_kernel.cuh"
+#include "exec/persistent_plan.cuh"
+#include "emu_ranks.h"
+
+static int failures = 0, runs = 0, multi_m = 0;
+
+/* the split rank 0 gets, for the summary */
+static void note_split(const emu_problem &pb)
+{
+    hx_decomp d;
+    char err[256];
+    const int nr = pb.pgrid[0] * pb.pgrid[1] * pb.pgrid[2];
+    if (hx_decomp_init(&d, pb.dim, pb.global, pb.pgrid, 0, nr, pb.bnd, emu_radius(pb.st), err, sizeof err)) return;
+    hx_pparams p;
+    memset(&p, 0, sizeof p);
+    hx_pparams_domain(&p, &d, emu_radius(pb.st));
+    int ns = 0, nb = 0;
+    hx_roles_split(p, pb.roles, &ns, &nb);
+    multi_m += nb > 1;
+}
+
+template <typename T, int ST> static void run(const emu_problem &pb, long s1, long s2)
+{
+    static const char *names[] = {"jacobi5", "jacobi7", "star9", "star13"};
+    char label[256];
+    snprintf(label, sizeof label, "role kernel %s %s %s %dx%dx%d on %dx%dx%d ranks, %d blocks, norms %d cur %d order %d sweeps %ld+%ld",
+             sizeof(T) == 4 ? "float" : "double", names[ST], pb.bnd == HX_PERIODIC ? "periodic" : "fixed", pb.global[0],
+             pb.global[1], pb.global[2], pb.pgrid[0], pb.pgrid[1], pb.pgrid[2], pb.roles, pb.norm_every, pb.cur0, pb.order, s1, s2);
+    runs++;
+    note_split(pb);
+    failures += emu_run<T, ST>(pb, s1, s2, label);
+}
+
+template <typename T, int ST> static void run_stencil()
+{
+    constexpr int dim = ST == HX_JACOBI5 || ST == HX_STAR9 ? 2 : 3;
+    int k = 0;
+    for (int split = 0; split < 3; split++) /* 1 rank, 2 ranks along x, 2 ranks along the last axis */
+        for (int b = 0; b < 2; b++)
+            for (int size = 0; size < 2; size++)
+                for (int cycles = 0; cycles < 2; cycles++) {
+                    if (failures >= 5) return; /* a broken kernel waits for its watchdog in every run: enough */
+                    k++;
+                    emu_problem pb;
+                    memset(&pb, 0, sizeof pb);
+                    pb.dim = dim, pb.st = ST, pb.depth = 1;
+                    pb.bnd = b ? HX_PERIODIC : HX_FIXED;
+                    pb.pattern = HX_DIRECT;
+                    for (int a = 0; a < 3; a++) pb.pgrid[a] = 1;
+                    if (split) pb.pgrid[split == 1 ? 0 : dim - 1] = 2;
+                    pb.levels = 1, pb.sms = 1;
+                    pb.cur0 = k & 1;
+                    pb.order = k % 3 == 0 ? 0 : k % 3 == 1 ? 1 : 3000 + k;
+                    pb.norm_every = k % 4 == 1 ? 0 : 1 + k % 3;
+                    pb.roles = 3 + (k * 5) % 6; /* 3 .. 8 blocks */
+                    if (dim == 2) {
+                        pb.global[0] = size ? 9 : 37, pb.global[1] = size ? 7 : 29, pb.global[2] = 1;
+                    } else {
+                        pb.global[0] = size ? 7 : 15, pb.global[1] = size ? 6 : 9, pb.global[2] = size ? 8 : 13;
+                    }
+                    const long s1 = cycles ? 3 : 1, s2 = cycles ? 2 : 1; /* launches of one cycle (fused), and of several */
+                    run<T, ST>(pb, s1, s2);
+                }
+}
+
+int main(void)
+{
+    setvbuf(stdout, nullptr, _IOLBF, 0); /* a failure shows at once, before the next run's watchdog */
+    run_stencil<float, HX_JACOBI5>();
+    run_stencil<double, HX_JACOBI5>();
+    run_stencil<float, HX_STAR9>();
+    run_stencil<double, HX_STAR9>();
+    run_stencil<float, HX_JACOBI7>();
+    run_stencil<double, HX_JACOBI7>();
+    run_stencil<float, HX_STAR13>();
+    run_stencil<double, HX_STAR13>();
+    printf("role kernel on the host, one and two ranks: %d of %d runs bit-identical to the plain loop (%d with more than one "
+           "boundary block; %ld launches of %ld blocks, %ld threads, %ld messages in all)\n",
+           runs - failures, runs, multi_m, emu_seen.launches, emu_seen.blocks, emu_seen.threads, emu_seen.msgs);
+    return failures ? 1 : 0;
+}
