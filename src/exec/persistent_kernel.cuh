@@ -205,6 +205,21 @@ template <typename F> __device__ __forceinline__ void hx_for_rows(const hx_box &
     }
 }
 
+/* This thread waits until message dm's flag reaches exchange e (its acquire load makes the message
+ * visible); false when it gave up (it reported what it waited for) or saw another give up. */
+__device__ __forceinline__ bool hx_wait_flag(const hx_pparams &p, const hx_dev_msg &dm, int ph, long long e, long long sweep)
+{
+    unsigned long long t0 = 0, waited = 0;
+    for (unsigned spin = 1; hx_load_acquire_sys(dm.my_flag) < (unsigned long long)e; spin++) {
+        if (spin % 64) continue;
+        const int w = hx_watchdog(p.abort_flag, p.timeout_ns, t0, waited);
+        if (w == HX_WATCH_WAIT) continue;
+        if (w == HX_WATCH_EXPIRED) hx_give_up(p, dm.peer, ph, e, sweep, HX_WAIT_FLAG, waited);
+        return false;
+    }
+    return true;
+}
+
 /* One exchange (number e) of field f: put, signal, wait, unpack, phase by phase. */
 template <typename T> __device__ bool hx_dev_exchange(const hx_pparams &p, T *f, long long e, long long sweep)
 {
@@ -228,15 +243,7 @@ template <typename T> __device__ bool hx_dev_exchange(const hx_pparams &p, T *f,
         __syncthreads();
         if ((int)threadIdx.x < nmsg) {
             const hx_dev_msg &dm = tb->msg[ph][threadIdx.x];
-            unsigned long long t0 = 0, waited = 0;
-            for (unsigned spin = 1; hx_load_acquire_sys(dm.my_flag) < (unsigned long long)e; spin++) {
-                if (spin % 64) continue;
-                const int w = hx_watchdog(p.abort_flag, p.timeout_ns, t0, waited);
-                if (w == HX_WATCH_WAIT) continue;
-                if (w == HX_WATCH_EXPIRED) hx_give_up(p, dm.peer, ph, e, sweep, HX_WAIT_FLAG, waited);
-                ok = 0;
-                break;
-            }
+            if (!hx_wait_flag(p, dm, ph, e, sweep)) ok = 0;
         }
         __syncthreads();
         if (!ok) return false;

@@ -174,15 +174,7 @@ template <typename T> __device__ bool hx_role_receive(const hx_pparams &p, T *f,
     for (int ph = 0; ph < tb->nphases; ph++)
         if ((int)threadIdx.x < tb->nmsg[ph]) {
             const hx_dev_msg &dm = tb->msg[ph][threadIdx.x];
-            unsigned long long t0 = 0, waited = 0;
-            for (unsigned spin = 1; hx_load_acquire_sys(dm.my_flag) < (unsigned long long)e; spin++) {
-                if (spin % 64) continue;
-                const int w = hx_watchdog(p.abort_flag, p.timeout_ns, t0, waited);
-                if (w == HX_WATCH_WAIT) continue;
-                if (w == HX_WATCH_EXPIRED) hx_give_up(p, dm.peer, ph, e, sweep, HX_WAIT_FLAG, waited);
-                ok = 0;
-                break;
-            }
+            if (!hx_wait_flag(p, dm, ph, e, sweep)) ok = 0;
         }
     __syncthreads();
     if (!ok) return false;
