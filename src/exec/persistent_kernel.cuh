@@ -332,14 +332,16 @@ __device__ void hx_pass2d(const hx_pparams &p, const T *src, T *dst, int k, int 
     if (norm) hx_block_add(acc, norm);
 }
 
-/* 3D: one sweep on box b, straight from global memory, a warp per row. */
+/* One sweep on box b, straight from global memory, a warp per row, by the k-th of nb blocks (the
+ * pass kernel: every block of the grid; the role kernel: the blocks of one role); acc gets the
+ * squared change of the owned cells when `norm`. */
 template <typename T, int ST>
-__device__ void hx_pass3d(const hx_pparams &p, const T *src, T *dst, const hx_box &b, double *norm)
+__device__ void hx_sweep_rows(const hx_pparams &p, const T *src, T *dst, const hx_box &b, int k, int nb, bool norm,
+                              double &acc)
 {
-    double acc = 0;
     const int h = b.hi[1] - b.lo[1], rows = h * (b.hi[2] - b.lo[2]);
-    const int lane = threadIdx.x & 31, warps = (int)(blockDim.x >> 5), nw = (int)gridDim.x * warps;
-    for (int r = (int)blockIdx.x * warps + (int)(threadIdx.x >> 5); r < rows && b.hi[0] > b.lo[0]; r += nw) {
+    const int lane = threadIdx.x & 31, warps = (int)(blockDim.x >> 5), nw = nb * warps;
+    for (int r = k * warps + (int)(threadIdx.x >> 5); r < rows && b.hi[0] > b.lo[0]; r += nw) {
         const int y = b.lo[1] + r % h, z = b.lo[2] + r / h;
         const long base = p.sy * y + p.sz * z;
         const bool yz_owned = y >= p.olo[1] && y < p.ohi[1] && z >= p.olo[2] && z < p.ohi[2];
@@ -360,6 +362,14 @@ __device__ void hx_pass3d(const hx_pparams &p, const T *src, T *dst, const hx_bo
             }
         }
     }
+}
+
+/* 3D: one sweep on box b by the whole grid. */
+template <typename T, int ST>
+__device__ void hx_pass3d(const hx_pparams &p, const T *src, T *dst, const hx_box &b, double *norm)
+{
+    double acc = 0;
+    hx_sweep_rows<T, ST>(p, src, dst, b, (int)blockIdx.x, (int)gridDim.x, norm != NULL, acc);
     if (norm) hx_block_add(acc, norm);
 }
 

@@ -109,35 +109,6 @@ template <typename F> __device__ __forceinline__ void hx_role_rows(const hx_box 
     }
 }
 
-/* One sweep of box b (owned cells only) by the k-th of nb blocks of a role, a warp per row, as
- * hx_pass3d does it; acc gets the squared change when `norm`. */
-template <typename T, int ST>
-__device__ void hx_role_sweep(const hx_pparams &p, const T *src, T *dst, const hx_box &b, int k, int nb, bool norm, double &acc)
-{
-    const int h = b.hi[1] - b.lo[1], rows = h * (b.hi[2] - b.lo[2]);
-    const int lane = threadIdx.x & 31, warps = (int)(blockDim.x >> 5);
-    for (int r = k * warps + (int)(threadIdx.x >> 5); r < rows && b.hi[0] > b.lo[0]; r += nb * warps) {
-        const int y = b.lo[1] + r % h, z = b.lo[2] + r / h;
-        const long base = p.sy * y + p.sz * z;
-        for (int x0 = b.lo[0] + lane; x0 < b.hi[0]; x0 += 32 * HX_BATCH) {
-            T v[HX_BATCH];
-#pragma unroll
-            for (int u = 0; u < HX_BATCH; u++)
-                if (x0 + 32 * u < b.hi[0]) v[u] = hx_apply_cg<T, ST>(src + base + x0 + 32 * u, p.sy, p.sz);
-#pragma unroll
-            for (int u = 0; u < HX_BATCH; u++) {
-                const int x = x0 + 32 * u;
-                if (x >= b.hi[0]) continue;
-                dst[base + x] = v[u];
-                if (norm) {
-                    const double d = (double)v[u] - (double)__ldcg(src + base + x);
-                    acc += d * d;
-                }
-            }
-        }
-    }
-}
-
 /* Sender k of ns: its share of every message into the neighbours' slots; the last sender of the
  * exchange signals every flag. Waits on nothing. */
 template <typename T> __device__ void hx_role_send(const hx_pparams &p, const T *f, long long e, int k, int ns)
@@ -243,12 +214,12 @@ template <typename T, int ST> __global__ void __launch_bounds__(HX_ROLE_THREADS)
         double acc = 0;
         if (t < ns) {
             hx_role_send<T>(p, f, e, t, ns);
-            hx_role_sweep<T, ST>(p, f, g, I, t, ns, norm != NULL, acc);
+            hx_sweep_rows<T, ST>(p, f, g, I, t, ns, norm != NULL, acc);
         } else if (t == ns) {
             if (!hx_role_receive<T>(p, f, e, gdone)) return;
         } else {
             if (!hx_role_wait_go(p, e, gdone)) return;
-            for (int k = 0; k < 2 * p.dim; k++) hx_role_sweep<T, ST>(p, f, g, hx_roles_slab(S, I, k), t - ns - 1, nbd, norm != NULL, acc);
+            for (int k = 0; k < 2 * p.dim; k++) hx_sweep_rows<T, ST>(p, f, g, hx_roles_slab(S, I, k), t - ns - 1, nbd, norm != NULL, acc);
         }
         if (norm && t != ns) hx_block_add(acc, norm);
         cur = 1 - cur;
