@@ -9,3 +9,8 @@ if [ -z "$gpu_count" ] || [ "$gpu_count" -eq 0 ]; then
     echo "SKIPPED: no GPU visible"
     exit 77
 fi
+# Rank slots: one rank per GPU, unless HALOX_TEST_RANKS_PER_GPU=N lets N ranks share each GPU. Shared
+# GPUs time-slice between processes, so this checks multi-rank correctness (bits, faults) on a
+# machine with fewer GPUs than ranks, never timings; NCCL refuses two ranks on one GPU.
+gpu_slots=$((gpu_count * ${HALOX_TEST_RANKS_PER_GPU:-1}))
+[ "${HALOX_TEST_RANKS_PER_GPU:-1}" -gt 1 ] && export HALOX_SHARE_GPU=1 || export HALOX_SHARE_GPU=${HALOX_SHARE_GPU:-0}

@@ -26,7 +26,7 @@ verify_case() {
     rc=$?
     if [ $rc -ne 0 ] || ! grep -q "verify: bit-identical" <<<"$VERIFY_OUT"; then
         echo "FAIL (np=$NP, exit $rc): ${RUN_KNOB:-}halox run $*"
-        echo "$VERIFY_OUT" | grep -v '^$' | tail -4
+        { grep "halox: error" <<<"$VERIFY_OUT" | head -2; grep -v '^$' <<<"$VERIFY_OUT" | grep -v "halox: error" | tail -4; }
         fail=$((fail + 1))
         return 1
     fi

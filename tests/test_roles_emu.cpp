@@ -1,9 +1,9 @@
-/* The role-based fused kernel (src/exec/roles_kernel.cuh: 1 receiver, N sender/interior blocks, M
+/* The role-based fused kernel (src/exec/roles_kernel.cuh: N sender/interior blocks, R receivers, M
  * boundary blocks on an atomic ticket) on the host through tests/emu: one rank (fixed and periodic:
  * a periodic rank is its own neighbour) and two ranks of one process (2x1 and 1x2 in 2D, 2x1x1 and
  * 1x1x2 in 3D) whose grids run together in one scheduler, each putting into the other's receive
  * slots as CUDA IPC maps them (tests/emu/emu_ranks.h). Depth 1, the direct pattern (the kernel's
- * scope), the four stencils, float and double, grids of 3 to 8 blocks (so M > 1 as well as M = 1),
+ * scope), the four stencils, float and double, grids of 3 to 8 blocks (so R, M > 1 as well as 1),
  * blocks in blockIdx order, reversed and in a fresh random order every round (the ticket, not
  * blockIdx, gives the roles). Two launches continue the exchange count: one cycle each (the fused
  * schedule's launches) and several cycles each (cycles meeting at a grid barrier); the owned cells
@@ -25,7 +25,7 @@
 #include "exec/persistent_plan.cuh"
 #include "emu_ranks.h"
 
-static int failures = 0, runs = 0, multi_m = 0;
+static int failures = 0, runs = 0, multi_m = 0, multi_r = 0;
 
 /* the split rank 0 gets, for the summary */
 static void note_split(const emu_problem &pb)
@@ -37,9 +37,10 @@ static void note_split(const emu_problem &pb)
     hx_pparams p;
     memset(&p, 0, sizeof p);
     hx_pparams_domain(&p, &d, emu_radius(pb.st));
-    int ns = 0, nb = 0;
-    hx_roles_split(p, pb.roles, &ns, &nb);
+    int ns = 0, nrecv = 0, nb = 0;
+    hx_roles_split(p, pb.roles, &ns, &nrecv, &nb);
     multi_m += nb > 1;
+    multi_r += nrecv > 1;
 }
 
 template <typename T, int ST> static void run(const emu_problem &pb, long s1, long s2)
@@ -60,7 +61,7 @@ template <typename T, int ST> static void run_stencil()
     int k = 0;
     for (int split = 0; split < 3; split++) /* 1 rank, 2 ranks along x, 2 ranks along the last axis */
         for (int b = 0; b < 2; b++)
-            for (int size = 0; size < 2; size++)
+            for (int size = 0; size < 3; size++) /* the third: faces of more cells than a role's threads take in one batch */
                 for (int cycles = 0; cycles < 2; cycles++) {
                     if (failures >= 5) return; /* a broken kernel waits for its watchdog in every run: enough */
                     k++;
@@ -77,9 +78,11 @@ template <typename T, int ST> static void run_stencil()
                     pb.norm_every = k % 4 == 1 ? 0 : 1 + k % 3;
                     pb.roles = 3 + (k * 5) % 6; /* 3 .. 8 blocks */
                     if (dim == 2) {
-                        pb.global[0] = size ? 9 : 37, pb.global[1] = size ? 7 : 29, pb.global[2] = 1;
+                        const int sizes[3][2] = {{37, 29}, {9, 7}, {801, 6}};
+                        pb.global[0] = sizes[size][0], pb.global[1] = sizes[size][1], pb.global[2] = 1;
                     } else {
-                        pb.global[0] = size ? 7 : 15, pb.global[1] = size ? 6 : 9, pb.global[2] = size ? 8 : 13;
+                        const int sizes[3][3] = {{15, 9, 13}, {7, 6, 8}, {40, 24, 5}};
+                        for (int a = 0; a < 3; a++) pb.global[a] = sizes[size][a];
                     }
                     const long s1 = cycles ? 3 : 1, s2 = cycles ? 2 : 1; /* launches of one cycle (fused), and of several */
                     run<T, ST>(pb, s1, s2);
@@ -98,7 +101,8 @@ int main(void)
     run_stencil<float, HX_STAR13>();
     run_stencil<double, HX_STAR13>();
     printf("role kernel on the host, one and two ranks: %d of %d runs bit-identical to the plain loop (%d with more than one "
-           "boundary block; %ld launches of %ld blocks, %ld threads, %ld messages in all)\n",
-           runs - failures, runs, multi_m, emu_seen.launches, emu_seen.blocks, emu_seen.threads, emu_seen.msgs);
-    return failures ? 1 : 0;
+           "boundary block, %d with more than one receiver; %ld launches of %ld blocks, %ld threads, %ld messages in all)\n",
+           runs - failures, runs, multi_m, multi_r, emu_seen.launches, emu_seen.blocks, emu_seen.threads, emu_seen.msgs);
+    if (!multi_m || !multi_r) printf("FAIL: no run had several boundary blocks (%d) or receivers (%d)\n", multi_m, multi_r);
+    return failures || !multi_m || !multi_r ? 1 : 0;
 }

@@ -197,7 +197,7 @@ static int setup_roles(hx_sim *s, const hx_dev_table *table, int sms)
     DEV_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, r->kernel, r->threads, 0));
     if ((long)per_sm * sms < 3)
         return snprintf(s->err, sizeof s->err, "the role kernel needs 3 co-resident blocks on GPU %d", s->bk->device), -1;
-    r->grid = hx_roles_grid((long)d->local[1] * (d->dim > 2 ? d->local[2] : 1), per_sm, sms);
+    r->grid = hx_roles_grid((long)d->local[0] * d->local[1] * (d->dim > 2 ? d->local[2] : 1), per_sm, sms);
     r->levels = 1;
     r->roles = 1;
     if (getenv("HALOX_VERBOSE") && d->rank == 0)

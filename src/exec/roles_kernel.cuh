@@ -3,34 +3,39 @@
  * cell from a message of phase 0: no corners forwarded through phases). Blocks take roles from an
  * atomic ticket (p.bar[HX_ROLE_TICKET]; the block that draws the last ticket resets it for the
  * next launch), not from blockIdx:
- *   tickets 0 .. N-1   senders: pack their share of every message straight into the neighbours'
- *                      receive slots (parity e % 2); the last to finish (a counter, reset by it)
- *                      signals every flag with exchange number e; then they sweep the interior
- *                      (the owned cells that read no received ghost), current field -> other one;
- *   ticket  N          the receiver: waits on every incoming flag (hx_watchdog; hx_give_up names
- *                      the peer, phase and exchange), unpacks every message into the ghost cells
- *                      of the current field, then releases the boundary blocks by storing e into
- *                      a release word (p.bar[HX_ROLE_GO], monotone like the flags: never reset);
- *   tickets N+1 .. N+M boundary blocks: wait for the release, then sweep the shell (owned box
- *                      minus interior, as up to 2 x dim disjoint slabs).
+ *   tickets 0 .. N-1       senders: pack their share of every message straight into the
+ *                          neighbours' receive slots (parity e % 2); the last to finish (a counter,
+ *                          reset by it) signals every flag with exchange number e; then they sweep
+ *                          the interior (the owned cells that read no received ghost);
+ *   tickets N .. N+R-1     receivers: wait on every incoming flag (hx_wait_flag: the watchdog
+ *                          names the peer, phase and exchange), unpack their share of every
+ *                          message into the ghost cells of the current field; the last to finish
+ *                          (a counter, reset by it) releases the boundary blocks by storing e into
+ *                          a release word (p.bar[HX_ROLE_GO], monotone like the flags: never reset);
+ *   tickets N+R .. N+R+M-1 boundary blocks: wait for the release, then sweep the shell (owned box
+ *                          minus interior, as up to 2 x dim disjoint slabs).
  * Deadlock freedom whatever order the hardware schedules blocks in: every wait is on a lower
- * ticket of the same GPU (boundary -> receiver) or on remote senders, and senders wait on nothing.
- * So no block that waits can keep a block it waits for from running (nor a sender from sending).
- * The receiver unpacks itself so that boundary blocks need no barrier among themselves (which
- * would make a block wait on higher tickets). Several cycles in one launch (the emulator's tests,
- * and a persistent use) meet at hx_grid_sync between cycles, which needs co-residency (the host
- * launches cooperatively anyway; the fused schedule launches one cycle per launch).
- * N and M (hx_roles_split): the N + M sweeping blocks are shared in proportion to the cells they
- * sweep (interior vs shell), at least one of each. The arithmetic is hx_apply_cg's, the pass
- * kernel's, so results are bit-identical to every other schedule. Not yet verified on a GPU: the
- * host uses it only with HALOX_ROLES=1 (persistent.cu). Include after persistent_kernel.cuh. */
+ * ticket of the same GPU (boundary -> receivers) or on remote senders, senders wait on nothing, and
+ * the counters are only counted, never waited on. So no block that waits can keep a block it waits
+ * for from running (nor a sender from sending). Receivers unpack so that boundary blocks need no
+ * barrier among themselves (which would make a block wait on higher tickets). Several cycles in one
+ * launch (the emulator's tests, and a persistent use) meet at hx_grid_sync between cycles, which
+ * needs co-residency (the host launches cooperatively anyway; the fused schedule launches one cycle
+ * per launch). N, R and M (hx_roles_split): the blocks are shared in proportion to the cells each
+ * role visits (interior, ghosts, shell), at least one each; every loop spreads a box's cells over
+ * all threads of its role (hx_copy_box, hx_sweep_rows), so thin faces do not walk row after row.
+ * The arithmetic is hx_apply_cg's, the pass kernel's, so results are bit-identical to every other
+ * schedule. Used only with HALOX_ROLES=1 (persistent.cu) until it beats the pass kernel. Include
+ * after persistent_kernel.cuh. */
 #ifndef HALOX_ROLES_KERNEL_CUH
 #define HALOX_ROLES_KERNEL_CUH
+
+#include <math.h>
 
 #include "exec/persistent_kernel.cuh"
 
 /* words of p.bar this kernel uses (hx_grid_sync uses [0] and [32]) */
-enum { HX_ROLE_TICKET = 4, HX_ROLE_SENT = 8, HX_ROLE_DONE = 12, HX_ROLE_GO = 48 };
+enum { HX_ROLE_TICKET = 4, HX_ROLE_SENT = 8, HX_ROLE_DONE = 12, HX_ROLE_UNPACKED = 16, HX_ROLE_GO = 48 };
 enum { HX_WAIT_RELEASE = 4 }; /* a boundary block waited for the receiver's release */
 #define HX_ROLE_THREADS 256
 
@@ -69,44 +74,51 @@ __host__ __device__ inline long hx_roles_cells(const hx_box &b)
     return n;
 }
 
-/* Senders (N) and boundary blocks (M) of a grid of `grid` >= 3 blocks: grid - 1 sweeping blocks
- * shared in proportion to interior and shell cells, rounded, at least one each. */
-__host__ __device__ inline void hx_roles_split(const hx_pparams &p, int grid, int *nsend, int *nbnd)
+/* Ghost cells of the owned box: the box grown by the radius on every side that is not a fixed
+ * boundary, minus the box (the receivers' work, messages' corners included). */
+__host__ __device__ inline long hx_roles_ghosts(const hx_pparams &p)
+{
+    hx_box S, G;
+    for (int a = 0; a < 3; a++) {
+        const int r = a < p.dim ? p.radius : 0;
+        S.lo[a] = G.lo[a] = p.olo[a], S.hi[a] = G.hi[a] = p.ohi[a];
+        if (!p.clip_lo[a]) G.lo[a] -= r;
+        if (!p.clip_hi[a]) G.hi[a] += r;
+    }
+    return hx_roles_cells(G) - hx_roles_cells(S);
+}
+
+/* Senders (N), receivers (R) and boundary blocks (M) of a grid of `grid` >= 3 blocks, at least one
+ * each. Senders sweep the interior I while receivers unpack the ghosts G and then boundary blocks
+ * sweep the shell S, one after the other; a cell costs about the same in each. So the split
+ * balances I / N against G / R + S / M: for R + M = K the latter is least, (sqrt G + sqrt S)^2 / K,
+ * with R : M = sqrt G : sqrt S, and N / K = I / (sqrt G + sqrt S)^2 evens the two paths. */
+__host__ __device__ inline void hx_roles_split(const hx_pparams &p, int grid, int *nsend, int *nrecv, int *nbnd)
 {
     hx_box S;
     for (int a = 0; a < 3; a++) S.lo[a] = p.olo[a], S.hi[a] = p.ohi[a];
-    const long all = hx_roles_cells(S), shell = all - hx_roles_cells(hx_roles_interior(p));
-    const int rest = grid - 1;
-    long m = all > 0 ? ((long)rest * shell + all / 2) / all : 1;
-    if (m > rest - 1) m = rest - 1;
-    if (m < 1) m = 1;
-    *nbnd = (int)m;
-    *nsend = rest - (int)m;
+    const long all = hx_roles_cells(S), inner = hx_roles_cells(hx_roles_interior(p));
+    const double g = sqrt((double)hx_roles_ghosts(p)), sh = sqrt((double)(all - inner)), path = (g + sh) * (g + sh);
+    long k = inner + path > 0 ? lround(grid * path / ((double)inner + path)) : 2;
+    if (k < 2) k = 2;
+    if (k > grid - 1) k = grid - 1;
+    long r = g + sh > 0 ? lround(k * g / (g + sh)) : 1;
+    if (r < 1) r = 1;
+    if (r > k - 1) r = k - 1;
+    *nrecv = (int)r;
+    *nbnd = (int)(k - r);
+    *nsend = grid - (int)k;
 }
 
-/* The grid the host launches: about a warp per row of the owned block for the sweeping blocks,
- * plus the receiver, at least 3 blocks, at most what is resident at once (per_sm x sms). */
-static inline int hx_roles_grid(long rows, int per_sm, int sms)
+/* The grid the host launches: a block per HX_ROLE_CELLS owned cells (each thread a batch of
+ * loads or so), at least 3 blocks, at most what is resident at once (per_sm x sms). */
+#define HX_ROLE_CELLS (HX_ROLE_THREADS * HX_BATCH)
+static inline int hx_roles_grid(long cells, int per_sm, int sms)
 {
-    const int warps = HX_ROLE_THREADS / 32;
-    long g = (rows + warps - 1) / warps + 1, cap = (long)per_sm * sms;
+    long g = cells / HX_ROLE_CELLS + 1, cap = (long)per_sm * sms;
     if (g > cap) g = cap;
     if (g < 3) g = 3;
     return (int)g;
-}
-
-/* Rows of box b shared by the k-th of nb blocks of a role: warp w of them takes rows w, w + warps
- * of the role, ...; fn(row-major index within the box, address of the cell). */
-template <typename F> __device__ __forceinline__ void hx_role_rows(const hx_box &b, long sy, long sz, int k, int nb, F fn)
-{
-    const int w = b.hi[0] - b.lo[0], h = b.hi[1] - b.lo[1], rows = h * (b.hi[2] - b.lo[2]);
-    if (w <= 0 || rows <= 0) return;
-    const int lane = threadIdx.x & 31, warps = (int)(blockDim.x >> 5);
-    for (int r = k * warps + (int)(threadIdx.x >> 5); r < rows; r += nb * warps) {
-        const int y = b.lo[1] + r % h, z = b.lo[2] + r / h;
-        const long base = sy * y + sz * z;
-        for (int x = b.lo[0] + lane; x < b.hi[0]; x += 32) fn((long)r * w + (x - b.lo[0]), base + x);
-    }
 }
 
 /* Sender k of ns: its share of every message into the neighbours' slots; the last sender of the
@@ -120,7 +132,7 @@ template <typename T> __device__ void hx_role_send(const hx_pparams &p, const T 
         for (int m = 0; m < tb->nmsg[ph]; m++) {
             const hx_dev_msg &dm = tb->msg[ph][m];
             T *dst = (T *)dm.remote_recv[par];
-            hx_role_rows(dm.send_box, p.sy, p.sz, k, ns, [&](long i, long at) { dst[i] = __ldcg(f + at); });
+            hx_copy_box(dm.send_box, p.sy, p.sz, k, ns, (T *)f, dst, true);
         }
     __syncthreads();
     if (threadIdx.x == 0) {
@@ -134,8 +146,9 @@ template <typename T> __device__ void hx_role_send(const hx_pparams &p, const T 
     }
 }
 
-/* The receiver: every incoming flag of exchange e, unpack into f, release the boundary blocks. */
-template <typename T> __device__ bool hx_role_receive(const hx_pparams &p, T *f, long long e, long long sweep)
+/* Receiver k of nr: every incoming flag of exchange e, its share of every message into f; the
+ * last receiver to finish releases the boundary blocks. */
+template <typename T> __device__ bool hx_role_receive(const hx_pparams &p, T *f, long long e, long long sweep, int k, int nr)
 {
     const hx_dev_table *tb = p.table;
     const int par = (int)(e & 1);
@@ -153,19 +166,23 @@ template <typename T> __device__ bool hx_role_receive(const hx_pparams &p, T *f,
         for (int m = 0; m < tb->nmsg[ph]; m++) {
             const hx_dev_msg &dm = tb->msg[ph][m];
             const T *src = (const T *)dm.my_recv[par];
-            hx_role_rows(dm.recv_box, p.sy, p.sz, 0, 1, [&](long i, long at) { f[at] = __ldcg(src + i); });
+            hx_copy_box(dm.recv_box, p.sy, p.sz, k, nr, f, (T *)src, false);
         }
     __syncthreads();
     if (threadIdx.x == 0) {
-        __threadfence(); /* cumulative: the block's unpack before the release */
-        *(volatile unsigned *)(p.bar + HX_ROLE_GO) = (unsigned)e;
-        ((volatile hx_watch *)p.watch)->progress = (unsigned long long)e;
-        __threadfence_system();
+        __threadfence(); /* cumulative after the block's barrier: the block's unpack before the count */
+        if (atomicAdd(p.bar + HX_ROLE_UNPACKED, 1u) == (unsigned)nr - 1) {
+            atomicExch(p.bar + HX_ROLE_UNPACKED, 0u); /* every receiver of this exchange counted: ready for the next */
+            __threadfence();
+            *(volatile unsigned *)(p.bar + HX_ROLE_GO) = (unsigned)e;
+            ((volatile hx_watch *)p.watch)->progress = (unsigned long long)e;
+            __threadfence_system();
+        }
     }
     return true;
 }
 
-/* A boundary block: wait until the receiver released exchange e. */
+/* A boundary block: wait until the receivers released exchange e. */
 __device__ bool hx_role_wait_go(const hx_pparams &p, long long e, long long sweep)
 {
     __shared__ int ok;
@@ -187,7 +204,10 @@ __device__ bool hx_role_wait_go(const hx_pparams &p, long long e, long long swee
     return ok;
 }
 
-template <typename T, int ST> __global__ void __launch_bounds__(HX_ROLE_THREADS) hx_roles_kernel(hx_pparams p)
+#ifndef HX_ROLE_MIN_BLOCKS
+#define HX_ROLE_MIN_BLOCKS 1 /* blocks per SM the register budget must allow (a tuning build may set 3 or 4) */
+#endif
+template <typename T, int ST> __global__ void __launch_bounds__(HX_ROLE_THREADS, HX_ROLE_MIN_BLOCKS) hx_roles_kernel(hx_pparams p)
 {
     __shared__ int ticket;
     if (threadIdx.x == 0) {
@@ -197,8 +217,8 @@ template <typename T, int ST> __global__ void __launch_bounds__(HX_ROLE_THREADS)
     }
     __syncthreads();
     const int t = ticket;
-    int ns, nbd;
-    hx_roles_split(p, (int)gridDim.x, &ns, &nbd);
+    int ns, nr, nbd;
+    hx_roles_split(p, (int)gridDim.x, &ns, &nr, &nbd);
     hx_box S;
     for (int a = 0; a < 3; a++) S.lo[a] = p.olo[a], S.hi[a] = p.ohi[a];
     const hx_box I = hx_roles_interior(p);
@@ -215,13 +235,13 @@ template <typename T, int ST> __global__ void __launch_bounds__(HX_ROLE_THREADS)
         if (t < ns) {
             hx_role_send<T>(p, f, e, t, ns);
             hx_sweep_rows<T, ST>(p, f, g, I, t, ns, norm != NULL, acc);
-        } else if (t == ns) {
-            if (!hx_role_receive<T>(p, f, e, gdone)) return;
+        } else if (t < ns + nr) {
+            if (!hx_role_receive<T>(p, f, e, gdone, t - ns, nr)) return;
         } else {
             if (!hx_role_wait_go(p, e, gdone)) return;
-            for (int k = 0; k < 2 * p.dim; k++) hx_sweep_rows<T, ST>(p, f, g, hx_roles_slab(S, I, k), t - ns - 1, nbd, norm != NULL, acc);
+            for (int k = 0; k < 2 * p.dim; k++) hx_sweep_rows<T, ST>(p, f, g, hx_roles_slab(S, I, k), t - ns - nr, nbd, norm != NULL, acc);
         }
-        if (norm && t != ns) hx_block_add(acc, norm);
+        if (norm && (t < ns || t >= ns + nr)) hx_block_add(acc, norm);
         cur = 1 - cur;
         if (done + 1 < p.sweeps && !hx_grid_sync(p, e, gdone)) return; /* the next cycle reads what every role wrote */
     }

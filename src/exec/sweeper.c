@@ -99,7 +99,10 @@ static int check_device_schedule(hx_context *ctx, const hx_layout *l, const hx_e
         return hx_fail(ctx, HX_ERR_INPUT, "sweeper: schedule %s fuses sweeps in 2D only: use fuse 1 in 3D", name);
     if (o->fuse * r > 8) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: schedule %s: fuse %d x radius %d exceeds 8: use fuse %d or less",
                                         name, o->fuse, r, 8 / r);
-    if (shared)
+    /* HALOX_SHARE_GPU=1 lets ranks share a GPU anyway: time-sliced kernels still finish, slowly, so
+     * the tests can check multi-rank bits on a machine with fewer GPUs than ranks (never timings). */
+    const char *allow = getenv("HALOX_SHARE_GPU");
+    if (shared && !(allow && strcmp(allow, "1") == 0))
         return hx_fail(ctx, HX_ERR_INPUT, "sweeper: schedule %s needs one GPU per rank, but ranks %d and %d share GPU %d: run at most "
                        "as many ranks per node as GPUs", name, ctx->rank < other ? ctx->rank : other, ctx->rank < other ? other : ctx->rank,
                        ctx->device);
