@@ -180,8 +180,9 @@ static kernel_fn pick_roles(hx_dtype t, hx_stencil_id st)
 /* The role-based kernel (roles_kernel.cuh: 1 receiver, N sender/interior blocks, M boundary blocks
  * on an atomic ticket), where it applies: the fused schedule at depth 1 with every ghost cell from
  * a message of phase 0 (the direct pattern, or no neighbours), and only with HALOX_ROLES=1: it is
- * verified on the host emulator (tests/test_roles_emu.cpp) but not yet on a GPU, so the pass
- * kernel stays the default. Returns 1 when set up, 0 when it does not apply, -1 on error. */
+ * bit-identical on the GPU (1 rank, 2 ranks sharing one) and on the host emulator, but on one GPU
+ * it is slower than the pass and resident kernels (docs/results.md, session 6) and is unmeasured on
+ * several, so those stay the default. Returns 1 when set up, 0 when it does not apply, -1 on error. */
 static int setup_roles(hx_sim *s, const hx_dev_table *table, int sms)
 {
     hx_device_run *r = s->device_run;
