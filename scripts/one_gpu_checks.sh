@@ -24,7 +24,7 @@ nvidia-smi -L
 t "issue 9: 3D sweep tiles, % of copy (BY2,CHUNK2,BY3,CHUNK3,PIPE,ROWS3)"
 for n in 512 256; do
     for tile in ${TILES:-4,8,8,16,-1,1 4,8,8,32,-1,1 4,8,8,64,-1,1 4,8,4,32,-1,1 4,8,4,64,-1,1 4,8,4,32,-1,2 4,8,2,64,-1,4 4,8,8,32,1,1 4,8,8,64,2,1}; do
-        HALOX_TILE=$tile timeout 60 "$H" roofline --backend cuda --size2d 1024 --size3d $n --small 0 --repeat 5 --no-fused 2>&1 |
+        HALOX_TILE=$tile timeout 60 "$H" roofline --backend cuda --size3d $n --small 0 --repeat 5 --no-fused 2>&1 |
             awk -v t="$tile" '/^(jacobi7|star13)/ { printf "%-16s %s\n", t, $0 }'
     done
 done | tee "$OUT/tiles3d.txt"

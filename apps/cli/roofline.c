@@ -251,7 +251,11 @@ int hx_roofline_main(int argc, char **argv)
         fprintf(stderr, "halox: error: no CUDA GPU %d is visible: use --backend cpu or another --device\n", o.device);
         return HX_ERR_INPUT;
     }
-    size_t bytes = (size_t)o.n2d * (size_t)o.n2d * 4;
+    /* the copy streams buffers as large as the largest float field measured, and never fewer than
+     * 256 MiB: a buffer the L2 cache holds would make the floor a cache figure */
+    size_t bytes = (size_t)o.n2d * (size_t)o.n2d * 4, b3 = (size_t)o.n3d * (size_t)o.n3d * (size_t)o.n3d * 4;
+    if (b3 > bytes) bytes = b3;
+    if (o.backend == HX_BACKEND_CUDA && bytes < ((size_t)256 << 20)) bytes = (size_t)256 << 20;
     double bw = copy_bandwidth(&o, bytes);
     if (bw <= 0) return HX_ERR_RUNTIME;
     if (o.backend == HX_BACKEND_CUDA) printf("halox roofline on cuda GPU %d", o.device);
