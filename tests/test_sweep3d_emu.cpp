@@ -2,7 +2,7 @@
  * tests/emu/cuda_runtime.h, every block and thread in turn, against a plain loop over the same
  * stencil expressions: bit-identical inside the box, nothing written outside it. Checks the
  * bodies' index arithmetic, clamping and grid (sweep3d_grid) on machines without a GPU, for one
- * row per thread and for RY rows, both dtypes, radius 1 and 2, boxes that start off the vector
+ * row per thread (the entering plane 1 to 3 planes ahead) and for RY rows, both dtypes, radius 1 and 2, boxes that start off the vector
  * boundary and reach into the ghost cells, partial blocks in every axis. Timing and memory
  * ordering on a real GPU are the GPU suite's (tests/gpu_*.sh). */
 #include <stdint.h>
@@ -30,7 +30,7 @@ struct grid_case {
     int by;     /* threads per block in y */
 };
 
-template <typename T, int R, int CHUNK, int RY> static void run_case(const grid_case &gc)
+template <typename T, int R, int CHUNK, int RY, int AHEAD = 1> static void run_case(const grid_case &gc)
 {
     const int V = vec16<T>::n;
     int alloc[3];
@@ -38,7 +38,7 @@ template <typename T, int R, int CHUNK, int RY> static void run_case(const grid_
     alloc[0] = (alloc[0] + 7) / 8 * 8; /* rows padded as the layouts pad them */
     const long sy = alloc[0], sz = (long)alloc[0] * alloc[1], cells = sz * alloc[2];
     std::vector<T> src((size_t)cells), dst((size_t)cells), want((size_t)cells);
-    uint64_t s = 0x9e3779b97f4a7c15ULL * (uint64_t)(R + 3 * RY + 7 * CHUNK + gc.n[0]);
+    uint64_t s = 0x9e3779b97f4a7c15ULL * (uint64_t)(R + 3 * RY + 7 * CHUNK + gc.n[0] + 11 * AHEAD);
     for (long i = 0; i < cells; i++) {
         s = hx_splitmix64(s);
         src[(size_t)i] = (T)((double)(s >> 11) * 0x1.0p-53 - 0.5);
@@ -62,7 +62,7 @@ template <typename T, int R, int CHUNK, int RY> static void run_case(const grid_
     const int groups = (a.hi[0] - a.xbase + V - 1) / V;
     const dim3 grid = sweep3d_grid(groups, a.hi[1] - a.lo[1], a.hi[2] - a.lo[2], gc.by, RY, CHUNK);
     hx_emu_launch(grid, dim3(32, (unsigned)gc.by), [&] {
-        if (RY == 1) sweep3d_body<T, R, CHUNK>(src.data(), dst.data(), a, blockIdx);
+        if (RY == 1) sweep3d_body<T, R, CHUNK, AHEAD>(src.data(), dst.data(), a, blockIdx);
         else sweep3d_rows_body<T, R, CHUNK, RY>(src.data(), dst.data(), a, blockIdx);
     });
     checks++;
@@ -70,8 +70,8 @@ template <typename T, int R, int CHUNK, int RY> static void run_case(const grid_
     failures++;
     for (long i = 0; i < cells; i++)
         if (memcmp(&dst[(size_t)i], &want[(size_t)i], sizeof(T))) {
-            printf("FAIL %s R=%d chunk=%d rows=%d by=%d n=%dx%dx%d expand=%d: first difference at x=%ld y=%ld z=%ld "
-                   "(%.9g, want %.9g)\n", sizeof(T) == 4 ? "float" : "double", R, CHUNK, RY, gc.by, gc.n[0], gc.n[1],
+            printf("FAIL %s R=%d chunk=%d rows=%d ahead=%d by=%d n=%dx%dx%d expand=%d: first difference at x=%ld y=%ld "
+                   "z=%ld (%.9g, want %.9g)\n", sizeof(T) == 4 ? "float" : "double", R, CHUNK, RY, AHEAD, gc.by, gc.n[0], gc.n[1],
                    gc.n[2], gc.expand, i % sy, i / sy % alloc[1], i / sz, (double)dst[(size_t)i], (double)want[(size_t)i]);
             return;
         }
@@ -90,6 +90,8 @@ template <typename T, int R> static void run_radius()
     for (const grid_case &gc : cases) {
         run_case<T, R, 8, 1>(gc);
         run_case<T, R, 16, 1>(gc);
+        run_case<T, R, 8, 1, 2>(gc); /* the entering plane 2 and 3 planes ahead */
+        run_case<T, R, 16, 1, 3>(gc);
         run_case<T, R, 8, 2>(gc);
         run_case<T, R, 16, 2>(gc);
         run_case<T, R, 8, 4>(gc);

@@ -8,10 +8,24 @@
 
 /* ---------------------------------------------------------------- 3D sweep: march in z
  * z neighbours from the register window, y neighbours as vectors (L1/L2 hits: the rows of
- * the block's other warps), both loaded one plane ahead.
+ * the block's other warps), loaded one plane ahead; the plane entering the window (the one
+ * that comes from DRAM) AHEAD planes ahead, so that enough bytes are in flight per SM to cover
+ * the memory latency (HBM3e needs more than one plane's worth at this occupancy).
  * tile: this block's place in the grid (x: 32 vectors, y: blockDim.y rows, z: ZCHUNK planes). */
+/* Planes ahead per dtype and radius, from side-by-side runs on one H200 (docs/results.md, session
+ * 6): floats of radius 2 gain 15% with 3 (star13: 430 -> 364 us at 512^3, 69 -> 58 at 256^3);
+ * radius 1 and doubles gain nothing or lose (jacobi7 fp64 625 -> 683). A tuning build may force
+ * one with -DHX_SWEEP3D_AHEAD=N. */
+template <typename T, int R> constexpr int sweep3d_ahead()
+{
+#ifdef HX_SWEEP3D_AHEAD
+    return HX_SWEEP3D_AHEAD;
+#else
+    return sizeof(T) == 4 && R == 2 ? 3 : 1;
+#endif
+}
 
-template <typename T, int R, int ZCHUNK>
+template <typename T, int R, int ZCHUNK, int AHEAD = sweep3d_ahead<T, R>()>
 __device__ __forceinline__ void sweep3d_body(const T *__restrict__ src, T *__restrict__ dst, const sweep_args &a,
                                              const uint3 tile)
 {
@@ -25,7 +39,10 @@ __device__ __forceinline__ void sweep3d_body(const T *__restrict__ src, T *__res
     cells<T> win[2 * R + 1]; /* planes z-R .. z+R */
 #pragma unroll
     for (int k = 0; k < 2 * R; k++) win[k] = load_vec(base + (long)(z0 - R + k) * a.sz);
-    cells<T> ahead = load_vec(base + (long)(z0 + R) * a.sz);
+    cells<T> ahead[AHEAD] = {}; /* planes z+R .. z+R+AHEAD-1 */
+#pragma unroll
+    for (int i = 0; i < AHEAD; i++)
+        if (z0 + i < z1) ahead[i] = load_vec(base + (long)(z0 + R + i) * a.sz);
     cells<T> ys[2 * R]; /* y-R .. y-1, y+1 .. y+R of the current plane */
 #pragma unroll
     for (int j = 0; j < R; j++) {
@@ -33,12 +50,14 @@ __device__ __forceinline__ void sweep3d_body(const T *__restrict__ src, T *__res
         ys[R + j] = load_vec(base + (long)z0 * a.sz + (long)(j + 1) * a.sy);
     }
     for (int z = z0; z < z1; z++) {
-        win[2 * R] = ahead;
+        win[2 * R] = ahead[0];
+#pragma unroll
+        for (int i = 0; i + 1 < AHEAD; i++) ahead[i] = ahead[i + 1];
+        if (z + AHEAD < z1) ahead[AHEAD - 1] = load_vec(base + (long)(z + AHEAD + R) * a.sz);
         cells<T> cur_ys[2 * R]; /* this plane's; ys now takes the next plane's */
 #pragma unroll
         for (int j = 0; j < 2 * R; j++) cur_ys[j] = ys[j];
         if (z + 1 < z1) {
-            ahead = load_vec(base + (long)(z + 1 + R) * a.sz);
 #pragma unroll
             for (int j = 0; j < R; j++) {
                 ys[j] = load_vec(base + (long)(z + 1) * a.sz - (long)(R - j) * a.sy);
