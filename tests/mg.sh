@@ -125,6 +125,31 @@ for name in ag1 ag8; do
         END { if (!bad) printf "  %s: levels on rank 0 reported\n", name; exit bad > 0 }' "$TMP/$name.csv" || fail=$((fail + 1))
 done
 
+# Two-step agglomeration (--agglomerate-ranks CELLS, then --agglomerate): 8 ranks (grid 4x2x1) keep
+# 64^3 .. 8^3, 2 ranks (4x2x1 halved along its even axes) take 8^3 and 4^3, rank 0's CPU 4^3 and
+# 2^3: still the one-rank hierarchy, so bit-identical to 1 rank, with the smoothing bottom and CG;
+# the report gives each level's ranks (2x2x2 halves to one rank: the first step onto rank 0 alone).
+run 1 two1 --size 64 --agglomerate-ranks 512 --agglomerate 64 --bottom smooth --repeat 1 && check_solve two1
+run 8 two8 --size 64 --grid 4x2x1 --agglomerate-ranks 512 --agglomerate 64 --bottom smooth --repeat 1 && check_solve two8
+run 8 twocg8 --size 64 --agglomerate-ranks 512 --agglomerate 64 --repeat 1 && check_solve twocg8
+run 1 twocg1 --size 64 --agglomerate-ranks 512 --agglomerate 64 --repeat 1
+[ -s "$TMP/two1.csv" ] && [ -s "$TMP/two8.csv" ] && same_checksums two1 two8
+[ -s "$TMP/twocg1.csv" ] && [ -s "$TMP/twocg8.csv" ] && same_checksums twocg1 twocg8
+if [ -s "$TMP/two8.csv" ]; then
+    awk -F, '
+        NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        $1 == 64 {
+            n = $col["level_size"]
+            want = n >= 16 ? 8 : n == 8 ? 2 : 1
+            if ($col["level_ranks"] != want) { printf "FAIL: two8: level %s^3 on %s ranks, want %d\n", n, $col["level_ranks"], want; bad++ }
+            if ($col["rank0"] != (n <= 4)) { printf "FAIL: two8: level %s^3 rank0 %s\n", n, $col["rank0"]; bad++ }
+            if ((n == 8 || n == 4) && $col["agglomerate_calls"] + 0 < 1) { printf "FAIL: two8: no hand-over counted at %s^3\n", n; bad++ }
+            seen++
+        }
+        END { if (seen != 6) { printf "FAIL: two8: %d levels of the 64^3 solve, want 6\n", seen; bad++ }
+              if (!bad) printf "  two8: 8, 2 and 1 ranks per level reported\n"; exit bad > 0 }' "$TMP/two8.csv" || fail=$((fail + 1))
+fi
+
 # Chebyshev smoother (degree 4, one application before and after): reduction and order at 64^3
 for np in 1 2; do
     run $np cheby$np --size 64 --coarse 4 --smoother cheby --repeat 1 && check_solve cheby$np
@@ -306,6 +331,11 @@ expect_input_error 2 "bad --agglomerate" --agglomerate many
 expect_input_error 1 "give --agglomerate below 512" --size 32 --agglomerate 4096
 expect_input_error 8 "give --agglomerate at least 64" --size 64 --agglomerate 8
 expect_input_error 8 "halve down to the 2^3 grid" --size 16 --agglomerate 8
+expect_input_error 2 "give --agglomerate too" --size 32 --agglomerate-ranks 512
+expect_input_error 2 "must exceed --agglomerate 64" --size 64 --agglomerate-ranks 64 --agglomerate 64
+expect_input_error 3 "halves the process grid along its even axes, and this one has none" --size 48 --agglomerate-ranks 512 --agglomerate 64
+expect_input_error 2 "reach the same level (4^3): give --agglomerate-ranks at least 512" --size 64 --agglomerate-ranks 100 --agglomerate 64
+expect_input_error 8 "cannot halve their blocks of the 8^3 grid down to --agglomerate 8: give --agglomerate at least 64" --size 64 --grid 4x2x1 --agglomerate-ranks 512 --agglomerate 8
 # transports and schedules
 expect_input_error 1 "unknown --transport 'bogus'" --transport mpi,bogus
 expect_input_error 1 "all stands alone" --transport mpi,all

@@ -55,16 +55,27 @@ typedef struct {
 typedef struct mg_solver mg_solver;
 
 /* Agglomeration (docs/multigrid.md): the distributed levels end at level `agg`, whose right-hand
- * side is gathered onto rank 0; rank 0 solves levels agg.. on its own hierarchy (`sub`, a solver
- * on a CPU context of MPI_COMM_SELF) and the correction is scattered back into level agg. */
+ * side is gathered onto rank 0 and handed to `sub`, a solver of levels agg.. on fewer ranks: rank 0
+ * alone on a CPU context of MPI_COMM_SELF (one step), or an eighth of the ranks on the job's backend
+ * and transport, whose own hierarchy agglomerates again onto its rank 0's CPU (two steps); the
+ * correction comes back the same way into level agg. The sub-solver's members are job ranks 0 ..
+ * P'-1, so job rank 0 is its rank 0 too. */
 typedef struct {
-    hx_context *ctx;        /* rank 0: the MPI_COMM_SELF CPU context of sub */
-    mg_solver *sub;         /* rank 0: levels agg .. ntot-1 as its levels 0 .. */
+    hx_context *ctx;        /* members: sub's context */
+    mg_solver *sub;         /* members: levels agg .. ntot-1 as its levels 0 .. */
     int *count, *displ;     /* rank 0: each rank's cells at level agg, and their offsets in recv */
     int *box;               /* rank 0: each rank's n[3], off[3] at level agg */
     double *mine;           /* this rank's owned cells of level agg (x fastest) */
     double *recv, *glob;    /* rank 0: the ranks' blocks in rank order; the global level-agg array */
+    int *scount, *sdispl, *sbox; /* rank 0: the same of sub's ranks at its level 0 */
+    double *smine, *srecv;  /* members: owned cells of sub's level 0; rank 0: sub's blocks in its rank order */
 } mg_agglom;
+
+/* The process grid of the two-step agglomeration's first step: halved along each even axis. */
+static inline void mg_fewer_grid(const int pg[3], int out[3])
+{
+    for (int a = 0; a < 3; a++) out[a] = pg[a] % 2 == 0 ? pg[a] / 2 : pg[a];
+}
 
 struct mg_solver {
     /* set by the caller before mg_create */
@@ -77,12 +88,15 @@ struct mg_solver {
     int bottom_sweeps;      /* MG_BOTTOM_SMOOTH: smoother applications */
     double bottom_tol;      /* MG_BOTTOM_CG: relative residual reduction */
     int bottom_maxit;
-    int agg;                /* > 0: levels agg.. are solved on rank 0 (docs/multigrid.md); 0: none */
+    int agg;                /* > 0: levels agg.. are solved on fewer ranks (docs/multigrid.md); 0: none */
+    int agg2;               /* 0: levels agg.. on rank 0's CPU; > agg: agg .. agg2-1 on an eighth of the ranks
+                               (mg_fewer_grid, the job's backend and transport), agg2.. on rank 0's CPU */
 
     /* set by mg_create */
     hx_context *ctx;
     MPI_Comm comm;
     int rank;
+    int pgrid[3];           /* the process grid of levels 0 .. nlev-1 */
     int nlev;               /* levels of this solver's ranks: 0 .. agg with agglomeration, else ntot */
     int ntot;               /* levels of the whole hierarchy */
     int shape[MG_MAX_LEVELS][3]; /* global cells per axis of every level 0 .. ntot-1 (level 0's >> l) */
@@ -104,7 +118,8 @@ struct mg_solver {
 /* Collective. Levels 0..nlev-1 of global size shape >> l (per axis) over the process grid pgrid
  * (the same at every level), cubic cells of width 1 / (min(shape) >> l) on the domain of size
  * shape / min(shape), the kernels of the context's backend; with s->agg > 0, levels 0..agg over pgrid
- * and, on rank 0, levels agg..nlev-1 on one CPU rank. Returns HX_OK, or a status with a one-line
+ * and levels agg..nlev-1 on rank 0's CPU, or with s->agg2 too, agg..agg2 on an eighth of the ranks
+ * and agg2..nlev-1 on rank 0's CPU. Returns HX_OK, or a status with a one-line
  * message in s->err (agreed on every rank). mg_destroy releases what was made, either way. */
 int mg_create(mg_solver *s, hx_context *ctx, const int shape[3], const int pgrid[3], int nlev,
               const char *transport, hx_pattern pattern);
@@ -137,8 +152,8 @@ long mg_bottom_iters(const mg_solver *s);
 /* for mg_levels.c and mg_cycles.c */
 int mg_kfail(mg_solver *s, const char *what);
 int mg_fail_agreed(mg_solver *s, int bad, const char *msg);
-/* Collective: gather f of level s->agg onto rank 0's sub-solver, run there one V-cycle from zero
- * (fmg 0) or one F-cycle (fmg 1), scatter its u back into u of level s->agg. */
+/* Collective: gather f of level s->agg onto rank 0 and hand it to the sub-solver's ranks, run there
+ * one V-cycle from zero (fmg 0) or one F-cycle (fmg 1), bring its u back into u of level s->agg. */
 int mg_agglom_cycle(mg_solver *s, int fmg);
 
 #endif

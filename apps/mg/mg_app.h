@@ -20,6 +20,7 @@ typedef struct {
     int grid_n;
     int coarse;
     long agglomerate;     /* cells: levels at or below it go to rank 0 (0: off) */
+    long agglomerate_ranks; /* cells: a first step, levels at or below it on an eighth of the ranks (0: off) */
     int nu;
     int nu_seen;
     int smoother;
@@ -83,7 +84,7 @@ typedef struct {
     int n;                                   /* transports that ran */
     char name[MG_MAX_TRANSPORTS][24];
     mg_result res[MG_MAX_TRANSPORTS][3];     /* each one's solves at h, 2h, 4h */
-    int ntot, agg, repeat;
+    int ntot, agg, agg_cpu, repeat;           /* agg_cpu: the first level on rank 0's CPU (0: none) */
     int shape[MG_MAX_LEVELS][3];             /* the global grid of every level */
 } mg_compare;
 void mg_compare_print(FILE *out, const mg_compare *m);
@@ -92,8 +93,10 @@ int mg_compare_check(const mg_compare *m, char *err, size_t n);
 
 /* mg_plan.c, on every rank before any computation: parse --size (or --size-per-rank) into
  * c->shape, choose or check the process grid, count the levels (*nlev), find the agglomeration
- * level (*agg: 0 = none) and parse --tol. Returns 0, or -1 with a one-line message in err. */
-int mg_plan(mg_config *c, int nranks, int pgrid[3], int *nlev, int *agg, double *tol, char *err, size_t n);
+ * levels (agg[0]: the first level off the job's ranks, 0 = none; agg[1]: with
+ * --agglomerate-ranks, the first level on rank 0's CPU, levels agg[0] .. agg[1]-1 running on an
+ * eighth of the ranks; else 0) and parse --tol. Returns 0, or -1 with a one-line message in err. */
+int mg_plan(mg_config *c, int nranks, int pgrid[3], int *nlev, int agg[2], double *tol, char *err, size_t n);
 /* "64^3" for a cubic grid, else "64x32x32" */
 const char *mg_shape_text(char *buf, size_t n, const int shape[3]);
 

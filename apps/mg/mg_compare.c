@@ -45,7 +45,9 @@ void mg_compare_print(FILE *out, const mg_compare *m)
             fprintf(out, " %14.6f %5.1f%%", x, w > 0 ? 100 * x / w : 0);
             if (i) fprintf(out, " %6s", g);
         }
-        fprintf(out, "%s\n", m->agg > 0 && l >= m->agg ? "   (rank 0, CPU)" : "");
+        fprintf(out, "%s\n", m->agg_cpu > 0 && l >= m->agg_cpu ? "   (rank 0, CPU)"
+                              : m->agg > 0 && l >= m->agg      ? "   (fewer ranks)"
+                                                               : "");
     }
     fprintf(out, "%-19s", "F-cycle median (s)");
     for (int i = 0; i < m->n; i++) {

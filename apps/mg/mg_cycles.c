@@ -69,14 +69,16 @@ void mg_level_timers(const mg_solver *s, int l, mg_timers *out)
     memset(out, 0, sizeof *out);
     if (l < s->nlev) *out = s->lev[l].tm;
     const mg_solver *q = s->ag.sub;
-    if (!q || l < s->agg || l - s->agg >= q->nlev) return;
+    if (!q || l < s->agg) return;
+    mg_timers sub; /* the coarse levels' ranks (and their own coarse levels, recursively) */
+    mg_level_timers(q, l - s->agg, &sub);
     for (int op = 0; op < MG_NTIMERS; op++) {
-        out->t[op] += q->lev[l - s->agg].tm.t[op];
-        out->n[op] += q->lev[l - s->agg].tm.n[op];
+        out->t[op] += sub.t[op];
+        out->n[op] += sub.n[op];
     }
 }
 
-long mg_bottom_iters(const mg_solver *s) { return s->bottom_iters + (s->ag.sub ? s->ag.sub->bottom_iters : 0); }
+long mg_bottom_iters(const mg_solver *s) { return s->bottom_iters + (s->ag.sub ? mg_bottom_iters(s->ag.sub) : 0); }
 
 static int span_begin(mg_solver *s, int *mark)
 {
@@ -276,18 +278,45 @@ static int owned_copy(mg_solver *s, hx_context *ctx, hx_layout *l, const hx_fiel
     return HX_ERR_RUNTIME;
 }
 
-/* rank 0: the ranks' blocks (rank order, each x fastest) into the global array (in 1), or back */
-static void place_blocks(mg_agglom *G, int nr, const int *N, int in)
+/* rank 0: the blocks box[6 r] (n[3], off[3]) of nr ranks, each x fastest at displ[r] in buf, into
+ * the global array glob of N cells per axis (in 1), or back */
+static void place_blocks(const int *box, const int *displ, int nr, double *buf, double *glob, const int *N, int in)
 {
     for (int r = 0; r < nr; r++) {
-        const int *b = &G->box[6 * r];
-        const double *src = G->recv + G->displ[r];
+        const int *b = &box[6 * r];
+        double *src = buf + displ[r];
         for (int z = 0; z < b[2]; z++)
             for (int y = 0; y < b[1]; y++, src += b[0]) {
-                double *g = G->glob + ((long)(b[5] + z) * N[1] + b[4] + y) * N[0] + b[3];
-                memcpy(in ? g : (double *)src, in ? src : g, sizeof(double) * (size_t)b[0]);
+                double *g = glob + ((long)(b[5] + z) * N[1] + b[4] + y) * N[0] + b[3];
+                memcpy(in ? g : src, in ? src : g, sizeof(double) * (size_t)b[0]);
             }
     }
+}
+
+/* The sub-solver's members: level agg's global array (rank 0's glob) into sub's level-0 f, one V-
+ * cycle from zero or one F-cycle there, and its u back into glob. */
+static int agglom_sub_cycle(mg_solver *s, int fmg)
+{
+    mg_agglom *G = &s->ag;
+    mg_solver *q = G->sub;
+    mg_level *Q = &q->lev[0];
+    const int nq = hx_context_size(q->ctx), mine = Q->g.n[0] * Q->g.n[1] * Q->g.n[2];
+    if (q->rank == 0) place_blocks(G->sbox, G->sdispl, nq, G->srecv, G->glob, s->shape[s->agg], 0);
+    TRY(mpi_check(s, MPI_Scatterv(G->srecv, G->scount, G->sdispl, MPI_DOUBLE, G->smine, mine, MPI_DOUBLE, 0, q->comm),
+                  "MPI_Scatterv of the right-hand side to the coarse levels' ranks"));
+    TRY(owned_copy(s, G->ctx, Q->layout, &Q->f, G->smine, 1));
+    if (fmg) TRY(sub_status(s, mg_fmg(q, 0)));
+    else {
+        /* a coarse-grid correction: level agg is only entered from the finer level with u = 0 */
+        if (q->k->zero(&q->kc, &Q->g, D(&Q->u))) return sub_status(s, mg_kfail(q, "zeroing"));
+        TRY(sub_status(s, mg_vcycle(q, 0)));
+    }
+    TRY(sub_status(s, mg_sync(q)));
+    TRY(owned_copy(s, G->ctx, Q->layout, &Q->u, G->smine, 0));
+    TRY(mpi_check(s, MPI_Gatherv(G->smine, mine, MPI_DOUBLE, G->srecv, G->scount, G->sdispl, MPI_DOUBLE, 0, q->comm),
+                  "MPI_Gatherv of the correction from the coarse levels' ranks"));
+    if (q->rank == 0) place_blocks(G->sbox, G->sdispl, nq, G->srecv, G->glob, s->shape[s->agg], 1);
+    return HX_OK;
 }
 
 int mg_agglom_cycle(mg_solver *s, int fmg)
@@ -297,31 +326,20 @@ int mg_agglom_cycle(mg_solver *s, int fmg)
     const int mine = L->g.n[0] * L->g.n[1] * L->g.n[2], nr = hx_context_size(s->ctx);
     TRY(mg_sync(s));
     const double t0 = MPI_Wtime();
-    double t1 = t0;
     TRY(owned_copy(s, s->ctx, L->layout, &L->f, G->mine, 0));
     TRY(mpi_check(s, MPI_Gatherv(G->mine, mine, MPI_DOUBLE, G->recv, G->count, G->displ, MPI_DOUBLE, 0, s->comm),
                   "MPI_Gatherv of the right-hand side"));
-    if (G->sub) {
-        mg_solver *q = G->sub;
-        mg_level *Q = &q->lev[0];
-        place_blocks(G, nr, s->shape[s->agg], 1);
-        TRY(owned_copy(s, G->ctx, Q->layout, &Q->f, G->glob, 1));
+    if (s->rank == 0) {
+        place_blocks(G->box, G->displ, nr, G->recv, G->glob, s->shape[s->agg], 1);
         L->tm.t[MG_AGGLOM] += MPI_Wtime() - t0;
-        if (fmg) TRY(sub_status(s, mg_fmg(q, 0)));
-        else {
-            /* a coarse-grid correction: level agg is only entered from the finer level with u = 0 */
-            if (q->k->zero(&q->kc, &Q->g, D(&Q->u))) return sub_status(s, mg_kfail(q, "zeroing"));
-            TRY(sub_status(s, mg_vcycle(q, 0)));
-        }
-        TRY(sub_status(s, mg_sync(q)));
-        t1 = MPI_Wtime();
-        TRY(owned_copy(s, G->ctx, Q->layout, &Q->u, G->glob, 0));
-        place_blocks(G, nr, s->shape[s->agg], 0);
     }
+    if (G->sub) TRY(agglom_sub_cycle(s, fmg));
+    const double t1 = MPI_Wtime();
+    if (s->rank == 0) place_blocks(G->box, G->displ, nr, G->recv, G->glob, s->shape[s->agg], 0);
     TRY(mpi_check(s, MPI_Scatterv(G->recv, G->count, G->displ, MPI_DOUBLE, G->mine, mine, MPI_DOUBLE, 0, s->comm),
                   "MPI_Scatterv of the correction"));
     TRY(owned_copy(s, s->ctx, L->layout, &L->u, G->mine, 1));
-    if (G->sub) { /* rank 0's own copies and messages; the other ranks' wait for its solve is not counted */
+    if (s->rank == 0) { /* rank 0's own copies and messages; the other ranks' wait for the coarse solve is not counted */
         L->tm.t[MG_AGGLOM] += MPI_Wtime() - t1;
         L->tm.n[MG_AGGLOM]++;
     }

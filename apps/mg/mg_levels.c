@@ -145,9 +145,42 @@ static int make_level(mg_solver *s, int l, const double dom[3], const int pgrid[
     return HX_OK;
 }
 
-/* Collective: the agglomeration buffers, and on rank 0 the solver of levels s->agg .. ntot-1 on
- * one CPU rank (a context of MPI_COMM_SELF, transport mpi: it has no neighbour to talk to). */
-static int agglom_create(mg_solver *s, hx_pattern pattern)
+/* Collective on the sub-solver's members (q's ranks): every member's block of q's level 0 onto
+ * rank 0 (sbox, scount, sdispl) and the buffers of the hand-over. */
+static int agglom_sub_blocks(mg_solver *s, mg_solver *q, char *msg, size_t n)
+{
+    mg_agglom *G = &s->ag;
+    const mg_geom *g = &q->lev[0].g;
+    const int nq = hx_context_size(q->ctx), mybox[6] = {g->n[0], g->n[1], g->n[2], g->off[0], g->off[1], g->off[2]};
+    const long cells = (long)q->shape[0][0] * q->shape[0][1] * q->shape[0][2];
+    int bad = !(G->smine = malloc(sizeof(double) * (size_t)g->n[0] * g->n[1] * g->n[2]));
+    if (q->rank == 0) {
+        G->scount = malloc(sizeof(int) * nq);
+        G->sdispl = malloc(sizeof(int) * nq);
+        G->sbox = malloc(sizeof(int) * 6 * nq);
+        G->srecv = malloc(sizeof(double) * cells);
+        bad = bad || !G->scount || !G->sdispl || !G->sbox || !G->srecv;
+    }
+    if (bad) return snprintf(msg, n, "mg: out of host memory for the coarse levels' hand-over"), -1;
+    if (MPI_Gather(mybox, 6, MPI_INT, G->sbox, 6, MPI_INT, 0, q->comm) != MPI_SUCCESS)
+        return snprintf(msg, n, "mg: MPI_Gather of the coarse ranks' blocks failed"), -1;
+    if (q->rank == 0) {
+        long sum = 0;
+        for (int r = 0; r < nq; r++) {
+            G->scount[r] = G->sbox[6 * r] * G->sbox[6 * r + 1] * G->sbox[6 * r + 2];
+            G->sdispl[r] = (int)sum;
+            sum += G->scount[r];
+        }
+        if (sum != cells) return snprintf(msg, n, "mg: the coarse ranks' blocks do not tile level %d", s->agg), -1;
+    }
+    return 0;
+}
+
+/* Collective: the agglomeration buffers, and on the sub-solver's members the solver of levels
+ * s->agg .. ntot-1: rank 0 alone on a CPU context of MPI_COMM_SELF (transport mpi: no neighbour to
+ * talk to), or, with s->agg2, job ranks 0 .. P'-1 over mg_fewer_grid on the job's backend and
+ * transport, agglomerating again at agg2 onto their rank 0's CPU. */
+static int agglom_create(mg_solver *s, const char *transport, hx_pattern pattern)
 {
     mg_agglom *G = &s->ag;
     const mg_geom *g = &s->lev[s->agg].g;
@@ -174,24 +207,36 @@ static int agglom_create(mg_solver *s, hx_pattern pattern)
             G->displ[r] = (int)sum;
             sum += G->count[r];
         }
-        hx_context_options o = hx_context_defaults();
-        o.backend = HX_BACKEND_CPU;
         if (sum != cells) bad = 1, snprintf(msg, sizeof msg, "mg: the blocks of level %d do not tile it", s->agg);
-        else if (hx_context_create(MPI_COMM_SELF, &o, &G->ctx) != HX_OK) {
+    }
+    if (mg_fail_agreed(s, bad, msg)) return HX_ERR_RUNTIME;
+
+    /* the members: job ranks 0 .. P'-1 (P' = 1 in one step) */
+    int sub[3] = {1, 1, 1};
+    if (s->agg2) mg_fewer_grid(s->pgrid, sub);
+    const int member = s->rank < sub[0] * sub[1] * sub[2];
+    MPI_Comm comm = MPI_COMM_NULL;
+    bad = MPI_Comm_split(s->comm, member ? 0 : MPI_UNDEFINED, s->rank, &comm) != MPI_SUCCESS;
+    if (mg_fail_agreed(s, bad, "mg: MPI_Comm_split for the coarse levels' ranks failed")) return HX_ERR_RUNTIME;
+    if (member) {
+        hx_context_options o = hx_context_defaults();
+        o.backend = s->agg2 ? hx_context_backend(s->ctx) : HX_BACKEND_CPU;
+        if (hx_context_create(comm, &o, &G->ctx) != HX_OK) {
             bad = 1;
-            snprintf(msg, sizeof msg, "mg: the CPU context of rank 0's coarse levels: %s", hx_context_error(G->ctx));
+            snprintf(msg, sizeof msg, "mg: the context of the coarse levels' ranks: %s", hx_context_error(G->ctx));
         } else if (!(G->sub = calloc(1, sizeof *G->sub))) {
             bad = 1;
-            snprintf(msg, sizeof msg, "mg: out of host memory for rank 0's coarse levels");
+            snprintf(msg, sizeof msg, "mg: out of host memory for the coarse levels");
         } else {
             mg_solver *q = G->sub;
             q->nu = s->nu, q->smoother = s->smoother, q->cheby_degree = s->cheby_degree, q->cheby_ratio = s->cheby_ratio;
             q->pde = s->pde, q->bottom = s->bottom, q->bottom_sweeps = s->bottom_sweeps, q->bottom_tol = s->bottom_tol;
-            q->bottom_maxit = s->bottom_maxit, q->agg = 0;
-            const int one[3] = {1, 1, 1};
-            if (mg_create(q, G->ctx, NA, one, s->ntot - s->agg, "mpi", pattern) != HX_OK)
-                bad = 1, snprintf(msg, sizeof msg, "%s (rank 0's coarse levels)", q->err);
+            q->bottom_maxit = s->bottom_maxit, q->agg = s->agg2 ? s->agg2 - s->agg : 0, q->agg2 = 0;
+            if (mg_create(q, G->ctx, NA, sub, s->ntot - s->agg, s->agg2 ? transport : "mpi", pattern) != HX_OK)
+                bad = 1, snprintf(msg, sizeof msg, "%s (the coarse levels)", q->err);
+            else if (agglom_sub_blocks(s, q, msg, sizeof msg)) bad = 1;
         }
+        MPI_Comm_free(&comm);
     }
     return mg_fail_agreed(s, bad, msg) ? HX_ERR_RUNTIME : HX_OK;
 }
@@ -203,6 +248,7 @@ static void agglom_destroy(mg_solver *s)
     free(G->sub);
     hx_context_destroy(G->ctx);
     free(G->count), free(G->displ), free(G->box), free(G->mine), free(G->recv), free(G->glob);
+    free(G->scount), free(G->sdispl), free(G->sbox), free(G->smine), free(G->srecv);
     memset(G, 0, sizeof *G);
 }
 
@@ -212,6 +258,7 @@ int mg_create(mg_solver *s, hx_context *ctx, const int shape[3], const int pgrid
     s->ctx = ctx;
     s->comm = hx_context_comm(ctx);
     s->rank = hx_context_rank(ctx);
+    for (int a = 0; a < 3; a++) s->pgrid[a] = pgrid[a];
     s->nlev = 0;
     s->kc_ready = 0;
     s->nmarks = s->nspans = 0;
@@ -235,8 +282,8 @@ int mg_create(mg_solver *s, hx_context *ctx, const int shape[3], const int pgrid
                  s->cheby_ratio);
         return HX_ERR_INPUT;
     }
-    if (s->agg < 0 || s->agg >= nlev) {
-        snprintf(s->err, sizeof s->err, "mg: agglomeration level %d out of range (%d levels)", s->agg, nlev);
+    if (s->agg < 0 || s->agg >= nlev || (s->agg2 && (s->agg2 <= s->agg || s->agg2 >= nlev))) {
+        snprintf(s->err, sizeof s->err, "mg: agglomeration levels %d, %d out of range (%d levels)", s->agg, s->agg2, nlev);
         return HX_ERR_INPUT;
     }
     /* with agglomeration, level agg is the last one of the ranks: f is restricted into it, gathered,
@@ -271,7 +318,7 @@ int mg_create(mg_solver *s, hx_context *ctx, const int shape[3], const int pgrid
     if (!bad) bad = s->k->sync(&s->kc);
     snprintf(msg, sizeof msg, "mg (rank %d): setting the coefficients: %s", s->rank, s->kc.err);
     if (mg_fail_agreed(s, bad, msg)) return HX_ERR_RUNTIME;
-    return s->agg ? agglom_create(s, pattern) : HX_OK;
+    return s->agg ? agglom_create(s, transport, pattern) : HX_OK;
 }
 
 void mg_destroy(mg_solver *s)

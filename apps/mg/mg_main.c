@@ -61,6 +61,13 @@ static const hx_option mg_options[] = {
              "the hierarchy is then the one-rank hierarchy (down to --coarse) at every rank count. 0: off (every "
              "level on every rank)",
      F(agglomerate)},
+    {.name = "agglomerate-ranks", .type = HX_OPT_INT, .meta = "CELLS", .lo = 0, .hi = 2147483647, .def = "0",
+     .group = "problem", .what = "a global cell count (0: off)",
+     .help = "a first step before --agglomerate (which it must exceed), as in NVIDIA's HPGMG: from the first level "
+             "of at most CELLS cells the levels run on an eighth of the ranks (the process grid halved along each "
+             "even axis), on the job's backend and transport, until --agglomerate moves the coarser ones to rank 0's "
+             "CPU. 0: off (one step)",
+     F(agglomerate_ranks)},
     {.name = "smoother", .type = HX_OPT_CHOICE, .choices = smoothers, .def = "gsrb", .group = "solver",
      .help = "red-black Gauss-Seidel, or Chebyshev polynomials of the Jacobi-preconditioned operator", F(smoother)},
     {.name = "cheby-degree", .type = HX_OPT_INT, .meta = "K", .lo = 1, .hi = MG_MAX_DEGREE, .def = "4",
@@ -220,7 +227,7 @@ static int run_size(mg_solver *s, const mg_config *c, double tol, int fine, mg_r
  * while the solver still exists, the hierarchy's shapes into cmp. HX_ERR_INPUT when the transport
  * cannot be set up here (every rank agrees; rank 0 said why, as a note for --transport all);
  * HX_ERR_VERIFY when a solve did not converge or a V-cycle reduced the residual by less than 10x. */
-static int solve_with(mg_report *r, mg_result *res, hx_context *ctx, int nlev, int agg, double *t, mg_compare *cmp)
+static int solve_with(mg_report *r, mg_result *res, hx_context *ctx, int nlev, const int agg[2], double *t, mg_compare *cmp)
 {
     const mg_config *c = r->c;
     int rank;
@@ -241,7 +248,8 @@ static int solve_with(mg_report *r, mg_result *res, hx_context *ctx, int nlev, i
     s->bottom_sweeps = c->bottom_sweeps;
     s->bottom_tol = 1e-12;
     s->bottom_maxit = 1000;
-    s->agg = agg;
+    s->agg = agg[0];
+    s->agg2 = agg[1];
     int st = mg_create(s, ctx, c->shape, r->pgrid, nlev, c->transport, (hx_pattern)c->pattern);
     if (st != HX_OK) {
         if (rank == 0) {
@@ -267,6 +275,7 @@ static int solve_with(mg_report *r, mg_result *res, hx_context *ctx, int nlev, i
     }
     cmp->ntot = s->ntot;
     cmp->agg = s->agg;
+    cmp->agg_cpu = s->agg2 ? s->agg2 : s->agg;
     cmp->repeat = c->repeat;
     memcpy(cmp->shape, s->shape, sizeof cmp->shape);
     if (rank == 0) {
@@ -307,9 +316,9 @@ int hx_mg_main(int argc, char **argv)
         return HX_OK;
     }
     if (c.smoother == MG_SMOOTHER_CHEBY && !c.nu_seen) c.nu = 1;
-    int pgrid[3], nlev = 0, agg = 0;
+    int pgrid[3], nlev = 0, agg[2] = {0, 0};
     double tol = 0;
-    if (hx_cli_any_failed(MPI_COMM_WORLD, mg_plan(&c, nranks, pgrid, &nlev, &agg, &tol, err, sizeof err) != 0, err))
+    if (hx_cli_any_failed(MPI_COMM_WORLD, mg_plan(&c, nranks, pgrid, &nlev, agg, &tol, err, sizeof err) != 0, err))
         return HX_ERR_INPUT;
 
     hx_context_options co = hx_context_defaults();

@@ -159,7 +159,60 @@ static int plan_exchange(mg_config *c, char *err, size_t n)
     return 0;
 }
 
-int mg_plan(mg_config *c, int nranks, int pgrid[3], int *nlev, int *agg, double *tol, char *err, size_t n)
+/* The two-step agglomeration's first step (--agglomerate-ranks): levels A1 .. A2-1 on an eighth of
+ * the ranks (mg_fewer_grid), A2 .. on rank 0's CPU; agg[0] is already the one-step level A2. */
+static int plan_fewer(const mg_config *c, int nranks, const int pgrid[3], int ntot, int reach, int agg[2], char *err,
+                      size_t n)
+{
+    int sub[3], s[3], b[3];
+    char sh[48];
+    mg_fewer_grid(pgrid, sub);
+    if (sub[0] * sub[1] * sub[2] == nranks) {
+        snprintf(err, n, "--agglomerate-ranks over grid %dx%dx%d: the first step halves the process grid along its even "
+                 "axes, and this one has none: use a rank count with a factor of 2, or only --agglomerate",
+                 pgrid[0], pgrid[1], pgrid[2]);
+        return -1;
+    }
+    int A1 = 0;
+    while (A1 < ntot && cells(c->shape, A1) > c->agglomerate_ranks) A1++;
+    const int A2 = agg[0];
+    if (A1 < 3) {
+        level_shape(c->shape, 2, s);
+        snprintf(err, n, "--agglomerate-ranks %ld: mg solves at h, 2h and 4h on every rank: give --agglomerate-ranks "
+                 "below %lld (the %s grid's cells)", c->agglomerate_ranks, cells(c->shape, 2), mg_shape_text(sh, sizeof sh, s));
+        return -1;
+    }
+    if (A1 >= A2) {
+        level_shape(c->shape, A1, s);
+        snprintf(err, n, "--agglomerate-ranks %ld and --agglomerate %ld reach the same level (%s): give "
+                 "--agglomerate-ranks at least %lld, or --agglomerate below %lld", c->agglomerate_ranks, c->agglomerate,
+                 mg_shape_text(sh, sizeof sh, s), cells(c->shape, A2 - 1), cells(c->shape, A1));
+        return -1;
+    }
+    if (A1 > reach) {
+        level_shape(c->shape, reach, s);
+        snprintf(err, n, "--agglomerate-ranks %ld over grid %dx%dx%d: the ranks' blocks stop halving before it: give "
+                 "--agglomerate-ranks at least %lld (the %s grid), or use fewer ranks", c->agglomerate_ranks, pgrid[0],
+                 pgrid[1], pgrid[2], cells(c->shape, reach), mg_shape_text(sh, sizeof sh, s));
+        return -1;
+    }
+    /* the eighth's blocks at A1 must halve exactly down to A2 */
+    level_shape(c->shape, A1, s);
+    for (int a = 0; a < 3; a++) b[a] = s[a] / sub[a];
+    const int sub_reach = A1 + count_levels(s, 1, b) - 1;
+    if ((s[0] % sub[0]) || (s[1] % sub[1]) || (s[2] % sub[2]) || sub_reach < A2) {
+        snprintf(err, n, "--agglomerate-ranks %ld over grid %dx%dx%d: the %dx%dx%d ranks of the first step cannot halve "
+                 "their blocks of the %s grid down to --agglomerate %ld: give --agglomerate at least %lld",
+                 c->agglomerate_ranks, pgrid[0], pgrid[1], pgrid[2], sub[0], sub[1], sub[2], mg_shape_text(sh, sizeof sh, s),
+                 c->agglomerate, cells(c->shape, sub_reach < A1 ? A1 : sub_reach));
+        return -1;
+    }
+    agg[0] = A1;
+    agg[1] = A2;
+    return 0;
+}
+
+int mg_plan(mg_config *c, int nranks, int pgrid[3], int *nlev, int agg[2], double *tol, char *err, size_t n)
 {
     if (plan_exchange(c, err, n)) return -1;
     char *end = NULL;
@@ -226,7 +279,17 @@ int mg_plan(mg_config *c, int nranks, int pgrid[3], int *nlev, int *agg, double 
         return -1;
     }
     *nlev = L;
-    *agg = 0;
+    agg[0] = agg[1] = 0;
+    if (c->agglomerate_ranks && !c->agglomerate) {
+        snprintf(err, n, "--agglomerate-ranks %ld is the first of two steps: give --agglomerate too (the smaller cell "
+                 "count from which rank 0's CPU takes over), or leave --agglomerate-ranks out", c->agglomerate_ranks);
+        return -1;
+    }
+    if (c->agglomerate_ranks && c->agglomerate_ranks <= c->agglomerate) {
+        snprintf(err, n, "--agglomerate-ranks %ld must exceed --agglomerate %ld: the eighth of the ranks takes the "
+                 "finer levels, rank 0's CPU the coarser ones", c->agglomerate_ranks, c->agglomerate);
+        return -1;
+    }
     if (!c->agglomerate) return 0;
     /* agglomeration: the one-rank hierarchy; the ranks keep levels 0 .. A, A the first of at most
      * c->agglomerate cells; none such: nothing to agglomerate */
@@ -241,7 +304,7 @@ int mg_plan(mg_config *c, int nranks, int pgrid[3], int *nlev, int *agg, double 
                  c->agglomerate, mg_shape_text(sh, sizeof sh, s), cells(c->shape, A), cells(c->shape, 2));
         return -1;
     }
-    if (nranks > 1 && A > reach) {
+    if (nranks > 1 && A > reach && !c->agglomerate_ranks) { /* two steps: plan_fewer checks both grids */
         if (reach < 3) {
             level_shape(c->shape, 3, s);
             snprintf(err, n, "--agglomerate %ld over grid %dx%dx%d: agglomeration needs the ranks' blocks to halve down "
@@ -259,6 +322,7 @@ int mg_plan(mg_config *c, int nranks, int pgrid[3], int *nlev, int *agg, double 
         return -1;
     }
     *nlev = ntot;
-    *agg = nranks > 1 ? A : 0;
-    return 0;
+    agg[0] = nranks > 1 ? A : 0;
+    if (!c->agglomerate_ranks || nranks == 1) return 0;
+    return plan_fewer(c, nranks, pgrid, ntot, reach, agg, err, n);
 }

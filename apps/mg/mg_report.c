@@ -42,8 +42,21 @@ static double order_at(const mf_at *at)
     if (i + 1 >= at->r->nres || at->res->err_l2 <= 0) return NAN;
     return log2(at->r->res[i + 1].err_l2 / at->res->err_l2);
 }
-/* level l is solved on rank 0 alone (agglomerated; its level agg also on every rank: the gather) */
-static int on_rank0(const mg_solver *s, int l) { return s->agg > 0 && l >= s->agg; }
+/* level l is solved on rank 0 alone (agglomerated onto its CPU; the first such level also on the
+ * ranks before it: the gather) */
+static int on_rank0(const mg_solver *s, int l)
+{
+    const int cpu = s->agg2 ? s->agg2 : s->agg;
+    return cpu > 0 && l >= cpu;
+}
+/* ranks that smooth level l: every rank, the eighth of the two-step agglomeration, or rank 0 */
+static int level_ranks(const mg_report *r, int l)
+{
+    const mg_solver *s = r->s;
+    int sub[3];
+    mg_fewer_grid(r->pgrid, sub);
+    return on_rank0(s, l) ? 1 : s->agg2 && l >= s->agg ? sub[0] * sub[1] * sub[2] : r->nranks;
+}
 static const char *smoother_name(int k) { return k == MG_SMOOTHER_CHEBY ? "cheby" : "gsrb"; }
 static const char *problem_name(int p) { return p ? "helmholtz" : "poisson"; }
 static const char *bottom_name(int b) { return b == MG_BOTTOM_CG ? "cg" : "smooth"; }
@@ -101,6 +114,8 @@ GET(g_agg_size) { v->i = at->r->s->agg ? at->r->s->shape[at->r->s->agg][0] : 0; 
 GET(g_rank0) { v->i = on_rank0(at->r->s, at->l); }
 GET(g_agg_s) { v->x = R->tm[at->l].t[MG_AGGLOM]; }
 GET(g_agg_calls) { v->i = R->tm[at->l].n[MG_AGGLOM]; }
+GET(g_agglomerate_ranks) { v->i = C->agglomerate_ranks; }
+GET(g_level_ranks) { v->i = level_ranks(at->r, at->l); }
 GET(g_shape)
 {
     snprintf(v->buf, sizeof v->buf, "%dx%dx%d", R->shape[0], R->shape[1], R->shape[2]);
@@ -155,6 +170,8 @@ static const mf_field fields[] = {
     {"rank0", MF_INT, MS_LEVEL, NULL, g_rank0},                     /* 1: this level is solved on rank 0 alone */
     {"agglomerate_s", MF_REAL, MS_LEVEL, "%.6f", g_agg_s},          /* rank 0's gather and scatter */
     {"agglomerate_calls", MF_INT, MS_LEVEL, NULL, g_agg_calls},
+    {"agglomerate_ranks", MF_INT, MS_RUN, NULL, g_agglomerate_ranks}, /* the option (cells; 0: off) */
+    {"level_ranks", MF_INT, MS_LEVEL, NULL, g_level_ranks},         /* ranks that smooth this level */
     {"shape", MF_STR, MS_SOLVE, NULL, g_shape},                     /* the solve's global grid NXxNYxNZ */
 };
 enum { NF = (int)(sizeof fields / sizeof fields[0]) };
@@ -288,10 +305,15 @@ static void print_table(FILE *out, const mg_report *r)
     fprintf(out, "  %s cells, %d rank%s (grid %dx%dx%d), %d levels:", mg_shape_text(sh, sizeof sh, n0), r->nranks,
             r->nranks == 1 ? "" : "s", r->pgrid[0], r->pgrid[1], r->pgrid[2], s->ntot);
     for (int l = 0; l < s->ntot; l++)
-        fprintf(out, " %s%s", mg_shape_text(sh, sizeof sh, s->shape[l]), on_rank0(s, l) ? "*" : "");
+        fprintf(out, " %s%s", mg_shape_text(sh, sizeof sh, s->shape[l]),
+                on_rank0(s, l) ? "*" : s->agg2 && l >= s->agg ? "+" : "");
+    if (s->agg2)
+        fprintf(out, "\n  + on %d rank%s (--agglomerate-ranks %ld: f of %s gathered and handed to them, the correction "
+                     "back)", level_ranks(r, s->agg), level_ranks(r, s->agg) == 1 ? "" : "s", c->agglomerate_ranks,
+                mg_shape_text(sh, sizeof sh, s->shape[s->agg]));
     if (s->agg)
         fprintf(out, "\n  * on rank 0 alone, on the CPU (--agglomerate %ld: f of %s gathered, its correction scattered)",
-                c->agglomerate, mg_shape_text(sh, sizeof sh, s->shape[s->agg]));
+                c->agglomerate, mg_shape_text(sh, sizeof sh, s->shape[s->agg2 ? s->agg2 : s->agg]));
     fprintf(out, "\n  backend %s%s%s, transport %s, pattern %s\n", r->backend, r->gpu ? " " : "", r->gpu ? r->gpu : "",
             c->transport, hx_pattern_name((hx_pattern)c->pattern));
     if (c->smoother == MG_SMOOTHER_CHEBY)
@@ -322,7 +344,7 @@ static void print_table(FILE *out, const mg_report *r)
                 q->fmg_med, q->fmg_min, q->fmg_max, c->repeat, fine_cells(q) / q->fmg_med, q->fmg_err_l2,
                 q->fmg_err_l2 / q->err_l2, q->fmg_rel);
         const int nops = s->agg ? MG_NTIMERS : MG_NOPS; /* the agglomerate column only when it is used */
-        const int mw = s->agg ? 9 : 0; /* the "(rank 0)" marks */
+        const int mw = s->agg2 ? 12 : s->agg ? 9 : 0; /* the "(rank 0)" and "(N ranks)" marks */
         const int cw = (int)strlen(mg_shape_text(sh, sizeof sh, q->shape)) > 8 ? (int)strlen(sh) : 8;
         fprintf(out, "  %-6s %*s%*s", "level", cw, "cells", mw, "");
         for (int op = 0; op < nops; op++) fprintf(out, " %20s", mg_op_names[op]);
@@ -332,8 +354,10 @@ static void print_table(FILE *out, const mg_report *r)
         mg_timers tot;
         memset(&tot, 0, sizeof tot);
         for (int l = q->fine; l < s->ntot; l++) {
-            fprintf(out, "  %-6d %*s%*s", l - q->fine, cw, mg_shape_text(sh, sizeof sh, s->shape[l]), mw,
-                    on_rank0(s, l) ? " (rank 0)" : "");
+            char mark[24] = "";
+            if (on_rank0(s, l)) snprintf(mark, sizeof mark, " (rank 0)");
+            else if (s->agg2 && l >= s->agg) snprintf(mark, sizeof mark, " (%d rank%s)", level_ranks(r, l), level_ranks(r, l) == 1 ? "" : "s");
+            fprintf(out, "  %-6d %*s%*s", l - q->fine, cw, mg_shape_text(sh, sizeof sh, s->shape[l]), mw, mark);
             for (int op = 0; op < nops; op++) {
                 fprintf(out, " %11.6f / %6ld", q->tm[l].t[op], q->tm[l].n[op]);
                 tot.t[op] += q->tm[l].t[op];
@@ -346,8 +370,10 @@ static void print_table(FILE *out, const mg_report *r)
         fprintf(out, "\n  (summed over the %d timed solves, max over ranks; bottom includes its own exchanges%s; "
                      "CG iterations %ld%s)\n",
                 c->repeat, c->bottom == MG_BOTTOM_SMOOTH ? " and smoothing" : "", q->bottom_iters,
-                s->agg ? "; (rank 0): rank 0's time alone, the first such level also the ranks' restriction and "
-                         "exchange into it; agglomerate: rank 0's gather and scatter" : "");
+                s->agg2  ? "; (N ranks), (rank 0): those ranks' time, the first such level also the finer ranks' "
+                           "restriction and exchange into it; agglomerate: rank 0's gather and scatter"
+                : s->agg ? "; (rank 0): rank 0's time alone, the first such level also the ranks' restriction and "
+                           "exchange into it; agglomerate: rank 0's gather and scatter" : "");
     }
     const int sw = (int)strlen(mg_shape_text(sh, sizeof sh, n0)) > 8 ? (int)strlen(sh) : 8;
     fprintf(out, "\n%-*s %14s %14s %10s %10s %8s %10s %12s %14s\n", sw, "size", "error L2", "error max", "order L2",

@@ -226,7 +226,11 @@ template <typename T> struct hx_vals<T, HX_STAR9> {
  * HX_RES_V adjacent columns of the ring-and-core region (host: (region width / V) x
  * ceil(height / K) <= 2 x threads). Floats go in pairs (8-byte shared loads and stores), doubles
  * alone; the column stays in registers. */
+#ifdef HX_RES_K_ROWS /* a tuning build's rows per run */
+#define HX_RES_K(elem) HX_RES_K_ROWS
+#else
 #define HX_RES_K(elem) 4
+#endif
 #define HX_RES_V(elem) ((elem) == 4 ? 2 : 1)
 struct hx_units {
     int n;
