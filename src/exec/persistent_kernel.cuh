@@ -1,6 +1,4 @@
-/* (About 430 lines: the pass kernel with the helpers the resident kernel shares: clock, watchdog, grid barrier.)
- *
- * The device side of the kernel-initiated schedules: one kernel that runs whole deep-halo cycles
+/* The device side of the kernel-initiated schedules: one kernel that runs whole deep-halo cycles
  * with no host involvement. Per cycle: every block packs its share of the halo straight into the
  * neighbours' receive slots (put), the grid meets at a barrier, block 0 signals each neighbour
  * (release store to its flag), every block waits for its own flags (acquire), unpacks its share,
@@ -137,33 +135,6 @@ __device__ __forceinline__ hx_box hx_dev_sweep_box(const hx_pparams &p, int expa
 }
 
 
-/* Stencil on values loaded around p with ld.global.cg, for global fields. */
-template <typename T, int ST> __device__ __forceinline__ T hx_apply_cg(const T *p, long sy, long sz);
-#define HX_APPLY_CG(T, SUF)                                                                                 \
-    template <> __device__ __forceinline__ T hx_apply_cg<T, HX_JACOBI5>(const T *p, long sy, long)          \
-    {                                                                                                       \
-        return hx_jacobi5v_##SUF(__ldcg(p - 1), __ldcg(p + 1), __ldcg(p - sy), __ldcg(p + sy));             \
-    }                                                                                                       \
-    template <> __device__ __forceinline__ T hx_apply_cg<T, HX_JACOBI7>(const T *p, long sy, long sz)       \
-    {                                                                                                       \
-        return hx_jacobi7v_##SUF(__ldcg(p - 1), __ldcg(p + 1), __ldcg(p - sy), __ldcg(p + sy), __ldcg(p - sz), \
-                                 __ldcg(p + sz));                                                           \
-    }                                                                                                       \
-    template <> __device__ __forceinline__ T hx_apply_cg<T, HX_STAR9>(const T *p, long sy, long)            \
-    {                                                                                                       \
-        return hx_star9v_##SUF(__ldcg(p - 1), __ldcg(p + 1), __ldcg(p - sy), __ldcg(p + sy), __ldcg(p - 2),  \
-                               __ldcg(p + 2), __ldcg(p - 2 * sy), __ldcg(p + 2 * sy));                      \
-    }                                                                                                       \
-    template <> __device__ __forceinline__ T hx_apply_cg<T, HX_STAR13>(const T *p, long sy, long sz)        \
-    {                                                                                                       \
-        return hx_star13v_##SUF(__ldcg(p - 1), __ldcg(p + 1), __ldcg(p - sy), __ldcg(p + sy), __ldcg(p - sz), \
-                                __ldcg(p + sz), __ldcg(p - 2), __ldcg(p + 2), __ldcg(p - 2 * sy),          \
-                                __ldcg(p + 2 * sy), __ldcg(p - 2 * sz), __ldcg(p + 2 * sz));               \
-    }
-HX_APPLY_CG(float, f32)
-HX_APPLY_CG(double, f64)
-#undef HX_APPLY_CG
-
 /* Stencil on shared memory (coherent within the block: plain loads). */
 template <typename T> __device__ __forceinline__ T hx_apply_smem(int st, const T *p, long sy);
 template <> __device__ __forceinline__ float hx_apply_smem<float>(int st, const float *p, long sy)
@@ -190,42 +161,8 @@ __device__ void hx_block_add(double v, double *slot)
     __syncthreads();
 }
 
-/* Row of cell i (row-major, rows of w cells) of a box of n cells: a 32-bit division where n allows
- * (a 64-bit one costs several times the instructions; the branch is uniform). */
-__device__ __forceinline__ int hx_row_of(long i, int w, long n)
-{
-    return n <= 0x7fffffffL ? (int)((unsigned)i / (unsigned)w) : (int)(i / w);
-}
-
-/* A message's box b copied between field f and the packed buffer buf (pack: f -> buf, else buf ->
- * f; buf in the box's row-major order), by the k-th of nb blocks (the pass kernel: every block of
- * the grid; a role of the role kernel: its blocks). The cells are numbered row-major and spread over
- * every thread, HX_BATCH loads in flight per thread: a warp per row would leave all but w lanes
- * idle on the x faces and walk a long face's rows one latency after another. */
-template <typename T>
-__device__ __forceinline__ void hx_copy_box(const hx_box &b, long sy, long sz, int k, int nb, T *f, T *buf, bool pack)
-{
-    const int w = b.hi[0] - b.lo[0], h = b.hi[1] - b.lo[1], rows = h * (b.hi[2] - b.lo[2]);
-    if (w <= 0 || rows <= 0) return;
-    const long n = (long)w * rows, stride = (long)nb * blockDim.x;
-    for (long i0 = (long)k * blockDim.x + threadIdx.x; i0 < n; i0 += stride * HX_BATCH) {
-        T v[HX_BATCH]; /* every load of the batch in flight before the first store */
-        long at[HX_BATCH];
-#pragma unroll
-        for (int u = 0; u < HX_BATCH; u++) {
-            const long i = i0 + stride * u;
-            if (i >= n) continue;
-            const int r = hx_row_of(i, w, n);
-            at[u] = sy * (b.lo[1] + r % h) + sz * (b.lo[2] + r / h) + b.lo[0] + (i - (long)r * w);
-            v[u] = __ldcg(pack ? f + at[u] : buf + i);
-        }
-#pragma unroll
-        for (int u = 0; u < HX_BATCH; u++) {
-            const long i = i0 + stride * u;
-            if (i < n) *(pack ? buf + i : f + at[u]) = v[u];
-        }
-    }
-}
+/* hx_apply_cg, and the loops that spread a box's cells over a set of blocks (copies, sweeps) */
+#include "exec/box_loops.cuh"
 
 /* This thread waits until message dm's flag reaches exchange e (its acquire load makes the message
  * visible); false when it gave up (it reported what it waited for) or saw another give up. */
@@ -352,64 +289,6 @@ __device__ void hx_pass2d(const hx_pparams &p, const T *src, T *dst, int k, int 
         __syncthreads();
     }
     if (norm) hx_block_add(acc, norm);
-}
-
-/* One sweep on box b, straight from global memory, by the k-th of nb blocks (the pass kernel:
- * every block of the grid; the role kernel: the blocks of one role); acc gets the squared change
- * of the owned cells when `norm`. A warp per row (no division per cell), or, on boxes narrower
- * than a warp (x slabs) or with fewer rows than warps (a y slab), every thread cells as hx_copy_box. */
-template <typename T>
-__device__ __forceinline__ void hx_sweep_cell(const hx_pparams &p, const T *src, T *dst, long at, int x, int y, int z,
-                                              T v, bool norm, double &acc)
-{
-    dst[at] = v;
-    if (norm && x >= p.olo[0] && x < p.ohi[0] && y >= p.olo[1] && y < p.ohi[1] && z >= p.olo[2] && z < p.ohi[2]) {
-        const double d = (double)v - (double)__ldcg(src + at);
-        acc += d * d;
-    }
-}
-
-template <typename T, int ST>
-__device__ void hx_sweep_rows(const hx_pparams &p, const T *src, T *dst, const hx_box &b, int k, int nb, bool norm,
-                              double &acc)
-{
-    const int w = b.hi[0] - b.lo[0], h = b.hi[1] - b.lo[1], rows = h * (b.hi[2] - b.lo[2]);
-    if (w <= 0 || rows <= 0) return;
-    const int lane = threadIdx.x & 31, warps = (int)(blockDim.x >> 5), nw = nb * warps;
-    if (w < 32 || rows < nw) {
-        const long n = (long)w * rows, stride = (long)nb * blockDim.x;
-        for (long i0 = (long)k * blockDim.x + threadIdx.x; i0 < n; i0 += stride * HX_BATCH) {
-            T v[HX_BATCH]; /* every load of the batch in flight before the first store */
-            int c[HX_BATCH][3];
-            long at[HX_BATCH];
-#pragma unroll
-            for (int u = 0; u < HX_BATCH; u++) {
-                const long i = i0 + stride * u;
-                if (i >= n) continue;
-                const int r = hx_row_of(i, w, n);
-                c[u][0] = b.lo[0] + (int)(i - (long)r * w), c[u][1] = b.lo[1] + r % h, c[u][2] = b.lo[2] + r / h;
-                at[u] = p.sy * c[u][1] + p.sz * c[u][2] + c[u][0];
-                v[u] = hx_apply_cg<T, ST>(src + at[u], p.sy, p.sz);
-            }
-#pragma unroll
-            for (int u = 0; u < HX_BATCH; u++)
-                if (i0 + stride * u < n) hx_sweep_cell<T>(p, src, dst, at[u], c[u][0], c[u][1], c[u][2], v[u], norm, acc);
-        }
-        return;
-    }
-    for (int r = k * warps + (int)(threadIdx.x >> 5); r < rows; r += nw) {
-        const int y = b.lo[1] + r % h, z = b.lo[2] + r / h;
-        const long base = p.sy * y + p.sz * z;
-        for (int x0 = b.lo[0] + lane; x0 < b.hi[0]; x0 += 32 * HX_BATCH) {
-            T v[HX_BATCH]; /* every load of the batch in flight before the first store */
-#pragma unroll
-            for (int u = 0; u < HX_BATCH; u++)
-                if (x0 + 32 * u < b.hi[0]) v[u] = hx_apply_cg<T, ST>(src + base + x0 + 32 * u, p.sy, p.sz);
-#pragma unroll
-            for (int u = 0; u < HX_BATCH; u++)
-                if (x0 + 32 * u < b.hi[0]) hx_sweep_cell<T>(p, src, dst, base + x0 + 32 * u, x0 + 32 * u, y, z, v[u], norm, acc);
-        }
-    }
 }
 
 /* 3D: one sweep on box b by the whole grid. */
