@@ -90,14 +90,7 @@ template <typename T, int ST> static void run_stencil()
 int main(void)
 {
     setvbuf(stdout, nullptr, _IOLBF, 0); /* a failure shows at once, before the next run's watchdog */
-    run_stencil<float, HX_JACOBI5>();
-    run_stencil<double, HX_JACOBI5>();
-    run_stencil<float, HX_STAR9>();
-    run_stencil<double, HX_STAR9>();
-    run_stencil<float, HX_JACOBI7>();
-    run_stencil<double, HX_JACOBI7>();
-    run_stencil<float, HX_STAR13>();
-    run_stencil<double, HX_STAR13>();
+    EMU_EACH_STENCIL(run_stencil);
     printf("pass kernel on the host, one rank: %d of %d runs bit-identical to the plain loop (%ld launches of %ld blocks, "
            "%ld threads, %ld messages in all; %ld grids of several phases; %ld grids with fewer blocks than tiles or warp rows)\n",
            runs - failures, runs, emu_seen.launches, emu_seen.blocks, emu_seen.threads, emu_seen.msgs, emu_seen.multi_phase,

@@ -80,14 +80,7 @@ template <typename T, int ST> static void run_stencil()
 int main(void)
 {
     setvbuf(stdout, nullptr, _IOLBF, 0); /* a failure shows at once, before the next run's watchdog */
-    run_stencil<float, HX_JACOBI5>();
-    run_stencil<double, HX_JACOBI5>();
-    run_stencil<float, HX_STAR9>();
-    run_stencil<double, HX_STAR9>();
-    run_stencil<float, HX_JACOBI7>();
-    run_stencil<double, HX_JACOBI7>();
-    run_stencil<float, HX_STAR13>();
-    run_stencil<double, HX_STAR13>();
+    EMU_EACH_STENCIL(run_stencil);
     printf("two ranks on the host, both grids at once: %d of %d runs (%d of the resident kernel, the others the pass kernel) "
            "bit-identical to the plain loop of the global problem (%ld launches of %ld blocks, %ld threads, %ld messages in all; "
            "%ld grids of several phases; %ld pass grids with fewer blocks than tiles or warp rows)\n",

@@ -92,14 +92,7 @@ template <typename T, int ST> static void run_stencil()
 int main(void)
 {
     setvbuf(stdout, nullptr, _IOLBF, 0); /* a failure shows at once, before the next run's watchdog */
-    run_stencil<float, HX_JACOBI5>();
-    run_stencil<double, HX_JACOBI5>();
-    run_stencil<float, HX_STAR9>();
-    run_stencil<double, HX_STAR9>();
-    run_stencil<float, HX_JACOBI7>();
-    run_stencil<double, HX_JACOBI7>();
-    run_stencil<float, HX_STAR13>();
-    run_stencil<double, HX_STAR13>();
+    EMU_EACH_STENCIL(run_stencil);
     printf("role kernel on the host, one and two ranks: %d of %d runs bit-identical to the plain loop (%d with more than one "
            "boundary block, %d with more than one receiver; %ld launches of %ld blocks, %ld threads, %ld messages in all)\n",
            runs - failures, runs, multi_m, multi_r, emu_seen.launches, emu_seen.blocks, emu_seen.threads, emu_seen.msgs);

@@ -60,15 +60,20 @@ typedef struct mg_solver mg_solver;
  * and transport, whose own hierarchy agglomerates again onto its rank 0's CPU (two steps); the
  * correction comes back the same way into level agg. The sub-solver's members are job ranks 0 ..
  * P'-1, so job rank 0 is its rank 0 too. */
+/* One level's blocks over one communicator, as its rank 0 gathers and scatters them. */
+typedef struct {
+    int *count, *displ;     /* rank 0: each rank's cells, and their offsets in `all` */
+    int *box;               /* rank 0: each rank's n[3], off[3] */
+    double *mine;           /* this rank's owned cells (x fastest) */
+    double *all;            /* rank 0: the ranks' blocks in rank order */
+} mg_blocks;
+
 typedef struct {
     hx_context *ctx;        /* members: sub's context */
     mg_solver *sub;         /* members: levels agg .. ntot-1 as its levels 0 .. */
-    int *count, *displ;     /* rank 0: each rank's cells at level agg, and their offsets in recv */
-    int *box;               /* rank 0: each rank's n[3], off[3] at level agg */
-    double *mine;           /* this rank's owned cells of level agg (x fastest) */
-    double *recv, *glob;    /* rank 0: the ranks' blocks in rank order; the global level-agg array */
-    int *scount, *sdispl, *sbox; /* rank 0: the same of sub's ranks at its level 0 */
-    double *smine, *srecv;  /* members: owned cells of sub's level 0; rank 0: sub's blocks in its rank order */
+    mg_blocks job;          /* level agg over the job's ranks */
+    mg_blocks coarse;       /* members: level agg over sub's ranks (its level 0) */
+    double *glob;           /* rank 0: the global level-agg array */
 } mg_agglom;
 
 /* The process grid of the two-step agglomeration's first step: halved along each even axis. */

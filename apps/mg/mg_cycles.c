@@ -278,13 +278,13 @@ static int owned_copy(mg_solver *s, hx_context *ctx, hx_layout *l, const hx_fiel
     return HX_ERR_RUNTIME;
 }
 
-/* rank 0: the blocks box[6 r] (n[3], off[3]) of nr ranks, each x fastest at displ[r] in buf, into
- * the global array glob of N cells per axis (in 1), or back */
-static void place_blocks(const int *box, const int *displ, int nr, double *buf, double *glob, const int *N, int in)
+/* rank 0: the blocks of nr ranks (B->all, rank order, each x fastest) into the global array glob of
+ * N cells per axis (in 1), or back */
+static void place_blocks(const mg_blocks *B, int nr, double *glob, const int *N, int in)
 {
     for (int r = 0; r < nr; r++) {
-        const int *b = &box[6 * r];
-        double *src = buf + displ[r];
+        const int *b = &B->box[6 * r];
+        double *src = B->all + B->displ[r];
         for (int z = 0; z < b[2]; z++)
             for (int y = 0; y < b[1]; y++, src += b[0]) {
                 double *g = glob + ((long)(b[5] + z) * N[1] + b[4] + y) * N[0] + b[3];
@@ -293,18 +293,36 @@ static void place_blocks(const int *box, const int *displ, int nr, double *buf, 
     }
 }
 
-/* The sub-solver's members: level agg's global array (rank 0's glob) into sub's level-0 f, one V-
- * cycle from zero or one F-cycle there, and its u back into glob. */
+/* Collective over comm: field f of level geometry g between the ranks' blocks and rank 0's global
+ * array glob (gather: blocks -> glob; else glob -> blocks), through B. */
+static int hand_over(mg_solver *s, hx_context *ctx, hx_layout *layout, const hx_field *f, const mg_geom *g,
+                     mg_blocks *B, MPI_Comm comm, double *glob, int gather)
+{
+    int rank, nr;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &nr);
+    const int mine = g->n[0] * g->n[1] * g->n[2];
+    if (gather) {
+        TRY(owned_copy(s, ctx, layout, f, B->mine, 0));
+        TRY(mpi_check(s, MPI_Gatherv(B->mine, mine, MPI_DOUBLE, B->all, B->count, B->displ, MPI_DOUBLE, 0, comm),
+                      "MPI_Gatherv of a right-hand side"));
+        if (rank == 0) place_blocks(B, nr, glob, s->shape[s->agg], 1);
+        return HX_OK;
+    }
+    if (rank == 0) place_blocks(B, nr, glob, s->shape[s->agg], 0);
+    TRY(mpi_check(s, MPI_Scatterv(B->all, B->count, B->displ, MPI_DOUBLE, B->mine, mine, MPI_DOUBLE, 0, comm),
+                  "MPI_Scatterv of a correction"));
+    return owned_copy(s, ctx, layout, f, B->mine, 1);
+}
+
+/* The sub-solver's members: rank 0's global level-agg f into sub's level 0, one V-cycle from zero
+ * or one F-cycle there, and its u back into the global array. */
 static int agglom_sub_cycle(mg_solver *s, int fmg)
 {
     mg_agglom *G = &s->ag;
     mg_solver *q = G->sub;
     mg_level *Q = &q->lev[0];
-    const int nq = hx_context_size(q->ctx), mine = Q->g.n[0] * Q->g.n[1] * Q->g.n[2];
-    if (q->rank == 0) place_blocks(G->sbox, G->sdispl, nq, G->srecv, G->glob, s->shape[s->agg], 0);
-    TRY(mpi_check(s, MPI_Scatterv(G->srecv, G->scount, G->sdispl, MPI_DOUBLE, G->smine, mine, MPI_DOUBLE, 0, q->comm),
-                  "MPI_Scatterv of the right-hand side to the coarse levels' ranks"));
-    TRY(owned_copy(s, G->ctx, Q->layout, &Q->f, G->smine, 1));
+    TRY(hand_over(s, G->ctx, Q->layout, &Q->f, &Q->g, &G->coarse, q->comm, G->glob, 0));
     if (fmg) TRY(sub_status(s, mg_fmg(q, 0)));
     else {
         /* a coarse-grid correction: level agg is only entered from the finer level with u = 0 */
@@ -312,33 +330,20 @@ static int agglom_sub_cycle(mg_solver *s, int fmg)
         TRY(sub_status(s, mg_vcycle(q, 0)));
     }
     TRY(sub_status(s, mg_sync(q)));
-    TRY(owned_copy(s, G->ctx, Q->layout, &Q->u, G->smine, 0));
-    TRY(mpi_check(s, MPI_Gatherv(G->smine, mine, MPI_DOUBLE, G->srecv, G->scount, G->sdispl, MPI_DOUBLE, 0, q->comm),
-                  "MPI_Gatherv of the correction from the coarse levels' ranks"));
-    if (q->rank == 0) place_blocks(G->sbox, G->sdispl, nq, G->srecv, G->glob, s->shape[s->agg], 1);
-    return HX_OK;
+    return hand_over(s, G->ctx, Q->layout, &Q->u, &Q->g, &G->coarse, q->comm, G->glob, 1);
 }
 
 int mg_agglom_cycle(mg_solver *s, int fmg)
 {
     mg_agglom *G = &s->ag;
     mg_level *L = &s->lev[s->agg];
-    const int mine = L->g.n[0] * L->g.n[1] * L->g.n[2], nr = hx_context_size(s->ctx);
     TRY(mg_sync(s));
     const double t0 = MPI_Wtime();
-    TRY(owned_copy(s, s->ctx, L->layout, &L->f, G->mine, 0));
-    TRY(mpi_check(s, MPI_Gatherv(G->mine, mine, MPI_DOUBLE, G->recv, G->count, G->displ, MPI_DOUBLE, 0, s->comm),
-                  "MPI_Gatherv of the right-hand side"));
-    if (s->rank == 0) {
-        place_blocks(G->box, G->displ, nr, G->recv, G->glob, s->shape[s->agg], 1);
-        L->tm.t[MG_AGGLOM] += MPI_Wtime() - t0;
-    }
+    TRY(hand_over(s, s->ctx, L->layout, &L->f, &L->g, &G->job, s->comm, G->glob, 1));
+    if (s->rank == 0) L->tm.t[MG_AGGLOM] += MPI_Wtime() - t0;
     if (G->sub) TRY(agglom_sub_cycle(s, fmg));
     const double t1 = MPI_Wtime();
-    if (s->rank == 0) place_blocks(G->box, G->displ, nr, G->recv, G->glob, s->shape[s->agg], 0);
-    TRY(mpi_check(s, MPI_Scatterv(G->recv, G->count, G->displ, MPI_DOUBLE, G->mine, mine, MPI_DOUBLE, 0, s->comm),
-                  "MPI_Scatterv of the correction"));
-    TRY(owned_copy(s, s->ctx, L->layout, &L->u, G->mine, 1));
+    TRY(hand_over(s, s->ctx, L->layout, &L->u, &L->g, &G->job, s->comm, G->glob, 0));
     if (s->rank == 0) { /* rank 0's own copies and messages; the other ranks' wait for the coarse solve is not counted */
         L->tm.t[MG_AGGLOM] += MPI_Wtime() - t1;
         L->tm.n[MG_AGGLOM]++;

@@ -145,35 +145,41 @@ static int make_level(mg_solver *s, int l, const double dom[3], const int pgrid[
     return HX_OK;
 }
 
-/* Collective on the sub-solver's members (q's ranks): every member's block of q's level 0 onto
- * rank 0 (sbox, scount, sdispl) and the buffers of the hand-over. */
-static int agglom_sub_blocks(mg_solver *s, mg_solver *q, char *msg, size_t n)
+/* Collective over comm (nr ranks): this rank's block g of a level of `cells` cells, and on rank 0
+ * every rank's block and the buffers to gather them. 0, or -1 on every rank with a line in msg on
+ * those that failed. */
+static int blocks_create(mg_blocks *B, MPI_Comm comm, int rank, int nr, const mg_geom *g, long cells, char *msg,
+                         size_t n)
 {
-    mg_agglom *G = &s->ag;
-    const mg_geom *g = &q->lev[0].g;
-    const int nq = hx_context_size(q->ctx), mybox[6] = {g->n[0], g->n[1], g->n[2], g->off[0], g->off[1], g->off[2]};
-    const long cells = (long)q->shape[0][0] * q->shape[0][1] * q->shape[0][2];
-    int bad = !(G->smine = malloc(sizeof(double) * (size_t)g->n[0] * g->n[1] * g->n[2]));
-    if (q->rank == 0) {
-        G->scount = malloc(sizeof(int) * nq);
-        G->sdispl = malloc(sizeof(int) * nq);
-        G->sbox = malloc(sizeof(int) * 6 * nq);
-        G->srecv = malloc(sizeof(double) * cells);
-        bad = bad || !G->scount || !G->sdispl || !G->sbox || !G->srecv;
+    const int mybox[6] = {g->n[0], g->n[1], g->n[2], g->off[0], g->off[1], g->off[2]};
+    int bad = !(B->mine = malloc(sizeof(double) * (size_t)g->n[0] * g->n[1] * g->n[2])), any = 0;
+    if (rank == 0) {
+        B->count = malloc(sizeof(int) * nr);
+        B->displ = malloc(sizeof(int) * nr);
+        B->box = malloc(sizeof(int) * 6 * nr);
+        B->all = malloc(sizeof(double) * cells);
+        bad = bad || !B->count || !B->displ || !B->box || !B->all;
     }
-    if (bad) return snprintf(msg, n, "mg: out of host memory for the coarse levels' hand-over"), -1;
-    if (MPI_Gather(mybox, 6, MPI_INT, G->sbox, 6, MPI_INT, 0, q->comm) != MPI_SUCCESS)
-        return snprintf(msg, n, "mg: MPI_Gather of the coarse ranks' blocks failed"), -1;
-    if (q->rank == 0) {
+    if (bad) snprintf(msg, n, "mg: out of host memory for the agglomeration buffers");
+    if (MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS || any) return -1;
+    if (MPI_Gather(mybox, 6, MPI_INT, B->box, 6, MPI_INT, 0, comm) != MPI_SUCCESS)
+        return snprintf(msg, n, "mg: MPI_Gather of the agglomeration level's blocks failed"), -1;
+    if (rank == 0) {
         long sum = 0;
-        for (int r = 0; r < nq; r++) {
-            G->scount[r] = G->sbox[6 * r] * G->sbox[6 * r + 1] * G->sbox[6 * r + 2];
-            G->sdispl[r] = (int)sum;
-            sum += G->scount[r];
+        for (int r = 0; r < nr; r++) {
+            B->count[r] = B->box[6 * r] * B->box[6 * r + 1] * B->box[6 * r + 2];
+            B->displ[r] = (int)sum;
+            sum += B->count[r];
         }
-        if (sum != cells) return snprintf(msg, n, "mg: the coarse ranks' blocks do not tile level %d", s->agg), -1;
+        if (sum != cells) return snprintf(msg, n, "mg: the ranks' blocks do not tile the agglomeration level"), -1;
     }
     return 0;
+}
+
+static void blocks_free(mg_blocks *B)
+{
+    free(B->count), free(B->displ), free(B->box), free(B->mine), free(B->all);
+    memset(B, 0, sizeof *B);
 }
 
 /* Collective: the agglomeration buffers, and on the sub-solver's members the solver of levels
@@ -183,32 +189,12 @@ static int agglom_sub_blocks(mg_solver *s, mg_solver *q, char *msg, size_t n)
 static int agglom_create(mg_solver *s, const char *transport, hx_pattern pattern)
 {
     mg_agglom *G = &s->ag;
-    const mg_geom *g = &s->lev[s->agg].g;
-    const int nr = hx_context_size(s->ctx), mybox[6] = {g->n[0], g->n[1], g->n[2], g->off[0], g->off[1], g->off[2]};
     const int *NA = s->shape[s->agg];
     const long cells = (long)NA[0] * NA[1] * NA[2];
-    int bad = !(G->mine = malloc(sizeof(double) * (size_t)g->n[0] * g->n[1] * g->n[2]));
-    if (s->rank == 0) {
-        G->count = malloc(sizeof(int) * nr);
-        G->displ = malloc(sizeof(int) * nr);
-        G->box = malloc(sizeof(int) * 6 * nr);
-        G->recv = malloc(sizeof(double) * cells);
-        G->glob = malloc(sizeof(double) * cells);
-        bad = bad || !G->count || !G->displ || !G->box || !G->recv || !G->glob;
-    }
-    if (mg_fail_agreed(s, bad, "mg: out of host memory for the agglomeration buffers")) return HX_ERR_RUNTIME;
-    bad = MPI_Gather(mybox, 6, MPI_INT, G->box, 6, MPI_INT, 0, s->comm) != MPI_SUCCESS;
-    if (mg_fail_agreed(s, bad, "mg: MPI_Gather of the agglomeration level's blocks failed")) return HX_ERR_RUNTIME;
     char msg[400] = "";
-    if (s->rank == 0) {
-        long sum = 0;
-        for (int r = 0; r < nr; r++) {
-            G->count[r] = G->box[6 * r] * G->box[6 * r + 1] * G->box[6 * r + 2];
-            G->displ[r] = (int)sum;
-            sum += G->count[r];
-        }
-        if (sum != cells) bad = 1, snprintf(msg, sizeof msg, "mg: the blocks of level %d do not tile it", s->agg);
-    }
+    int bad = blocks_create(&G->job, s->comm, s->rank, hx_context_size(s->ctx), &s->lev[s->agg].g, cells, msg, sizeof msg);
+    if (!bad && s->rank == 0 && !(G->glob = malloc(sizeof(double) * cells)))
+        bad = 1, snprintf(msg, sizeof msg, "mg: out of host memory for the agglomeration level");
     if (mg_fail_agreed(s, bad, msg)) return HX_ERR_RUNTIME;
 
     /* the members: job ranks 0 .. P'-1 (P' = 1 in one step) */
@@ -234,7 +220,9 @@ static int agglom_create(mg_solver *s, const char *transport, hx_pattern pattern
             q->bottom_maxit = s->bottom_maxit, q->agg = s->agg2 ? s->agg2 - s->agg : 0, q->agg2 = 0;
             if (mg_create(q, G->ctx, NA, sub, s->ntot - s->agg, s->agg2 ? transport : "mpi", pattern) != HX_OK)
                 bad = 1, snprintf(msg, sizeof msg, "%s (the coarse levels)", q->err);
-            else if (agglom_sub_blocks(s, q, msg, sizeof msg)) bad = 1;
+            else if (blocks_create(&G->coarse, q->comm, q->rank, hx_context_size(q->ctx), &q->lev[0].g, cells, msg,
+                                   sizeof msg))
+                bad = 1;
         }
         MPI_Comm_free(&comm);
     }
@@ -247,8 +235,9 @@ static void agglom_destroy(mg_solver *s)
     if (G->sub) mg_destroy(G->sub);
     free(G->sub);
     hx_context_destroy(G->ctx);
-    free(G->count), free(G->displ), free(G->box), free(G->mine), free(G->recv), free(G->glob);
-    free(G->scount), free(G->sdispl), free(G->sbox), free(G->smine), free(G->srecv);
+    blocks_free(&G->job);
+    blocks_free(&G->coarse);
+    free(G->glob);
     memset(G, 0, sizeof *G);
 }
 

@@ -45,6 +45,13 @@ __device__ __forceinline__ int hx_row_of(long i, int w, long n)
  * the grid; a role of the role kernel: its blocks). The cells are numbered row-major and spread over
  * every thread, HX_BATCH loads in flight per thread: a warp per row would leave all but w lanes
  * idle on the x faces and walk a long face's rows one latency after another. */
+/* Coordinates c of cell i of box b (row-major: rows of w cells, h rows a plane; n cells in all). */
+__device__ __forceinline__ void hx_box_cell(const hx_box &b, long i, int w, int h, long n, int c[3])
+{
+    const int r = hx_row_of(i, w, n);
+    c[0] = b.lo[0] + (int)(i - (long)r * w), c[1] = b.lo[1] + r % h, c[2] = b.lo[2] + r / h;
+}
+
 template <typename T>
 __device__ __forceinline__ void hx_copy_box(const hx_box &b, long sy, long sz, int k, int nb, T *f, T *buf, bool pack)
 {
@@ -58,8 +65,9 @@ __device__ __forceinline__ void hx_copy_box(const hx_box &b, long sy, long sz, i
         for (int u = 0; u < HX_BATCH; u++) {
             const long i = i0 + stride * u;
             if (i >= n) continue;
-            const int r = hx_row_of(i, w, n);
-            at[u] = sy * (b.lo[1] + r % h) + sz * (b.lo[2] + r / h) + b.lo[0] + (i - (long)r * w);
+            int c[3];
+            hx_box_cell(b, i, w, h, n, c);
+            at[u] = sy * c[1] + sz * c[2] + c[0];
             v[u] = __ldcg(pack ? f + at[u] : buf + i);
         }
 #pragma unroll
@@ -102,8 +110,7 @@ __device__ void hx_sweep_rows(const hx_pparams &p, const T *src, T *dst, const h
             for (int u = 0; u < HX_BATCH; u++) {
                 const long i = i0 + stride * u;
                 if (i >= n) continue;
-                const int r = hx_row_of(i, w, n);
-                c[u][0] = b.lo[0] + (int)(i - (long)r * w), c[u][1] = b.lo[1] + r % h, c[u][2] = b.lo[2] + r / h;
+                hx_box_cell(b, i, w, h, n, c[u]);
                 at[u] = p.sy * c[u][1] + p.sz * c[u][2] + c[u][0];
                 v[u] = hx_apply_cg<T, ST>(src + at[u], p.sy, p.sz);
             }

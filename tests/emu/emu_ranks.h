@@ -365,4 +365,17 @@ template <typename T, int ST> static int emu_run(const emu_problem &pb, long s1,
     return 1;
 }
 
+/* fn<T, ST>() for both dtypes of the four stencils, 2D first: the tests' mains */
+#define EMU_EACH_STENCIL(fn)                                                                                \
+    do {                                                                                                    \
+        fn<float, HX_JACOBI5>();                                                                            \
+        fn<double, HX_JACOBI5>();                                                                           \
+        fn<float, HX_STAR9>();                                                                              \
+        fn<double, HX_STAR9>();                                                                             \
+        fn<float, HX_JACOBI7>();                                                                            \
+        fn<double, HX_JACOBI7>();                                                                           \
+        fn<float, HX_STAR13>();                                                                             \
+        fn<double, HX_STAR13>();                                                                            \
+    } while (0)
+
 #endif
