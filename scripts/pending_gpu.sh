@@ -3,7 +3,7 @@
 # about 8 minutes, on any lent kind (1 GPU or more; the 2-GPU stages are skipped on one GPU).
 # Build here, `scripts/slim_build.sh`, then on the GPU machine: `scripts/pending_gpu.sh build-dev`
 # (carry build-dev). Logs and CSVs under $OUT. Each stage prints PASS/FAIL lines or figures; the
-# list of what is pending lives in docs/results.md ("Open after session 5").
+# list of what is pending lives in docs/results.md ("Open after session 6").
 # HALOX_TEST_RANKS_PER_GPU=2 runs the 2-rank correctness stages on one GPU too (ranks share it,
 # time-sliced: bits and faults only; timings stay one rank per GPU). STAGES="tests roles ..." picks
 # stages (tests roles sweep3d ncu pingpong resident mg; default all). Everything under $OUT ends in
@@ -122,6 +122,18 @@ done
 
 fi
 if want mg; then
+t "multigrid: two-step agglomeration (--agglomerate-ranks; never run on GPUs), CPU vs CUDA bits"
+np=2 grid=2x1x1
+[ "$SLOTS" -ge 4 ] && np=4 grid=4x1x1 # the first step then keeps 2 ranks on GPUs
+for be in cpu cuda; do
+    $MPI -np $np "$H" mg --backend $be --transport ipc --size 64 --grid $grid --agglomerate-ranks 512 --agglomerate 64 \
+        --repeat 1 --format csv 2>"$OUT/mg_two_$be.err" >"$OUT/mg_two_$be.csv" || fail=1
+done
+a=$(cut -d, -f16 "$OUT/mg_two_cpu.csv" | sort -u | tr '\n' ' ')
+b=$(cut -d, -f16 "$OUT/mg_two_cuda.csv" | sort -u | tr '\n' ' ')
+if [ "$SLOTS" -ge 2 ] && [ -n "$a" ] && [ "$a" = "$b" ]; then echo "PASS mg two-step np$np: cuda checksums = cpu ($a)"
+elif [ "$SLOTS" -ge 2 ]; then echo "FAIL mg two-step np$np: cpu '$a' cuda '$b'"; fail=1; fi
+
 t "multigrid on GPUs: non-cubic grids (never run there) and the transports side by side (weak scaling on $NGPU GPU(s))"
 for np in 1 2; do
     [ "$np" -le "$NGPU" ] || continue
