@@ -22,7 +22,7 @@ t() { echo "--- $* ($(($(date +%s) - T0)) s)"; }
 nvidia-smi -L
 
 t "issue 9: 3D sweep tiles, % of copy (BY2,CHUNK2,BY3,CHUNK3,PIPE,ROWS3)"
-for n in 512 256; do
+for n in 512 256 256x256x512 128; do
     for tile in ${TILES:-4,8,8,16,-1,1 4,8,8,32,-1,1 4,8,8,64,-1,1 4,8,4,32,-1,1 4,8,4,64,-1,1 4,8,4,32,-1,2 4,8,2,64,-1,4 4,8,8,32,1,1 4,8,8,64,2,1}; do
         HALOX_TILE=$tile timeout 60 "$H" roofline --backend cuda --size3d $n --small 0 --repeat 5 --no-fused 2>&1 |
             awk -v t="$tile" '/^(jacobi7|star13)/ { printf "%-16s %s\n", t, $0 }'

@@ -99,6 +99,8 @@ expect 1 2 "bad --device 'x'"     -- roofline --device x
 expect 1 2 "--device takes one value" -- roofline --device 0,1
 expect 1 2 "did you mean --device?" -- roofline --devices 0
 expect 1 2 "bad --size2d"         -- roofline --size2d 4
+expect 1 2 "bad --size3d .16x16.: give N (N^3 cells) or NXxNYxNZ" -- roofline --size3d 16x16
+expect 1 2 "bad --size3d"         -- roofline --size3d 16x4x16
 # a bad value anywhere in a sweep stops the job before its first run: nothing on stdout
 n=$((n + 1))
 MPIRUN 2 "$HALOX" run --size 32x32 --iters 2 --depth 1,0 --format csv >"$tmp/out" 2>"$tmp/err"

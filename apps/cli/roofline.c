@@ -5,6 +5,8 @@
  * (owned cells x N per second x the bytes of one sweep) and its multiple of the copy bandwidth.
  * The one CLI file below the public API: it times the backend's kernels themselves, through the
  * private backend interface (src/compute/backend.h). */
+#include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,7 +77,9 @@ static int fused_op(hx_backend *bk, void *ctx, int i)
 typedef struct {
     hx_backend_kind backend;
     int device;
-    int n2d, n3d;       /* cells per axis */
+    int n2d;            /* cells per axis */
+    char size3d[32];    /* --size3d as given: N or NXxNYxNZ */
+    int n3[3];          /* the 3D grid, parsed */
     int small2d;        /* a latency-bound size to show launch cost, 0 = none */
     int repeat, batch;
     int device_set;     /* --device given */
@@ -85,10 +89,11 @@ typedef struct {
 /* One row: a plain sweep (levels 0: the sweep table), or a pass of `levels` fused sweeps (1 is the
  * plain sweep on the same grid, for reference) with the ghost width a cycle of that many needs.
  * Returns 1 (nothing printed) when the backend has no fused pass. */
-static int run_one(const roofline_opts *o, hx_stencil_id st, hx_dtype dt, int n, int levels, double copy_bw, FILE *out)
+static int run_one(const roofline_opts *o, hx_stencil_id st, hx_dtype dt, const int n[3], int levels, double copy_bw,
+                   FILE *out)
 {
     const hx_stencil_info *info = hx_stencil_get(st);
-    int global[3] = {n, n, info->dim == 3 ? n : 1}, pg[3] = {1, 1, 1};
+    int global[3] = {n[0], n[1], info->dim == 3 ? n[2] : 1}, pg[3] = {1, 1, 1};
     const int halo = (levels > 1 ? levels : 1) * info->radius;
     char err[320];
     hx_decomp d;
@@ -116,8 +121,10 @@ static int run_one(const roofline_opts *o, hx_stencil_id st, hx_dtype dt, int n,
         time_op(&bk, c.levels > 1 ? fused_op : sweep_op, &c, o->batch, o->repeat, &t) == 0) {
         /* useful updates only: the owned cells, once per sweep (a pass also recomputes a halo) */
         double cells = (double)hx_box_cells(&c.box) * c.levels, bw = 2.0 * cells * (double)bk.elem / t;
-        char size[32];
-        snprintf(size, sizeof size, info->dim == 3 ? "%d^3" : "%d^2", n);
+        char size[40];
+        if (info->dim == 2) snprintf(size, sizeof size, "%d^2", n[0]);
+        else if (n[0] == n[1] && n[1] == n[2]) snprintf(size, sizeof size, "%d^3", n[0]);
+        else snprintf(size, sizeof size, "%dx%dx%d", n[0], n[1], n[2]);
         if (levels == 0) {
             fprintf(out, "%-8s %-7s %-8s %10.2f %12.3e %10.1f", info->name, hx_dtype_name(dt), size, 1e6 * t, cells / t, bw / 1e9);
             if (copy_bw > 0) fprintf(out, " %9.1f%%\n", 100.0 * bw / copy_bw);
@@ -179,7 +186,8 @@ static int fused_table(const roofline_opts *o, double bw)
     for (int dt = 0; dt < 2; dt++)
         for (int st = 0; st < HX_NUM_STENCILS; st++) {
             const hx_stencil_info *info = hx_stencil_get((hx_stencil_id)st);
-            const int n = info->dim == 3 ? o->n3d : o->n2d, max = (info->dim == 3 ? HX_FUSE_MAX_3D : HX_FUSE_MAX) / info->radius;
+            const int n2[3] = {o->n2d, o->n2d, 1}, *n = info->dim == 3 ? o->n3 : n2;
+            const int max = (info->dim == 3 ? HX_FUSE_MAX_3D : HX_FUSE_MAX) / info->radius;
             for (int levels = 1; levels <= max; levels++) {
                 int rc = run_one(o, (hx_stencil_id)st, (hx_dtype)dt, n, levels, bw, stdout);
                 if (rc < 0) return -1;
@@ -187,6 +195,26 @@ static int fused_table(const roofline_opts *o, double bw)
             }
         }
     return 0;
+}
+
+/* "N" (N^3) or "NXxNYxNZ", each number from 8 to 1024, nothing else; 0 or -1 */
+static int parse_size3d(const char *t, int n[3])
+{
+    int k = 0;
+    const char *p = t;
+    while (k < 3) {
+        char *end;
+        errno = 0;
+        const long v = strtol(p, &end, 10);
+        if (end == p || errno || v < 8 || v > 1024 || !isdigit((unsigned char)*p)) return -1;
+        n[k++] = (int)v;
+        p = end;
+        if (*p != 'x') break;
+        p++;
+    }
+    if (*p) return -1;
+    if (k == 1) n[1] = n[2] = n[0];
+    return k == 1 || k == 3 ? 0 : -1;
 }
 
 /* The options of `halox roofline`, one table (options.h): --help, defaults and parsing. */
@@ -201,8 +229,9 @@ static const hx_option roofline_options[] = {
      .seen_at = HX_OPT_AT(roofline_opts, device_set)},
     {.name = "size2d", .type = HX_OPT_INT, .meta = "N", .lo = 8, .hi = 32768, .def = "16384",
      .what = "cells per axis", .help = "2D grid of N x N cells", F(n2d)},
-    {.name = "size3d", .type = HX_OPT_INT, .meta = "N", .lo = 8, .hi = 1024, .def = "512", .what = "cells per axis",
-     .help = "3D grid of N x N x N cells", F(n3d)},
+    {.name = "size3d", .type = HX_OPT_STRING, .meta = "N|NXxNYxNZ", .def = "512",
+     .help = "3D grid of N x N x N cells, or NX x NY x NZ (each 8 to 1024: e.g. a rank's block of a multi-GPU run, "
+             "256x256x512)", F(size3d)},
     {.name = "small", .type = HX_OPT_INT, .meta = "N", .lo = 0, .hi = 32768, .def = "1024", .what = "cells per axis",
      .help = "latency-bound 2D sizes from N x N, halved down to 128 (0: none)", F(small2d)},
     {.name = "repeat", .type = HX_OPT_INT, .meta = "R", .lo = 1, .hi = 1000, .def = "7",
@@ -240,6 +269,11 @@ int hx_roofline_main(int argc, char **argv)
         fprintf(stderr, "halox: error: %s\n", err);
         return HX_ERR_INPUT;
     }
+    if (parse_size3d(o.size3d, o.n3)) {
+        fprintf(stderr, "halox: error: bad --size3d '%s': give N (N^3 cells) or NXxNYxNZ, each number from 8 to 1024\n",
+                o.size3d);
+        return HX_ERR_INPUT;
+    }
     if (o.backend == HX_BACKEND_AUTO) o.backend = hx_cuda_device_count() > 0 ? HX_BACKEND_CUDA : HX_BACKEND_CPU;
     if (o.backend == HX_BACKEND_CPU && o.device_set) {
         fprintf(stderr, "halox: error: --device %d: this roofline runs on the cpu (%s): use --backend cuda on a "
@@ -253,7 +287,7 @@ int hx_roofline_main(int argc, char **argv)
     }
     /* the copy streams buffers as large as the largest float field measured, and never fewer than
      * 256 MiB: a buffer the L2 cache holds would make the floor a cache figure */
-    size_t bytes = (size_t)o.n2d * (size_t)o.n2d * 4, b3 = (size_t)o.n3d * (size_t)o.n3d * (size_t)o.n3d * 4;
+    size_t bytes = (size_t)o.n2d * (size_t)o.n2d * 4, b3 = (size_t)o.n3[0] * (size_t)o.n3[1] * (size_t)o.n3[2] * 4;
     if (b3 > bytes) bytes = b3;
     if (o.backend == HX_BACKEND_CUDA && bytes < ((size_t)256 << 20)) bytes = (size_t)256 << 20;
     double bw = copy_bandwidth(&o, bytes);
@@ -265,14 +299,18 @@ int hx_roofline_main(int argc, char **argv)
     printf("%-8s %-7s %-8s %10s %12s %10s %10s\n", "stencil", "dtype", "size", "us/sweep", "cells/s", "GB/s", "of copy");
     for (int dt = 0; dt < 2; dt++)
         for (int st = 0; st < HX_NUM_STENCILS; st++) {
-            int n = hx_stencil_get((hx_stencil_id)st)->dim == 3 ? o.n3d : o.n2d;
-            if (run_one(&o, (hx_stencil_id)st, (hx_dtype)dt, n, 0, bw, stdout)) return HX_ERR_RUNTIME;
+            const int n2[3] = {o.n2d, o.n2d, 1};
+            if (run_one(&o, (hx_stencil_id)st, (hx_dtype)dt, hx_stencil_get((hx_stencil_id)st)->dim == 3 ? o.n3 : n2, 0, bw,
+                        stdout))
+                return HX_ERR_RUNTIME;
         }
     if (o.fused && fused_table(&o, bw)) return HX_ERR_RUNTIME;
     if (o.small2d > 0) {
         printf("\nlatency-bound sizes (launch cost shows when us/sweep stops shrinking with the size):\n");
-        for (int n = o.small2d; n >= 128; n /= 2)
-            if (run_one(&o, HX_JACOBI5, HX_FLOAT, n, 0, bw, stdout)) return HX_ERR_RUNTIME;
+        for (int n = o.small2d; n >= 128; n /= 2) {
+            const int n2[3] = {n, n, 1};
+            if (run_one(&o, HX_JACOBI5, HX_FLOAT, n2, 0, bw, stdout)) return HX_ERR_RUNTIME;
+        }
     }
     return HX_OK;
 }
