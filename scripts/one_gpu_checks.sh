@@ -6,7 +6,7 @@
 #   issue 9:  3D sweep tiles (HALOX_TILE=BY2,CHUNK2,BY3,CHUNK3,PIPE,ROWS3) at 512^3 and 256^3, % of
 #             copy; then the default roofline with every fused pass (effective multiple of copy)
 #   issue 13: the resident kernel at 512^2 (d8, d16, d32) with HALOX_PROFILE; the role kernel beside
-#             the pass kernel (fused schedule, depth 1)
+#             the pass kernel (fused schedule, depth 1); the 3D pass kernel, rows vs march (HALOX_PASS3D)
 #   issue 11: mg at 256^3 (FMG DOF/s), Chebyshev and GSRB smoothers
 set -u
 cd "$(dirname "$0")/.."
@@ -49,6 +49,19 @@ for size in 512x512 1024x1024 4096x4096 256x256x256; do
             --size $size --iters 1000 --repeat 5 --format csv --quiet 2>/dev/null | cut -d, -f2,3,4,11,16,48,64,68 | tail -1
     done
 done | tee "$OUT/roles.csv"
+
+t "issue 13: the 3D pass kernel, rows from L2 vs marching register windows (HALOX_PASS3D), beside the cycle schedule"
+for size in 256x256x256 256x128x128 128x128x128; do
+    for d in 1 2 4; do
+        for mode in rows march; do
+            HALOX_PASS3D=$mode timeout 60 "$H" run --backend cuda --transport ipc --schedule persistent --pattern direct \
+                --size $size --depth $d --iters 400 --repeat 5 --format csv --quiet 2>/dev/null |
+                cut -d, -f2,3,4,11,48,64,68 | tail -1 | sed "s/^/$mode,/"
+        done
+    done
+    timeout 60 "$H" run --backend cuda --transport nccl --graph --pattern direct --size $size --depth 2 --iters 400 \
+        --repeat 5 --format csv --quiet 2>/dev/null | cut -d, -f2,3,4,11,48,64,68 | tail -1 | sed "s/^/cycle-nccl-graph,/"
+done | tee "$OUT/pass3d.csv"
 
 t "issue 11: mg 256^3 on one GPU, FMG DOF/s (10 timed solves)"
 for sm in cheby gsrb; do

@@ -18,7 +18,8 @@ export HALOX_RESIDENT=auto # HALOX_RESIDENT=0 forces the pass kernel where the r
 # what it is built for, and the library refuses shared GPUs without HALOX_SHARE_GPU=1.
 resident_modes="1 0"
 [ "$HALOX_SHARE_GPU" = 1 ] && export HALOX_RESIDENT=0 && resident_modes=0
-run_case() { RUN_MPI="-x HALOX_RESIDENT -x HALOX_SHARE_GPU" verify_case 3 --backend cuda --transport ipc "$@"; }
+export HALOX_PASS3D=rows   # HALOX_PASS3D=march: the 3D passes march register windows (below)
+run_case() { RUN_MPI="-x HALOX_RESIDENT -x HALOX_SHARE_GPU -x HALOX_PASS3D" verify_case 3 --backend cuda --transport ipc "$@"; }
 for sched in persistent fused; do
     run_case --schedule $sched --size 131x67 --depth 3 --iters 14 --repeat 2 --pattern direct
     run_case --schedule $sched --size 256x256 --depth 8 --fuse 8 --iters 37 --pattern direct
@@ -42,5 +43,14 @@ for res in $resident_modes; do
     run_case --schedule fused --size 300x300 --stencil star9 --depth 8 --iters 17 --pattern direct
 done
 [ "$HALOX_SHARE_GPU" = 1 ] || export HALOX_RESIDENT=auto
+# the 3D passes marching register windows in z (HALOX_PASS3D=march, pass3d_march.cuh)
+export HALOX_PASS3D=march RUN_KNOB="HALOX_PASS3D=march "
+for sched in persistent fused; do
+    run_case --schedule $sched --size 40x36x34 --depth 2 --iters 7 --pattern direct
+    run_case --schedule $sched --size 33x30x28 --stencil star13 --depth 1 --iters 5 --pattern staged --dtype double
+    run_case --schedule $sched --size 130x70x67 --depth 3 --iters 8 --pattern direct --boundary fixed --norm-every 4
+    run_case --schedule $sched --size 131x67x45 --stencil star13 --depth 2 --iters 6 --pattern direct --dtype float
+done
+export HALOX_PASS3D=rows RUN_KNOB=
 echo "np=$NP device schedules: $runs runs, $fail failed"
 [ $fail -eq 0 ]

@@ -3,7 +3,7 @@
  * every block resident at once (hx_emu_launch_grid), its halo put into its own receive slots at a
  * periodic boundary (the table as the ipc transport lays it out: tests/emu/emu_ranks.h), flags,
  * grid barriers, unpack, then the sweeps as passes (2D: up to `fuse` levels a pass in shared
- * memory; 3D: a sweep a pass). Tiles and grid as persistent.cu picks them (hx_pass_tiles and
+ * memory; 3D: a sweep a pass, rows from L2 or, HALOX_PASS3D=march, register windows marching in z). Tiles and grid as persistent.cu picks them (hx_pass_tiles and
  * hx_pass_grid, with a stand-in for the occupancy query), a cap on blocks per SM so that a block
  * takes several tiles or rows. Two launches one after the other continue the exchange count, against
  * the same number of sweeps as a plain loop over halox/stencil.h's expressions: bit for bit over the
@@ -36,9 +36,9 @@ static const char *st_name(int st)
 template <typename T, int ST> static void run(const emu_problem &pb, long s1, long s2)
 {
     char label[256];
-    snprintf(label, sizeof label, "%s %s depth %d fuse %d %s %s %dx%dx%d sms %d cap %d norms %d cur %d order %d sweeps %ld+%ld",
+    snprintf(label, sizeof label, "%s %s depth %d fuse %d %s %s%s %dx%dx%d sms %d cap %d norms %d cur %d order %d sweeps %ld+%ld",
              sizeof(T) == 4 ? "float" : "double", st_name(ST), pb.depth, pb.levels, pb.bnd == HX_PERIODIC ? "periodic" : "fixed",
-             pb.pattern == HX_DIRECT ? "direct" : "staged", pb.global[0], pb.global[1], pb.global[2], pb.sms, pb.per_sm_cap,
+             pb.pattern == HX_DIRECT ? "direct" : "staged", pb.march3d ? " march" : "", pb.global[0], pb.global[1], pb.global[2], pb.sms, pb.per_sm_cap,
              pb.norm_every, pb.cur0, pb.order, s1, s2);
     runs++;
     failures += emu_run<T, ST>(pb, s1, s2, label);
@@ -81,6 +81,13 @@ template <typename T, int ST> static void run_stencil()
                     pb.global[0] = 13, pb.global[1] = 11, pb.global[2] = 9;
                     pb.sms = 1, pb.per_sm_cap = 1 + (k & 1); /* 1 or 2 blocks of 512 threads: 16 or 32 warps over 99 rows */
                     pb.norm_every = k % 2 ? 0 : 2;
+                    run<T, ST>(pb, s1, s2);
+                    /* the register-window march (HALOX_PASS3D=march), also on a box wider than a warp's vectors
+                     * and deeper than a march, with several blocks */
+                    pb.march3d = true;
+                    run<T, ST>(pb, s1, s2);
+                    pb.global[0] = 141, pb.global[1] = 7, pb.global[2] = 37;
+                    pb.sms = 2, pb.per_sm_cap = 1;
                     run<T, ST>(pb, s1, s2);
                 }
             }

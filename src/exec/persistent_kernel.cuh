@@ -163,6 +163,8 @@ __device__ void hx_block_add(double v, double *slot)
 
 /* hx_apply_cg, and the loops that spread a box's cells over a set of blocks (copies, sweeps) */
 #include "exec/box_loops.cuh"
+/* the 3D pass by marching register windows (HALOX_PASS3D=march) */
+#include "exec/pass3d_march.cuh"
 
 /* This thread waits until message dm's flag reaches exchange e (its acquire load makes the message
  * visible); false when it gave up (it reported what it waited for) or saw another give up. */
@@ -312,7 +314,9 @@ __device__ __forceinline__ int hx_pass_levels(const hx_pparams &p, int left, lon
     return levels < 1 ? 1 : levels;
 }
 
-template <typename T, int ST> __global__ void __launch_bounds__(512) hx_persistent_kernel(hx_pparams p)
+/* MARCH (3D): the passes march register windows in z (pass3d_march.cuh, HALOX_PASS3D=march), a
+ * kernel of its own so that the default one keeps its registers */
+template <typename T, int ST, bool MARCH = false> __global__ void __launch_bounds__(512) hx_persistent_kernel(hx_pparams p)
 {
 #ifdef HALOX_EMULATE
     unsigned char *hx_smem_raw = hx_emu_shared(); /* host tests (tests/emu): the running block's */
@@ -337,6 +341,7 @@ template <typename T, int ST> __global__ void __launch_bounds__(512) hx_persiste
             const T *src = (const T *)p.field[cur];
             T *dst = (T *)p.field[1 - cur];
             if constexpr (two_d) hx_pass2d<T, ST>(p, src, dst, k, levels, m, sm, norm);
+            else if constexpr (MARCH) hx_pass3d_march<T, ST>(p, src, dst, hx_dev_sweep_box(p, (m - 1 - k) * p.radius), norm);
             else hx_pass3d<T, ST>(p, src, dst, hx_dev_sweep_box(p, (m - 1 - k) * p.radius), norm);
             if (!hx_grid_sync(p, e, gdone)) return;
             cur = 1 - cur;

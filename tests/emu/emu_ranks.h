@@ -46,6 +46,7 @@ struct emu_problem {
     int norm_every; /* 0: no norms */
     int cur0;       /* the buffer holding the first iterate */
     int order;      /* 0: blockIdx order, 1: reversed, else a random order per round from this seed */
+    bool march3d;   /* the pass kernel's 3D passes march register windows (HALOX_PASS3D=march) */
 };
 
 template <typename T> struct emu_rank {
@@ -198,7 +199,8 @@ static void emu_launch(const emu_problem &pb, std::vector<emu_rank<T>> &rk, long
             if (pb.resident) body[q] = [&p] { hx_resident_kernel<T, ST>(p); };
             else body[q] = [&p] { hx_persistent_kernel<T, ST>(p); };
         } else {
-            body[q] = [&p] { hx_persistent_kernel<T, ST>(p); };
+            if (pb.march3d) body[q] = [&p] { hx_persistent_kernel<T, ST, true>(p); };
+            else body[q] = [&p] { hx_persistent_kernel<T, ST>(p); };
         }
         emu_seen.blocks += r.grid, emu_seen.threads += (long)r.grid * r.threads;
         for (int ph = 0; ph < r.table.nphases; ph++) emu_seen.msgs += r.table.nmsg[ph];
