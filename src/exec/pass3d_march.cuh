@@ -75,27 +75,37 @@ __device__ __forceinline__ void hx_march_column(const hx_pparams &p, const T *sr
     }
 }
 
-/* 3D: one sweep of box b by the whole grid, marching in z; norm as hx_pass3d. */
+/* 3D: one sweep of box b by the k-th of nb blocks (the pass kernel: every block of the grid; the
+ * role kernel: its senders' interior), marching in z; acc gets the squared change of the owned
+ * cells when `norm`. */
 template <typename T, int ST>
-__device__ void hx_pass3d_march(const hx_pparams &p, const T *src, T *dst, const hx_box &b, double *norm)
+__device__ void hx_march_box(const hx_pparams &p, const T *src, T *dst, const hx_box &b, int k, int nb, bool norm,
+                             double &acc)
 {
     constexpr int R = ST == HX_STAR13 ? 2 : 1;
     const int V = vec16<T>::n, rows = (int)(blockDim.x >> 5);
     const int xbase = b.lo[0] / V * V, groups = (b.hi[0] - xbase + V - 1) / V;
     const int nxt = (groups + 31) / 32, nyt = (b.hi[1] - b.lo[1] + rows - 1) / rows, nz = b.hi[2] - b.lo[2];
+    if (b.hi[0] <= b.lo[0] || nyt <= 0 || nz <= 0) return;
     /* the march: 32 planes, halved while the items would leave blocks idle */
     int chunk = 32;
-    while (chunk > 4 && (long)nxt * nyt * ((nz + chunk - 1) / chunk) < 2L * gridDim.x) chunk /= 2;
+    while (chunk > 4 && (long)nxt * nyt * ((nz + chunk - 1) / chunk) < 2L * nb) chunk /= 2;
     const int nzt = (nz + chunk - 1) / chunk;
     const long items = (long)nxt * nyt * nzt;
+    for (long it = k; it < items; it += nb) {
+        const int tx = (int)(it % nxt), ty = (int)(it / nxt % nyt), tz = (int)(it / ((long)nxt * nyt));
+        const int x0 = xbase + (tx * 32 + (int)(threadIdx.x & 31)) * V, y = b.lo[1] + ty * rows + (int)(threadIdx.x >> 5);
+        const int z0 = b.lo[2] + tz * chunk, z1 = min(z0 + chunk, b.hi[2]);
+        if (x0 < b.hi[0] && y < b.hi[1]) hx_march_column<T, R>(p, src, dst, b, x0, y, z0, z1, norm, acc);
+    }
+}
+
+/* 3D: one sweep of box b by the whole grid, marching in z; norm as hx_pass3d. */
+template <typename T, int ST>
+__device__ void hx_pass3d_march(const hx_pparams &p, const T *src, T *dst, const hx_box &b, double *norm)
+{
     double acc = 0;
-    if (b.hi[0] > b.lo[0] && nyt > 0 && nz > 0)
-        for (long it = blockIdx.x; it < items; it += gridDim.x) {
-            const int tx = (int)(it % nxt), ty = (int)(it / nxt % nyt), tz = (int)(it / ((long)nxt * nyt));
-            const int x0 = xbase + (tx * 32 + (int)(threadIdx.x & 31)) * V, y = b.lo[1] + ty * rows + (int)(threadIdx.x >> 5);
-            const int z0 = b.lo[2] + tz * chunk, z1 = min(z0 + chunk, b.hi[2]);
-            if (x0 < b.hi[0] && y < b.hi[1]) hx_march_column<T, R>(p, src, dst, b, x0, y, z0, z1, norm != NULL, acc);
-        }
+    hx_march_box<T, ST>(p, src, dst, b, (int)blockIdx.x, (int)gridDim.x, norm != NULL, acc);
     if (norm) hx_block_add(acc, norm);
 }
 
