@@ -28,6 +28,18 @@ $MPI -np "$NGPU" $H run --backend cuda --transport ipc --size 256x256x256 --iter
     --depth 2,4 --schedule persistent --format csv --quiet 2>&1 | cols | tee "$OUT/issue13_3d.csv"
 $MPI -np "$NGPU" $H run --backend cuda --transport nccl --size 256x256x256 --iters 400 --repeat 5 --pattern direct \
     --depth 1,2,4 --fuse 1,2,4 --graph --format csv --quiet 2>&1 | cols | grep -v '^nx' | tee -a "$OUT/issue13_3d.csv"
+# session 6's kernels, not yet timed on several GPUs: the 3D passes marching register windows and
+# the role-based fused kernel (both opt-in), beside the defaults
+HALOX_PASS3D=march $MPI -x HALOX_PASS3D -np "$NGPU" $H run --backend cuda --transport ipc --size 256x256x256 --iters 400 \
+    --repeat 5 --pattern direct --depth 1,2,4 --schedule persistent,fused --format csv --quiet 2>&1 | cols |
+    sed 's/^/march,/' | tee -a "$OUT/issue13_3d.csv"
+for roles in 0 1; do
+    HALOX_ROLES=$roles $MPI -x HALOX_ROLES -np "$NGPU" $H run --backend cuda --transport ipc --size 1024x1024 --iters 4000 \
+        --repeat 5 --pattern direct --depth 1 --schedule fused --format csv --quiet 2>&1 | cols | grep -v '^nx'
+    HALOX_ROLES=$roles $MPI -x HALOX_ROLES -np "$NGPU" $H run --backend cuda --transport ipc --size 256x256x256 --iters 400 \
+        --repeat 5 --pattern direct --depth 1 --schedule fused --format csv --quiet 2>&1 | cols | grep -v '^nx'
+done | tee "$OUT/issue13_roles.csv"
+
 t "issue 9: fused sweeps (nccl + graph)"
 $MPI -np "$NGPU" $H run --backend cuda --transport nccl,ipc --size 16384x16384 --iters 400 --repeat 5 --pattern direct \
     --depth 4,8,16 --fuse 4,8 --graph --format csv --quiet 2>&1 | cols | tee "$OUT/issue9_16k.csv"
@@ -49,4 +61,11 @@ for n in 32 64; do
     $MPI -np "$NGPU" $H mg --backend cuda --transport mpi,ipc,nccl --size-per-rank $n --repeat 10 2>&1 |
         sed -n '/^transports side by side/,$p' | tee "$OUT/issue11_transports_$n.txt"
 done
+t "issue 11: two-step agglomeration on GPUs (--agglomerate-ranks), CUDA checksums against the CPU's"
+for be in cpu cuda; do
+    $MPI -np "$NGPU" $H mg --backend $be --transport ipc --size 64 --agglomerate-ranks 512 --agglomerate 64 --repeat 1 \
+        --format csv 2>"$OUT/mg_two_$be.err" >"$OUT/mg_two_$be.csv"
+    echo "$be: $(cut -d, -f16 "$OUT/mg_two_$be.csv" | sort -u | tr '\n' ' ')"
+done
+
 t "done"
