@@ -43,6 +43,53 @@ static void note_split(const emu_problem &pb)
     multi_r += nrecv > 1;
 }
 
+/* hx_roles_split and hx_roles_grid on problems the emulator cannot run whole (the GPU sizes of the
+ * benchmarks): every role gets a block, the three add up to the grid, and the senders' path (interior
+ * cells per sender, or ghosts per receiver plus shell cells per boundary block, whichever is longer)
+ * is within 25% of the continuous optimum from 17 blocks on. */
+static void check_splits(void)
+{
+    struct { int dim, n[3], r; } cases[] = {{2, {1024, 1024, 1}, 1}, {2, {512, 512, 1}, 2}, {2, {4096, 4096, 1}, 1},
+                                            {3, {256, 256, 256}, 1}, {3, {128, 96, 80}, 2}, {2, {9, 7, 1}, 1}};
+    int bad = 0;
+    for (const auto &c : cases)
+        for (int grid : {3, 4, 17, 129, 264, 528, 1024}) {
+            hx_decomp d;
+            char err[256];
+            const int pg[3] = {1, 1, 1};
+            if (hx_decomp_init(&d, c.dim, c.n, pg, 0, 1, HX_PERIODIC, c.r, err, sizeof err)) {
+                printf("FAIL: split check: %s\n", err);
+                bad++;
+                continue;
+            }
+            hx_pparams p;
+            memset(&p, 0, sizeof p);
+            hx_pparams_domain(&p, &d, c.r);
+            int ns = 0, nrecv = 0, nb = 0;
+            hx_roles_split(p, grid, &ns, &nrecv, &nb);
+            hx_box S;
+            for (int a = 0; a < 3; a++) S.lo[a] = p.olo[a], S.hi[a] = p.ohi[a];
+            const double I = (double)hx_roles_cells(hx_roles_interior(p)), G = (double)hx_roles_ghosts(p),
+                         B = (double)hx_roles_cells(S) - I;
+            /* the longer of the two paths against the continuous optimum (I + (sqrt G + sqrt B)^2) / grid */
+            const double crit = fmax(I / ns, G / nrecv + B / nb), ideal = (I + pow(sqrt(G) + sqrt(B), 2)) / grid;
+            if (ns < 1 || nrecv < 1 || nb < 1 || ns + nrecv + nb != grid || (grid >= 17 && crit > 1.25 * ideal)) {
+                printf("FAIL: split of %dx%dx%d (r %d) over %d blocks: %d senders, %d receivers, %d boundary blocks "
+                       "(longer path %.0f cells a block, optimum %.0f)\n", c.n[0], c.n[1], c.n[2], c.r, grid, ns, nrecv, nb,
+                       crit, ideal);
+                bad++;
+            }
+        }
+    const int g = hx_roles_grid(1024L * 1024, 4, 132);
+    if (g != 528 || hx_roles_grid(10, 4, 132) != 3) {
+        printf("FAIL: hx_roles_grid: %d blocks for 1024^2 on 132 SMs x 4 (want 528), %d for 10 cells (want 3)\n", g,
+               hx_roles_grid(10, 4, 132));
+        bad++;
+    }
+    failures += bad;
+    printf("role split checks: %s\n", bad ? "FAILED" : "every role a block, the grid shared, the longer path within 25% of the optimum");
+}
+
 template <typename T, int ST> static void run(const emu_problem &pb, long s1, long s2)
 {
     static const char *names[] = {"jacobi5", "jacobi7", "star9", "star13"};
@@ -92,6 +139,7 @@ template <typename T, int ST> static void run_stencil()
 int main(void)
 {
     setvbuf(stdout, nullptr, _IOLBF, 0); /* a failure shows at once, before the next run's watchdog */
+    check_splits();
     EMU_EACH_STENCIL(run_stencil);
     printf("role kernel on the host, one and two ranks: %d of %d runs bit-identical to the plain loop (%d with more than one "
            "boundary block, %d with more than one receiver; %ld launches of %ld blocks, %ld threads, %ld messages in all)\n",
