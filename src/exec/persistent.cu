@@ -140,6 +140,10 @@ static int setup_resident(hx_sim *s, const hx_dev_table *table, int sms)
     const int H = s->opt.depth * s->radius, W = d->local[0], Hy = d->local[1], dev = s->bk->device;
     kernel_fn kernel = pick_resident(s->bk->dtype, s->bk->stencil);
     if ((env && strcmp(env, "0") == 0) || d->dim != 2 || !kernel || H > d->ghost[0] || H > d->ghost[1]) return 0;
+    /* ranks let share a GPU (HALOX_SHARE_GPU=1): the pass kernel; the resident one hung there once, two
+     * processes' cooperative grids time-slicing one GPU (docs/results.md, session 6) */
+    const char *share = getenv("HALOX_SHARE_GPU");
+    if (share && strcmp(share, "1") == 0) return 0;
     for (int ph = 1; ph < table->nphases; ph++)
         if (table->nmsg[ph]) return 0;
     int optin = 0;
