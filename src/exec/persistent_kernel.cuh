@@ -181,6 +181,15 @@ __device__ __forceinline__ bool hx_wait_flag(const hx_pparams &p, const hx_dev_m
     return true;
 }
 
+/* The whole block waits until every message of phase ph has reached exchange e (a thread a message);
+ * false on every thread when one of them gave up or saw another give up. */
+__device__ __forceinline__ bool hx_wait_phase(const hx_pparams &p, int ph, long long e, long long sweep)
+{
+    bool mine = true;
+    if ((int)threadIdx.x < p.table->nmsg[ph]) mine = hx_wait_flag(p, p.table->msg[ph][threadIdx.x], ph, e, sweep);
+    return __syncthreads_and(mine) != 0;
+}
+
 /* One exchange (number e) of field f: put, signal, wait, unpack, phase by phase. */
 template <typename T> __device__ bool hx_dev_exchange(const hx_pparams &p, T *f, long long e, long long sweep)
 {
@@ -199,15 +208,7 @@ template <typename T> __device__ bool hx_dev_exchange(const hx_pparams &p, T *f,
             __threadfence_system();
             hx_store_release_sys(tb->msg[ph][threadIdx.x].remote_flag, (unsigned long long)e);
         }
-        __shared__ int ok;
-        if (threadIdx.x == 0) ok = 1;
-        __syncthreads();
-        if ((int)threadIdx.x < nmsg) {
-            const hx_dev_msg &dm = tb->msg[ph][threadIdx.x];
-            if (!hx_wait_flag(p, dm, ph, e, sweep)) ok = 0;
-        }
-        __syncthreads();
-        if (!ok) return false;
+        if (!hx_wait_phase(p, ph, e, sweep)) return false;
         for (int m = 0; m < nmsg; m++) {
             const hx_dev_msg &dm = tb->msg[ph][m];
             const T *src = (const T *)dm.my_recv[par];

@@ -121,6 +121,15 @@ static inline int hx_roles_grid(long cells, int per_sm, int sms)
     return (int)g;
 }
 
+/* Thread 0, its block's work done and fenced: counts the block on counter c; true for the last of
+ * n, which resets c for the next use (nobody waits on it). */
+__device__ __forceinline__ bool hx_count_last(unsigned *c, unsigned n)
+{
+    if (atomicAdd(c, 1u) != n - 1) return false;
+    atomicExch(c, 0u);
+    return true;
+}
+
 /* Sender k of ns: its share of every message into the neighbours' slots; the last sender of the
  * exchange signals every flag. Waits on nothing. */
 template <typename T> __device__ void hx_role_send(const hx_pparams &p, const T *f, long long e, int k, int ns)
@@ -137,8 +146,7 @@ template <typename T> __device__ void hx_role_send(const hx_pparams &p, const T 
     __syncthreads();
     if (threadIdx.x == 0) {
         __threadfence_system(); /* cumulative after the block's barrier: the block's puts before the count */
-        if (atomicAdd(p.bar + HX_ROLE_SENT, 1u) == (unsigned)ns - 1) {
-            atomicExch(p.bar + HX_ROLE_SENT, 0u); /* every sender of this exchange counted: ready for the next */
+        if (hx_count_last(p.bar + HX_ROLE_SENT, (unsigned)ns)) { /* every sender of this exchange has put */
             __threadfence_system();
             for (int ph = 0; ph < tb->nphases && !skip; ph++)
                 for (int m = 0; m < tb->nmsg[ph]; m++) hx_store_release_sys(tb->msg[ph][m].remote_flag, (unsigned long long)e);
@@ -152,16 +160,8 @@ template <typename T> __device__ bool hx_role_receive(const hx_pparams &p, T *f,
 {
     const hx_dev_table *tb = p.table;
     const int par = (int)(e & 1);
-    __shared__ int ok;
-    if (threadIdx.x == 0) ok = 1;
-    __syncthreads();
     for (int ph = 0; ph < tb->nphases; ph++)
-        if ((int)threadIdx.x < tb->nmsg[ph]) {
-            const hx_dev_msg &dm = tb->msg[ph][threadIdx.x];
-            if (!hx_wait_flag(p, dm, ph, e, sweep)) ok = 0;
-        }
-    __syncthreads();
-    if (!ok) return false;
+        if (!hx_wait_phase(p, ph, e, sweep)) return false;
     for (int ph = 0; ph < tb->nphases; ph++)
         for (int m = 0; m < tb->nmsg[ph]; m++) {
             const hx_dev_msg &dm = tb->msg[ph][m];
@@ -171,8 +171,7 @@ template <typename T> __device__ bool hx_role_receive(const hx_pparams &p, T *f,
     __syncthreads();
     if (threadIdx.x == 0) {
         __threadfence(); /* cumulative after the block's barrier: the block's unpack before the count */
-        if (atomicAdd(p.bar + HX_ROLE_UNPACKED, 1u) == (unsigned)nr - 1) {
-            atomicExch(p.bar + HX_ROLE_UNPACKED, 0u); /* every receiver of this exchange counted: ready for the next */
+        if (hx_count_last(p.bar + HX_ROLE_UNPACKED, (unsigned)nr)) { /* every receiver of this exchange has unpacked */
             __threadfence();
             *(volatile unsigned *)(p.bar + HX_ROLE_GO) = (unsigned)e;
             ((volatile hx_watch *)p.watch)->progress = (unsigned long long)e;
@@ -251,10 +250,7 @@ template <typename T, int ST> __global__ void __launch_bounds__(HX_ROLE_THREADS,
     __syncthreads();
     if (threadIdx.x == 0) {
         __threadfence();
-        if (atomicAdd(p.bar + HX_ROLE_DONE, 1u) == gridDim.x - 1) {
-            atomicExch(p.bar + HX_ROLE_DONE, 0u);
-            *(volatile int *)p.cur_out = cur;
-        }
+        if (hx_count_last(p.bar + HX_ROLE_DONE, gridDim.x)) *(volatile int *)p.cur_out = cur;
     }
 }
 
