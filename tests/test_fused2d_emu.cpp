@@ -69,9 +69,7 @@ template <typename T, int R, int L> static void run_case(const fused_case &c)
         failures++;
         printf("FAIL %s R=%d N=%d n=%dx%d g=%d fixed=%#x rows=%d grid=%ux%u blocks %s: ", sizeof(T) == 4 ? "float" : "double",
                R, L, n[0], n[1], g, c.fixed, l.rows, l.grid.x, l.grid.y, rev ? "backwards" : "forwards");
-        if (i < 0) printf("the source was written\n");
-        else printf("first difference at x=%ld y=%ld (%.9g, want %.9g)\n", i % sy, i / sy, (double)dst[(size_t)i],
-                    (double)want[(size_t)i]);
+        emu_print_where(i, sy, 0, dst, want);
         return;
     }
 }

@@ -78,9 +78,7 @@ template <typename T, int R, int L> static void run_case(const fused_case &c)
         printf("FAIL %s R=%d N=%d n=%dx%dx%d g=%d fixed=%#x zchunk=%d grid=%ux%ux%u blocks %s: ",
                sizeof(T) == 4 ? "float" : "double", R, L, n[0], n[1], n[2], g, c.fixed, l.a.zchunk, l.grid.x, l.grid.y,
                l.grid.z, rev ? "backwards" : "forwards");
-        if (i < 0) printf("the source was written\n");
-        else printf("first difference at x=%ld y=%ld z=%ld (%.9g, want %.9g)\n", i % sy, i / sy % alloc[1], i / sz,
-                    (double)dst[(size_t)i], (double)want[(size_t)i]);
+        emu_print_where(i, sy, sz, dst, want);
         return;
     }
 }

@@ -74,9 +74,7 @@ template <typename T, int R, int P> static void run_case(const pipe_case &c)
         failures++;
         printf("FAIL %s R=%d P=%d by=%d chunk=%d n=%dx%dx%d expand=%d blocks %s: ", sizeof(T) == 4 ? "float" : "double", R,
                P, c.by, c.chunk, n[0], n[1], n[2], c.expand, rev ? "backwards" : "forwards");
-        if (i < 0) printf("the source was written\n");
-        else printf("first difference at x=%ld y=%ld z=%ld (%.9g, want %.9g)\n", i % sy, i / sy % alloc[1], i / sz,
-                    (double)dst[(size_t)i], (double)want[(size_t)i]);
+        emu_print_where(i, sy, sz, dst, want);
         return;
     }
 }

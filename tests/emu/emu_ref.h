@@ -45,6 +45,18 @@ template <typename T> static long emu_first_diff(const std::vector<T> &a, const 
     return (long)(a.size() < b.size() ? a.size() : b.size());
 }
 
+/* The end of a FAIL line: where got first differs from want (i from emu_first_diff; i < 0: the
+ * results agree, so the source must have been written). Rows of sy cells, planes of sz (0: 2D). */
+template <typename T>
+static void emu_print_where(long i, long sy, long sz, const std::vector<T> &got, const std::vector<T> &want)
+{
+    if (i < 0) printf("the source was written\n");
+    else if (sz == 0) printf("first difference at x=%ld y=%ld (%.9g, want %.9g)\n", i % sy, i / sy, (double)got[(size_t)i],
+                             (double)want[(size_t)i]);
+    else printf("first difference at x=%ld y=%ld z=%ld (%.9g, want %.9g)\n", i % sy, i % sz / sy, i / sz,
+                (double)got[(size_t)i], (double)want[(size_t)i]);
+}
+
 /* One level box of a fused pass: the owned cells [g, g+n) grown by `grow` on every side of the
  * first `dim` axes, except the sides in `fixed` (bit 2a: low side of axis a, bit 2a+1: high side),
  * which stop at the owned cells as hx_sweep_box does at a fixed boundary. */
