@@ -10,15 +10,9 @@
 #   issue 11: mg at 256^3 (FMG DOF/s), Chebyshev and GSRB smoothers
 set -u
 cd "$(dirname "$0")/.."
-B=${1:-build-dev}
-OUT=${OUT:-/tmp/halox-one-gpu}
-mkdir -p "$OUT"
-. scripts/gpu-env.sh
-H=$B/halox
-bundle() { (cd "$OUT" && tar czf /tmp/one_gpu.tgz . && find . -mindepth 1 -delete && mv /tmp/one_gpu.tgz .); }
-trap bundle EXIT
-T0=$(date +%s)
-t() { echo "--- $* ($(($(date +%s) - T0)) s)"; }
+DEVICE_NAME=one_gpu
+. scripts/device_run.sh
+bundle_on_exit
 nvidia-smi -L
 
 t "issue 9: 3D sweep tiles, % of copy (BY2,CHUNK2,BY3,CHUNK3,PIPE,ROWS3)"

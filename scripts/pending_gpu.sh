@@ -10,25 +10,17 @@
 # $OUT/pending.tgz, as the device tool brings back 8 files at most.
 set -u
 cd "$(dirname "$0")/.."
-B=${1:-build-dev}
-OUT=${OUT:-/tmp/halox-pending}
-mkdir -p "$OUT"
-. scripts/gpu-env.sh
-export OMPI_MCA_btl_vader_single_copy_mechanism=cma
+DEVICE_NAME=pending
+. scripts/device_run.sh
+bundle_on_exit
 . tests/mpi_env.sh
-H=$B/halox
 "$H" info >"$OUT/info.txt" 2>&1 || { echo "FAIL: $H does not run here"; cat "$OUT/info.txt"; exit 1; }
-NGPU=$(nvidia-smi -L | grep -c '^GPU')
 PER=${HALOX_TEST_RANKS_PER_GPU:-1}
 SLOTS=$((NGPU * PER))
 export HALOX_TEST_RANKS_PER_GPU=$PER HALOX_SHARE_GPU=0
 [ "$PER" -gt 1 ] && HALOX_SHARE_GPU=1
-MPI="mpirun --oversubscribe -x NCCL_NVLS_ENABLE -x NVSHMEM_DISABLE_NVLS -x LD_LIBRARY_PATH -x OMPI_MCA_btl_vader_single_copy_mechanism -x HALOX_SHARE_GPU"
-T0=$(date +%s)
-t() { echo "--- $* ($(($(date +%s) - T0)) s)"; }
+MPI="$MPI -x HALOX_SHARE_GPU"
 want() { [ -z "${STAGES:-}" ] || [[ " $STAGES " == *" $1 "* ]]; }
-bundle() { (cd "$OUT" && tar czf /tmp/pending.tgz . && find . -mindepth 1 -delete && mv /tmp/pending.tgz .); }
-trap bundle EXIT
 fail=0
 
 if want tests; then

@@ -1,19 +1,12 @@
 #!/usr/bin/env bash
 # Every 4-GPU target of the open issues in one device call (nvidia-h200-x4), medians of 5, the best
 # cycle setting beside each device schedule in the same job. Build here, `scripts/slim_build.sh`,
-# then on the GPU machine: `scripts/x4_targets.sh build-dev` (logs and CSVs under $OUT). About 8 min.
+# then on the GPU machine: `scripts/x4_targets.sh build-dev` (logs and CSVs under $OUT, packed into $OUT/x4.tgz). About 8 min.
 set -u
 cd "$(dirname "$0")/.."
-B=${1:-build-dev}
-OUT=${OUT:-/tmp/halox-x4}
-mkdir -p "$OUT"
-. scripts/gpu-env.sh
-export OMPI_MCA_btl_vader_single_copy_mechanism=cma
-H=$B/halox
-NGPU=$(nvidia-smi -L | grep -c '^GPU')
-MPI="mpirun --oversubscribe -x NCCL_NVLS_ENABLE -x NVSHMEM_DISABLE_NVLS -x LD_LIBRARY_PATH -x OMPI_MCA_btl_vader_single_copy_mechanism"
-T0=$(date +%s)
-t() { echo "--- $* ($(( $(date +%s) - T0 )) s)"; }
+DEVICE_NAME=x4
+. scripts/device_run.sh
+bundle_on_exit
 cols() { cut -d, -f2,3,4,11,16,48,51,55,64,68; } # nx ny nz depth transport us_per_sweep graph fuse schedule kernel
 t "issue 13: device schedules vs the best cycle setting (fp32, direct, 4000 sweeps)"
 for size in 512x512 1024x1024 4096x4096; do
