@@ -44,7 +44,7 @@ for size in 512x512 1024x1024 4096x4096 256x256x256; do
     done
 done | tee "$OUT/roles.csv"
 
-t "issue 13: the 3D pass kernel, rows from L2 vs marching register windows (HALOX_PASS3D), beside the cycle schedule"
+t "issue 13: the 3D pass kernel, rows from L2 (HALOX_PASS3D=rows) vs marching register windows (the default), beside the cycle schedule"
 for size in 256x256x256 256x128x128 128x128x128; do
     for d in 1 2 4; do
         for mode in rows march; do

@@ -21,11 +21,11 @@ $MPI -np "$NGPU" $H run --backend cuda --transport ipc --size 256x256x256 --iter
     --depth 2,4 --schedule persistent --format csv --quiet 2>&1 | cols | tee "$OUT/issue13_3d.csv"
 $MPI -np "$NGPU" $H run --backend cuda --transport nccl --size 256x256x256 --iters 400 --repeat 5 --pattern direct \
     --depth 1,2,4 --fuse 1,2,4 --graph --format csv --quiet 2>&1 | cols | grep -v '^nx' | tee -a "$OUT/issue13_3d.csv"
-# session 6's kernels, not yet timed on several GPUs: the 3D passes marching register windows and
-# the role-based fused kernel (both opt-in), beside the defaults
-HALOX_PASS3D=march $MPI -x HALOX_PASS3D -np "$NGPU" $H run --backend cuda --transport ipc --size 256x256x256 --iters 400 \
+# the 3D passes read rows from L2 (HALOX_PASS3D=rows) beside the default register-window march, and
+# the role-based fused kernel (opt-in) beside the pass kernel
+HALOX_PASS3D=rows $MPI -x HALOX_PASS3D -np "$NGPU" $H run --backend cuda --transport ipc --size 256x256x256 --iters 400 \
     --repeat 5 --pattern direct --depth 1,2,4 --schedule persistent,fused --format csv --quiet 2>&1 | cols |
-    sed 's/^/march,/' | tee -a "$OUT/issue13_3d.csv"
+    sed 's/^/rows,/' | tee -a "$OUT/issue13_3d.csv"
 for roles in 0 1; do
     HALOX_ROLES=$roles $MPI -x HALOX_ROLES -np "$NGPU" $H run --backend cuda --transport ipc --size 1024x1024 --iters 4000 \
         --repeat 5 --pattern direct --depth 1 --schedule fused --format csv --quiet 2>&1 | cols | grep -v '^nx'

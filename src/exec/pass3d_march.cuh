@@ -1,4 +1,4 @@
-/* The pass kernel's 3D sweep by marching register windows (HALOX_PASS3D=march): the scheme of the
+/* The pass kernel's 3D sweep by marching register windows (the default; HALOX_PASS3D=rows switches to reading rows from L2): the scheme of the
  * cycle schedule's 3D kernel (src/compute/cuda/sweep3d.cuh, one vector of V cells per thread, the
  * 2R+1 planes of its column in registers, y neighbours one plane ahead), with every load through
  * L2 (ld.global.cg), since other blocks of the same launch wrote the field in the pass before and

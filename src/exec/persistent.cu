@@ -44,8 +44,9 @@ struct hx_device_run {
     } while (0)
 
 typedef void (*kernel_fn)(hx_pparams);
-/* The pass kernel; HALOX_PASS3D=march: in 3D its register-window variant (pass3d_march.cuh: not yet
- * timed on a GPU, so not the default) */
+/* The pass kernel. In 3D (jacobi7, star13) its register-window variant (pass3d_march.cuh) is the
+ * default: on one H200 it beat rows from L2 at every size and depth timed (docs/results.md, session
+ * 7); HALOX_PASS3D=rows keeps the older 3D pass for comparison. */
 static kernel_fn pick_kernel(hx_dtype t, hx_stencil_id st)
 {
     static const kernel_fn table[2][HX_NUM_STENCILS] = {
@@ -59,7 +60,8 @@ static kernel_fn pick_kernel(hx_dtype t, hx_stencil_id st)
         {hx_persistent_kernel<double, HX_JACOBI7, true>, hx_persistent_kernel<double, HX_STAR13, true>},
     };
     const char *e = getenv("HALOX_PASS3D");
-    if (e && strcmp(e, "march") == 0 && (st == HX_JACOBI7 || st == HX_STAR13)) return march[t == HX_DOUBLE][st == HX_STAR13];
+    const bool rows = e && strcmp(e, "rows") == 0;
+    if (!rows && (st == HX_JACOBI7 || st == HX_STAR13)) return march[t == HX_DOUBLE][st == HX_STAR13];
     return table[t == HX_DOUBLE][st];
 }
 

@@ -163,7 +163,7 @@ __device__ void hx_block_add(double v, double *slot)
 
 /* hx_apply_cg, and the loops that spread a box's cells over a set of blocks (copies, sweeps) */
 #include "exec/box_loops.cuh"
-/* the 3D pass by marching register windows (HALOX_PASS3D=march) */
+/* the 3D pass by marching register windows (the default; HALOX_PASS3D=rows for the older pass) */
 #include "exec/pass3d_march.cuh"
 
 /* This thread waits until message dm's flag reaches exchange e (its acquire load makes the message
@@ -315,7 +315,7 @@ __device__ __forceinline__ int hx_pass_levels(const hx_pparams &p, int left, lon
     return levels < 1 ? 1 : levels;
 }
 
-/* MARCH (3D): the passes march register windows in z (pass3d_march.cuh, HALOX_PASS3D=march), a
+/* MARCH (3D): the passes march register windows in z (pass3d_march.cuh; the default, HALOX_PASS3D=rows switches it off), a
  * kernel of its own so that the default one keeps its registers */
 template <typename T, int ST, bool MARCH = false> __global__ void __launch_bounds__(512) hx_persistent_kernel(hx_pparams p)
 {
