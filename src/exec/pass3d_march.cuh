@@ -3,8 +3,8 @@
  * 2R+1 planes of its column in registers, y neighbours one plane ahead), with every load through
  * L2 (ld.global.cg), since other blocks of the same launch wrote the field in the pass before and
  * L1 is not coherent between SMs. A cell costs about one load from L2 instead of the 7 or 13 of
- * hx_sweep_rows. Work items are (32 vectors in x) x (blockDim.x / 32 rows) x (a march of z planes),
- * shared by the grid's blocks in turn. The arithmetic is stencil_row3's, the expression tree of
+ * hx_sweep_rows. Work items are (blockDim.x columns of the box) x (a march of z planes), shared by
+ * the grid's blocks in turn. The arithmetic is stencil_row3's, the expression tree of
  * halox/stencil.h in the argument order of hx_apply_cg, so the results are bit-identical to every
  * other schedule. Included by persistent_kernel.cuh after hx_pparams. */
 #ifndef HALOX_PASS3D_MARCH_CUH
@@ -20,7 +20,10 @@ template <typename T> __device__ __forceinline__ cells<T> hx_ldcg_vec(const T *p
     return c;
 }
 
-/* One vector's column of box b: cells x0 .. x0+V-1 of row y, planes z0 .. z1-1. */
+/* One vector's column of box b: cells x0 .. x0+V-1 of row y, planes z0 .. z1-1. Everything a plane
+ * needs (the entering plane, the y neighbours, the two ends of the x row) is loaded one plane
+ * ahead: the loads come from L2, and a load issued at the plane that uses it would put a whole L2
+ * round trip on every plane's path. */
 template <typename T, int R>
 __device__ __forceinline__ void hx_march_column(const hx_pparams &p, const T *src, T *dst, const hx_box &b, int x0, int y,
                                                 int z0, int z1, bool norm, double &acc)
@@ -28,36 +31,47 @@ __device__ __forceinline__ void hx_march_column(const hx_pparams &p, const T *sr
     const int V = vec16<T>::n;
     const long sy = p.sy, sz = p.sz;
     const T *base = src + x0 + (long)y * sy;
+    int xoff[2 * R]; /* the row's ends, clamped as load_xrow's: those lanes store nothing */
+#pragma unroll
+    for (int i = 0; i < R; i++) {
+        xoff[i] = max(x0 - R + i, 0) - x0;
+        xoff[R + i] = min(x0 + V + i, (int)sy - 1) - x0;
+    }
     cells<T> win[2 * R + 1]; /* planes z-R .. z+R */
 #pragma unroll
     for (int k = 0; k < 2 * R; k++) win[k] = hx_ldcg_vec(base + (long)(z0 - R + k) * sz);
     cells<T> ahead = hx_ldcg_vec(base + (long)(z0 + R) * sz);
     cells<T> ys[2 * R]; /* y-R .. y-1, y+1 .. y+R of the next plane */
+    T xe[2 * R];        /* x-R .. x-1, x+V .. x+V+R-1 of the next plane */
 #pragma unroll
     for (int j = 0; j < R; j++) {
         ys[j] = hx_ldcg_vec(base + (long)z0 * sz - (long)(R - j) * sy);
         ys[R + j] = hx_ldcg_vec(base + (long)z0 * sz + (long)(j + 1) * sy);
     }
+#pragma unroll
+    for (int i = 0; i < 2 * R; i++) xe[i] = __ldcg(base + (long)z0 * sz + xoff[i]);
     const bool y_owned = y >= p.olo[1] && y < p.ohi[1];
     for (int z = z0; z < z1; z++) {
         win[2 * R] = ahead;
         cells<T> cur[2 * R];
-#pragma unroll
-        for (int j = 0; j < 2 * R; j++) cur[j] = ys[j];
-        if (z + 1 < z1) {
-            ahead = hx_ldcg_vec(base + (long)(z + 1 + R) * sz);
-#pragma unroll
-            for (int j = 0; j < R; j++) {
-                ys[j] = hx_ldcg_vec(base + (long)(z + 1) * sz - (long)(R - j) * sy);
-                ys[R + j] = hx_ldcg_vec(base + (long)(z + 1) * sz + (long)(j + 1) * sy);
-            }
-        }
-        const T *row = base - x0 + (long)z * sz;
         xrow<T, R> c;
 #pragma unroll
-        for (int i = 0; i < R; i++) { /* the row's ends are clamped as load_xrow's: those lanes store nothing */
-            c.v[i] = __ldcg(row + max(x0 - R + i, 0));
-            c.v[R + V + i] = __ldcg(row + min(x0 + V + i, (int)sy - 1));
+        for (int j = 0; j < 2 * R; j++) cur[j] = ys[j];
+#pragma unroll
+        for (int i = 0; i < R; i++) {
+            c.v[i] = xe[i];
+            c.v[R + V + i] = xe[R + i];
+        }
+        if (z + 1 < z1) {
+            const T *next = base + (long)(z + 1) * sz;
+            ahead = hx_ldcg_vec(next + (long)R * sz);
+#pragma unroll
+            for (int j = 0; j < R; j++) {
+                ys[j] = hx_ldcg_vec(next - (long)(R - j) * sy);
+                ys[R + j] = hx_ldcg_vec(next + (long)(j + 1) * sy);
+            }
+#pragma unroll
+            for (int i = 0; i < 2 * R; i++) xe[i] = __ldcg(next + xoff[i]);
         }
 #pragma unroll
         for (int i = 0; i < V; i++) c.v[R + i] = win[R].v[i];
@@ -75,28 +89,48 @@ __device__ __forceinline__ void hx_march_column(const hx_pparams &p, const T *sr
     }
 }
 
+/* Planes of one march: the candidate that minimises (rounds of work items over the nb blocks) x
+ * (planes + the 2R + 2 planes' worth a march spends before its first store), the longest on a
+ * tie. The candidates are constants, so only the division by nb is a real one. */
+__host__ __device__ __forceinline__ int hx_march_chunk(long sets, int nz, int nb, int R)
+{
+    const int cand[] = {64, 48, 32, 24, 16, 12, 8, 6, 4, 3, 2, 1};
+    int best = 1;
+    long best_cost = -1;
+#pragma unroll
+    for (int i = 0; i < (int)(sizeof cand / sizeof cand[0]); i++) {
+        const int c = cand[i];
+        const long items = sets * ((nz + c - 1) / c), rounds = (items + nb - 1) / nb;
+        const long cost = rounds * (min(c, nz) + 2 * R + 2);
+        if (best_cost < 0 || cost < best_cost) best_cost = cost, best = c;
+    }
+    return best;
+}
+
 /* 3D: one sweep of box b by the k-th of nb blocks (the pass kernel: every block of the grid; the
  * role kernel: its senders' interior), marching in z; acc gets the squared change of the owned
- * cells when `norm`. */
+ * cells when `norm`. The box's columns (a vector of V cells in x, one row) are numbered row by
+ * row and dealt to the block's threads in sets of blockDim.x, so no lane idles when the box is not
+ * a multiple of 32 vectors wide (a deep halo's boxes never are); a work item is a set marching
+ * over hx_march_chunk planes. */
 template <typename T, int ST>
 __device__ void hx_march_box(const hx_pparams &p, const T *src, T *dst, const hx_box &b, int k, int nb, bool norm,
                              double &acc)
 {
     constexpr int R = ST == HX_STAR13 ? 2 : 1;
-    const int V = vec16<T>::n, rows = (int)(blockDim.x >> 5);
+    const int V = vec16<T>::n, threads = (int)blockDim.x;
     const int xbase = b.lo[0] / V * V, groups = (b.hi[0] - xbase + V - 1) / V;
-    const int nxt = (groups + 31) / 32, nyt = (b.hi[1] - b.lo[1] + rows - 1) / rows, nz = b.hi[2] - b.lo[2];
-    if (b.hi[0] <= b.lo[0] || nyt <= 0 || nz <= 0) return;
-    /* the march: 32 planes, halved while the items would leave blocks idle */
-    int chunk = 32;
-    while (chunk > 4 && (long)nxt * nyt * ((nz + chunk - 1) / chunk) < 2L * nb) chunk /= 2;
-    const int nzt = (nz + chunk - 1) / chunk;
-    const long items = (long)nxt * nyt * nzt;
+    const int ny = b.hi[1] - b.lo[1], nz = b.hi[2] - b.lo[2];
+    if (b.hi[0] <= b.lo[0] || ny <= 0 || nz <= 0) return;
+    const long columns = (long)groups * ny, sets = (columns + threads - 1) / threads;
+    const int chunk = hx_march_chunk(sets, nz, nb, R), nzt = (nz + chunk - 1) / chunk;
+    const long items = sets * nzt;
     for (long it = k; it < items; it += nb) {
-        const int tx = (int)(it % nxt), ty = (int)(it / nxt % nyt), tz = (int)(it / ((long)nxt * nyt));
-        const int x0 = xbase + (tx * 32 + (int)(threadIdx.x & 31)) * V, y = b.lo[1] + ty * rows + (int)(threadIdx.x >> 5);
+        const long c = (it % sets) * threads + threadIdx.x;
+        if (c >= columns) continue;
+        const int tz = (int)(it / sets), g = (int)(c % groups), y = b.lo[1] + (int)(c / groups);
         const int z0 = b.lo[2] + tz * chunk, z1 = min(z0 + chunk, b.hi[2]);
-        if (x0 < b.hi[0] && y < b.hi[1]) hx_march_column<T, R>(p, src, dst, b, x0, y, z0, z1, norm, acc);
+        hx_march_column<T, R>(p, src, dst, b, xbase + g * V, y, z0, z1, norm, acc);
     }
 }
 

@@ -92,9 +92,13 @@ static void print_profile(const hx_sim *s, const hx_device_run *r)
             mean[k] += us / r->grid;
             if (us > worst[k]) worst[k] = us;
         }
-    fprintf(stderr, "halox: rank %d resident profile, us per cycle (mean / slowest block of %d, %llu cycles): publish %.2f / %.2f, "
-            "wait+gather %.2f / %.2f, sweeps %.2f / %.2f\n", s->d->rank, r->grid, h[3], mean[0], worst[0], mean[1], worst[1], mean[2],
-            worst[2]);
+    if (r->resident)
+        fprintf(stderr, "halox: rank %d resident profile, us per cycle (mean / slowest block of %d, %llu cycles): publish %.2f / %.2f, "
+                "wait+gather %.2f / %.2f, sweeps %.2f / %.2f\n", s->d->rank, r->grid, h[3], mean[0], worst[0], mean[1], worst[1],
+                mean[2], worst[2]);
+    else
+        fprintf(stderr, "halox: rank %d pass-kernel profile, us per cycle (mean / slowest block of %d, %llu cycles): exchange %.2f / "
+                "%.2f, sweeps %.2f / %.2f\n", s->d->rank, r->grid, h[3], mean[1], worst[1], mean[2], worst[2]);
     free(h);
 }
 
@@ -258,6 +262,13 @@ static int setup(hx_sim *s)
         return snprintf(s->err, sizeof s->err, "the persistent kernel does not fit on an SM of GPU %d (%zu bytes of shared memory)",
                         dev, r->smem), -1;
     r->grid = hx_pass_grid(d, s->radius, s->opt.depth, &ps, per_sm, sms);
+    if (getenv("HALOX_PROFILE") && atoi(getenv("HALOX_PROFILE")) == 1) {
+        DEV_TRY(cudaMalloc((void **)&r->prof, (size_t)r->grid * 4 * sizeof(unsigned long long)));
+        DEV_TRY(cudaMemset(r->prof, 0, (size_t)r->grid * 4 * sizeof(unsigned long long)));
+    }
+    if (getenv("HALOX_VERBOSE") && d->rank == 0)
+        fprintf(stderr, "halox: %s schedule: pass kernel, %d blocks of %d threads (%d per SM), %zu B of shared memory\n",
+                hx_schedule_name(s->opt.schedule), r->grid, r->threads, per_sm, r->smem);
     return 0;
 }
 

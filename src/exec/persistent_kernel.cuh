@@ -317,7 +317,13 @@ __device__ __forceinline__ int hx_pass_levels(const hx_pparams &p, int left, lon
 
 /* MARCH (3D): the passes march register windows in z (pass3d_march.cuh; the default, HALOX_PASS3D=rows switches it off), a
  * kernel of its own so that the default one keeps its registers */
-template <typename T, int ST, bool MARCH = false> __global__ void __launch_bounds__(512) hx_persistent_kernel(hx_pparams p)
+/* A tuning build may ask the march kernel for more blocks per SM (-DHX_MARCH_MIN_BLOCKS=2: at most
+ * 64 registers, some spilled) */
+#ifndef HX_MARCH_MIN_BLOCKS
+#define HX_MARCH_MIN_BLOCKS 1
+#endif
+template <typename T, int ST, bool MARCH = false>
+__global__ void __launch_bounds__(512, MARCH ? HX_MARCH_MIN_BLOCKS : 1) hx_persistent_kernel(hx_pparams p)
 {
 #ifdef HALOX_EMULATE
     unsigned char *hx_smem_raw = hx_emu_shared(); /* host tests (tests/emu): the running block's */
@@ -332,7 +338,9 @@ template <typename T, int ST, bool MARCH = false> __global__ void __launch_bound
     while (done < p.sweeps) {
         const int m = (int)min((long)p.depth, p.sweeps - done);
         e++;
+        const unsigned long long t0 = p.prof ? hx_now_ns() : 0;
         if (!hx_dev_exchange<T>(p, (T *)p.field[cur], e, p.done0 + done)) return;
+        const unsigned long long t1 = p.prof ? hx_now_ns() : 0;
         for (int k = 0; k < m;) {
             const long gdone = p.done0 + done + k;
             const int levels = hx_pass_levels(p, m - k, gdone);
@@ -349,6 +357,12 @@ template <typename T, int ST, bool MARCH = false> __global__ void __launch_bound
             k += levels;
         }
         done += m;
+        if (p.prof && threadIdx.x == 0) { /* HALOX_PROFILE=1: the exchange (slot 1) and the sweeps (2), ns summed */
+            unsigned long long *q = p.prof + 4 * blockIdx.x;
+            q[1] += t1 - t0;
+            q[2] += hx_now_ns() - t1;
+            q[3] += 1;
+        }
         if (blockIdx.x == 0 && threadIdx.x == 0) {
             ((volatile hx_watch *)p.watch)->progress = (unsigned long long)e;
             __threadfence_system();
