@@ -38,6 +38,14 @@ for bin in "$B"/halox "$B"/halox-*; do
     done
 done | tee "$OUT/profile.txt"
 
+t "2D: the pass kernel (HALOX_RESIDENT=0) beside the resident one, 512^2 and 1024^2"
+for size in 512x512 1024x1024; do
+    for res in 0 auto; do
+        HALOX_RESIDENT=$res HALOX_PROFILE=1 timeout 60 "$H" run --backend cuda --transport ipc --schedule persistent --pattern direct \
+            --size $size --depth 16 --iters 4000 --repeat 5 --quiet 2>&1 | grep -E "profile|time per sweep" | sed "s/^/$size resident=$res: /"
+    done
+done | tee "$OUT/pass2d.txt"
+
 t "the cycle schedule's sweep kernel alone at the same sizes (roofline)"
 for size in 256x128x128 128x128x128 256x256x256; do
     timeout 60 "$H" roofline --backend cuda --size3d $size --small 0 --repeat 5 --no-fused 2>&1 | grep -E "^(jacobi7|star13)"

@@ -45,6 +45,14 @@ __device__ __forceinline__ int hx_row_of(long i, int w, long n)
  * the grid; a role of the role kernel: its blocks). The cells are numbered row-major and spread over
  * every thread, HX_BATCH loads in flight per thread: a warp per row would leave all but w lanes
  * idle on the x faces and walk a long face's rows one latency after another. */
+/* Cells of box b (0 when empty). */
+__device__ __forceinline__ long hx_box_cells_dev(const hx_box &b)
+{
+    long n = 1;
+    for (int a = 0; a < 3; a++) n *= b.hi[a] > b.lo[a] ? b.hi[a] - b.lo[a] : 0;
+    return n;
+}
+
 /* Coordinates c of cell i of box b (row-major: rows of w cells, h rows a plane; n cells in all). */
 __device__ __forceinline__ void hx_box_cell(const hx_box &b, long i, int w, int h, long n, int c[3])
 {
@@ -75,6 +83,49 @@ __device__ __forceinline__ void hx_copy_box(const hx_box &b, long sy, long sz, i
             const long i = i0 + stride * u;
             if (i < n) *(pack ? buf + i : f + at[u]) = v[u];
         }
+    }
+}
+
+/* Every message of phase ph copied at once (pack: field f -> each neighbour's receive slot of
+ * parity par; else each of this rank's receive slots -> f), by the k-th of nb blocks: the cells of
+ * all the messages are numbered one after another and spread over every thread, HX_BATCH loads in
+ * flight per thread whichever messages they come from. Copying message after message would cost a
+ * round trip to L2 (or over NVLink) per message, and a direct 3D exchange has 26 of them. Every
+ * thread of the block must call it (a barrier: the message offsets go to shared memory). */
+template <typename T>
+__device__ void hx_copy_msgs(const hx_dev_table *tb, int ph, int par, long sy, long sz, int k, int nb, T *f, bool pack)
+{
+    __shared__ long start[HX_MAX_MSGS + 1];
+    const int nmsg = tb->nmsg[ph];
+    if (threadIdx.x == 0) {
+        start[0] = 0;
+        for (int m = 0; m < nmsg; m++) start[m + 1] = start[m] + hx_box_cells_dev(pack ? tb->msg[ph][m].send_box : tb->msg[ph][m].recv_box);
+    }
+    __syncthreads();
+    const long n = start[nmsg], stride = (long)nb * blockDim.x;
+    int m = 0; /* the message of this thread's cell: its cells only move forward */
+    for (long i0 = (long)k * blockDim.x + threadIdx.x; i0 < n; i0 += stride * HX_BATCH) {
+        T v[HX_BATCH]; /* every load of the batch in flight before the first store */
+        T *to[HX_BATCH];
+#pragma unroll
+        for (int u = 0; u < HX_BATCH; u++) {
+            const long j = i0 + stride * u;
+            if (j >= n) continue;
+            while (j >= start[m + 1]) m++;
+            const hx_dev_msg &dm = tb->msg[ph][m];
+            const hx_box &b = pack ? dm.send_box : dm.recv_box;
+            const int w = b.hi[0] - b.lo[0], h = b.hi[1] - b.lo[1];
+            const long i = j - start[m], cells = start[m + 1] - start[m];
+            int c[3];
+            hx_box_cell(b, i, w, h, cells, c);
+            T *cell = f + sy * c[1] + sz * c[2] + c[0];
+            T *slot = (T *)(pack ? dm.remote_recv[par] : dm.my_recv[par]) + i;
+            v[u] = __ldcg(pack ? cell : slot);
+            to[u] = pack ? slot : cell;
+        }
+#pragma unroll
+        for (int u = 0; u < HX_BATCH; u++)
+            if (i0 + stride * u < n) *to[u] = v[u];
     }
 }
 

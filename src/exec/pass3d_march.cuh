@@ -20,11 +20,16 @@ template <typename T> __device__ __forceinline__ cells<T> hx_ldcg_vec(const T *p
     return c;
 }
 
+/* Planes a march loads ahead (a tuning build may set -DHX_MARCH_AHEAD=N). */
+#ifndef HX_MARCH_AHEAD
+#define HX_MARCH_AHEAD 2
+#endif
+
 /* One vector's column of box b: cells x0 .. x0+V-1 of row y, planes z0 .. z1-1. Everything a plane
- * needs (the entering plane, the y neighbours, the two ends of the x row) is loaded one plane
- * ahead: the loads come from L2, and a load issued at the plane that uses it would put a whole L2
- * round trip on every plane's path. */
-template <typename T, int R>
+ * needs (the entering plane, the y neighbours, the two ends of the x row) is loaded A planes
+ * ahead: the loads come from L2, and the kernel holds few warps per SM (its registers), so one
+ * plane's arithmetic is far shorter than a round trip to L2. */
+template <typename T, int R, int A = HX_MARCH_AHEAD>
 __device__ __forceinline__ void hx_march_column(const hx_pparams &p, const T *src, T *dst, const hx_box &b, int x0, int y,
                                                 int z0, int z1, bool norm, double &acc)
 {
@@ -37,42 +42,46 @@ __device__ __forceinline__ void hx_march_column(const hx_pparams &p, const T *sr
         xoff[i] = max(x0 - R + i, 0) - x0;
         xoff[R + i] = min(x0 + V + i, (int)sy - 1) - x0;
     }
+    /* what plane z+a needs, a = 0 .. A-1: the plane entering the window (z+a+R), its y neighbours
+     * (y-R .. y-1, y+1 .. y+R) and its row's ends (x-R .. x-1, x+V .. x+V+R-1) */
+    cells<T> enter[A], ys[A][2 * R];
+    T xe[A][2 * R];
+    auto fetch = [&](int a, int z) {
+        const T *at = base + (long)z * sz;
+        enter[a] = hx_ldcg_vec(at + (long)R * sz);
+#pragma unroll
+        for (int j = 0; j < R; j++) {
+            ys[a][j] = hx_ldcg_vec(at - (long)(R - j) * sy);
+            ys[a][R + j] = hx_ldcg_vec(at + (long)(j + 1) * sy);
+        }
+#pragma unroll
+        for (int i = 0; i < 2 * R; i++) xe[a][i] = __ldcg(at + xoff[i]);
+    };
     cells<T> win[2 * R + 1]; /* planes z-R .. z+R */
 #pragma unroll
     for (int k = 0; k < 2 * R; k++) win[k] = hx_ldcg_vec(base + (long)(z0 - R + k) * sz);
-    cells<T> ahead = hx_ldcg_vec(base + (long)(z0 + R) * sz);
-    cells<T> ys[2 * R]; /* y-R .. y-1, y+1 .. y+R of the next plane */
-    T xe[2 * R];        /* x-R .. x-1, x+V .. x+V+R-1 of the next plane */
 #pragma unroll
-    for (int j = 0; j < R; j++) {
-        ys[j] = hx_ldcg_vec(base + (long)z0 * sz - (long)(R - j) * sy);
-        ys[R + j] = hx_ldcg_vec(base + (long)z0 * sz + (long)(j + 1) * sy);
-    }
-#pragma unroll
-    for (int i = 0; i < 2 * R; i++) xe[i] = __ldcg(base + (long)z0 * sz + xoff[i]);
+    for (int a = 0; a < A; a++)
+        if (z0 + a < z1) fetch(a, z0 + a);
     const bool y_owned = y >= p.olo[1] && y < p.ohi[1];
     for (int z = z0; z < z1; z++) {
-        win[2 * R] = ahead;
+        win[2 * R] = enter[0];
         cells<T> cur[2 * R];
         xrow<T, R> c;
 #pragma unroll
-        for (int j = 0; j < 2 * R; j++) cur[j] = ys[j];
+        for (int j = 0; j < 2 * R; j++) cur[j] = ys[0][j];
 #pragma unroll
         for (int i = 0; i < R; i++) {
-            c.v[i] = xe[i];
-            c.v[R + V + i] = xe[R + i];
+            c.v[i] = xe[0][i];
+            c.v[R + V + i] = xe[0][R + i];
         }
-        if (z + 1 < z1) {
-            const T *next = base + (long)(z + 1) * sz;
-            ahead = hx_ldcg_vec(next + (long)R * sz);
 #pragma unroll
-            for (int j = 0; j < R; j++) {
-                ys[j] = hx_ldcg_vec(next - (long)(R - j) * sy);
-                ys[R + j] = hx_ldcg_vec(next + (long)(j + 1) * sy);
-            }
+        for (int a = 0; a + 1 < A; a++) { /* the ring moves by one plane */
+            enter[a] = enter[a + 1];
 #pragma unroll
-            for (int i = 0; i < 2 * R; i++) xe[i] = __ldcg(next + xoff[i]);
+            for (int j = 0; j < 2 * R; j++) ys[a][j] = ys[a + 1][j], xe[a][j] = xe[a + 1][j];
         }
+        if (z + A < z1) fetch(A - 1, z + A);
 #pragma unroll
         for (int i = 0; i < V; i++) c.v[R + i] = win[R].v[i];
         const cells<T> out = stencil_row3<T, R>(c, cur, win);
@@ -90,7 +99,7 @@ __device__ __forceinline__ void hx_march_column(const hx_pparams &p, const T *sr
 }
 
 /* Planes of one march: the candidate that minimises (rounds of work items over the nb blocks) x
- * (planes + the 2R + 2 planes' worth a march spends before its first store), the longest on a
+ * (planes + the 2R + HX_MARCH_AHEAD + 1 planes' worth a march spends before its first store), the longest on a
  * tie. The candidates are constants, so only the division by nb is a real one. */
 __host__ __device__ __forceinline__ int hx_march_chunk(long sets, int nz, int nb, int R)
 {
@@ -101,7 +110,7 @@ __host__ __device__ __forceinline__ int hx_march_chunk(long sets, int nz, int nb
     for (int i = 0; i < (int)(sizeof cand / sizeof cand[0]); i++) {
         const int c = cand[i];
         const long items = sets * ((nz + c - 1) / c), rounds = (items + nb - 1) / nb;
-        const long cost = rounds * (min(c, nz) + 2 * R + 2);
+        const long cost = rounds * (min(c, nz) + 2 * R + HX_MARCH_AHEAD + 1);
         if (best_cost < 0 || cost < best_cost) best_cost = cost, best = c;
     }
     return best;

@@ -198,22 +198,14 @@ template <typename T> __device__ bool hx_dev_exchange(const hx_pparams &p, T *f,
     const bool skip = p.skip_from && e >= p.skip_from;
     for (int ph = 0; ph < tb->nphases; ph++) {
         const int nmsg = tb->nmsg[ph];
-        for (int m = 0; m < nmsg && !skip; m++) {
-            const hx_dev_msg &dm = tb->msg[ph][m];
-            T *dst = (T *)dm.remote_recv[par];
-            hx_copy_box(dm.send_box, p.sy, p.sz, (int)blockIdx.x, (int)gridDim.x, f, dst, true);
-        }
+        if (!skip) hx_copy_msgs<T>(tb, ph, par, p.sy, p.sz, (int)blockIdx.x, (int)gridDim.x, f, true);
         if (!hx_grid_sync(p, e, sweep, true)) return false;
         if (blockIdx.x == 0 && (int)threadIdx.x < nmsg && !skip) {
             __threadfence_system();
             hx_store_release_sys(tb->msg[ph][threadIdx.x].remote_flag, (unsigned long long)e);
         }
         if (!hx_wait_phase(p, ph, e, sweep)) return false;
-        for (int m = 0; m < nmsg; m++) {
-            const hx_dev_msg &dm = tb->msg[ph][m];
-            const T *src = (const T *)dm.my_recv[par];
-            hx_copy_box(dm.recv_box, p.sy, p.sz, (int)blockIdx.x, (int)gridDim.x, f, (T *)src, false);
-        }
+        hx_copy_msgs<T>(tb, ph, par, p.sy, p.sz, (int)blockIdx.x, (int)gridDim.x, f, false);
         if (!hx_grid_sync(p, e, sweep)) return false;
     }
     return true;
