@@ -1,10 +1,9 @@
-/* The pass kernel's 3D sweep by marching register windows (the default; HALOX_PASS3D=rows switches to reading rows from L2): the scheme of the
- * cycle schedule's 3D kernel (src/compute/cuda/sweep3d.cuh, one vector of V cells per thread, the
- * 2R+1 planes of its column in registers, y neighbours one plane ahead), with every load through
- * L2 (ld.global.cg), since other blocks of the same launch wrote the field in the pass before and
- * L1 is not coherent between SMs. A cell costs about one load from L2 instead of the 7 or 13 of
- * hx_sweep_rows. Work items are (blockDim.x columns of the box) x (a march of z planes), shared by
- * the grid's blocks in turn. The arithmetic is stencil_row3's, the expression tree of
+/* The pass kernel's 3D sweep by marching register windows (the default; HALOX_PASS3D=rows reads
+ * every neighbour from L2 instead): the scheme of the cycle schedule's 3D kernel
+ * (src/compute/cuda/sweep3d.cuh: one vector of V cells per thread, the 2R+1 planes of its column
+ * in registers, what a plane needs loaded planes ahead), the loads cached in L1 (hx_march_ld says
+ * why that is safe). Work items are (blockDim.x columns of the box) x (a march of z planes), shared
+ * by the grid's blocks in turn. The arithmetic is stencil_row3's, the expression tree of
  * halox/stencil.h in the argument order of hx_apply_cg, so the results are bit-identical to every
  * other schedule. Included by persistent_kernel.cuh after hx_pparams. */
 #ifndef HALOX_PASS3D_MARCH_CUH
@@ -12,10 +11,22 @@
 
 #include "compute/cuda/common.cuh"
 
-template <typename T> __device__ __forceinline__ cells<T> hx_ldcg_vec(const T *p)
+/* The march's field loads. L1 (the pass kernel): ld.global.ca, cached in L1, so that the y
+ * neighbours and the row ends, which the block's other threads loaded too, come from L1 instead of
+ * L2 (from L2 they cost about five times the bytes of the cells swept, and L2's bandwidth bounded
+ * the march). That is safe because a pass's source field is not written during the pass, and
+ * every pass starts after a grid barrier whose fence invalidates the SM's L1 (CCTL.IVALL in the
+ * SASS), as the memory model requires for the plain loads after a barrier. Without L1 (the role
+ * kernel, whose receivers write ghost cells while its senders sweep): ld.global.cg. */
+template <bool L1, typename T> __device__ __forceinline__ T hx_march_ld(const T *p)
 {
+    return L1 ? __ldca(p) : __ldcg(p);
+}
+template <bool L1, typename T> __device__ __forceinline__ cells<T> hx_march_ld_vec(const T *p)
+{
+    typedef typename vec16<T>::type V;
     cells<T> c;
-    typename vec16<T>::type raw = __ldcg(reinterpret_cast<const typename vec16<T>::type *>(p));
+    const V raw = L1 ? __ldca(reinterpret_cast<const V *>(p)) : __ldcg(reinterpret_cast<const V *>(p));
     memcpy(c.v, &raw, sizeof raw);
     return c;
 }
@@ -29,7 +40,7 @@ template <typename T> __device__ __forceinline__ cells<T> hx_ldcg_vec(const T *p
  * needs (the entering plane, the y neighbours, the two ends of the x row) is loaded A planes
  * ahead: the loads come from L2, and the kernel holds few warps per SM (its registers), so one
  * plane's arithmetic is far shorter than a round trip to L2. */
-template <typename T, int R, int A = HX_MARCH_AHEAD>
+template <typename T, int R, bool L1, int A = HX_MARCH_AHEAD>
 __device__ __forceinline__ void hx_march_column(const hx_pparams &p, const T *src, T *dst, const hx_box &b, int x0, int y,
                                                 int z0, int z1, bool norm, double &acc)
 {
@@ -48,18 +59,18 @@ __device__ __forceinline__ void hx_march_column(const hx_pparams &p, const T *sr
     T xe[A][2 * R];
     auto fetch = [&](int a, int z) {
         const T *at = base + (long)z * sz;
-        enter[a] = hx_ldcg_vec(at + (long)R * sz);
+        enter[a] = hx_march_ld_vec<L1>(at + (long)R * sz);
 #pragma unroll
         for (int j = 0; j < R; j++) {
-            ys[a][j] = hx_ldcg_vec(at - (long)(R - j) * sy);
-            ys[a][R + j] = hx_ldcg_vec(at + (long)(j + 1) * sy);
+            ys[a][j] = hx_march_ld_vec<L1>(at - (long)(R - j) * sy);
+            ys[a][R + j] = hx_march_ld_vec<L1>(at + (long)(j + 1) * sy);
         }
 #pragma unroll
-        for (int i = 0; i < 2 * R; i++) xe[a][i] = __ldcg(at + xoff[i]);
+        for (int i = 0; i < 2 * R; i++) xe[a][i] = hx_march_ld<L1>(at + xoff[i]);
     };
     cells<T> win[2 * R + 1]; /* planes z-R .. z+R */
 #pragma unroll
-    for (int k = 0; k < 2 * R; k++) win[k] = hx_ldcg_vec(base + (long)(z0 - R + k) * sz);
+    for (int k = 0; k < 2 * R; k++) win[k] = hx_march_ld_vec<L1>(base + (long)(z0 - R + k) * sz);
 #pragma unroll
     for (int a = 0; a < A; a++)
         if (z0 + a < z1) fetch(a, z0 + a);
@@ -122,7 +133,7 @@ __host__ __device__ __forceinline__ int hx_march_chunk(long sets, int nz, int nb
  * row and dealt to the block's threads in sets of blockDim.x, so no lane idles when the box is not
  * a multiple of 32 vectors wide (a deep halo's boxes never are); a work item is a set marching
  * over hx_march_chunk planes. */
-template <typename T, int ST>
+template <typename T, int ST, bool L1>
 __device__ void hx_march_box(const hx_pparams &p, const T *src, T *dst, const hx_box &b, int k, int nb, bool norm,
                              double &acc)
 {
@@ -139,7 +150,7 @@ __device__ void hx_march_box(const hx_pparams &p, const T *src, T *dst, const hx
         if (c >= columns) continue;
         const int tz = (int)(it / sets), g = (int)(c % groups), y = b.lo[1] + (int)(c / groups);
         const int z0 = b.lo[2] + tz * chunk, z1 = min(z0 + chunk, b.hi[2]);
-        hx_march_column<T, R>(p, src, dst, b, xbase + g * V, y, z0, z1, norm, acc);
+        hx_march_column<T, R, L1>(p, src, dst, b, xbase + g * V, y, z0, z1, norm, acc);
     }
 }
 
@@ -148,7 +159,7 @@ template <typename T, int ST>
 __device__ void hx_pass3d_march(const hx_pparams &p, const T *src, T *dst, const hx_box &b, double *norm)
 {
     double acc = 0;
-    hx_march_box<T, ST>(p, src, dst, b, (int)blockIdx.x, (int)gridDim.x, norm != NULL, acc);
+    hx_march_box<T, ST, true>(p, src, dst, b, (int)blockIdx.x, (int)gridDim.x, norm != NULL, acc);
     if (norm) hx_block_add(acc, norm);
 }
 

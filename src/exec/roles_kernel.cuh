@@ -234,7 +234,7 @@ template <typename T, int ST> __global__ void __launch_bounds__(HX_ROLE_THREADS,
         if (t < ns) {
             hx_role_send<T>(p, f, e, t, ns);
             /* the interior: in 3D by marching register windows (pass3d_march.cuh), in 2D a warp per row */
-            if constexpr (ST == HX_JACOBI7 || ST == HX_STAR13) hx_march_box<T, ST>(p, f, g, I, t, ns, norm != NULL, acc);
+            if constexpr (ST == HX_JACOBI7 || ST == HX_STAR13) hx_march_box<T, ST, false>(p, f, g, I, t, ns, norm != NULL, acc);
             else hx_sweep_rows<T, ST>(p, f, g, I, t, ns, norm != NULL, acc);
         } else if (t < ns + nr) {
             if (!hx_role_receive<T>(p, f, e, gdone, t - ns, nr)) return;

@@ -57,6 +57,7 @@ template <typename T> static inline T __ldg(const T *p)
     return *p;
 }
 template <typename T> static inline T __ldcg(const T *p) { return __ldg(p); }
+template <typename T> static inline T __ldca(const T *p) { return __ldg(p); }
 static inline int min(int a, int b) { return a < b ? a : b; }
 static inline int max(int a, int b) { return a > b ? a : b; }
 static inline long min(long a, long b) { return a < b ? a : b; }
