@@ -75,54 +75,57 @@ __device__ __forceinline__ void hx_march_column(const hx_pparams &p, const T *sr
     for (int a = 0; a < A; a++)
         if (z0 + a < z1) fetch(a, z0 + a);
     const bool y_owned = y >= p.olo[1] && y < p.ohi[1];
-    for (int z = z0; z < z1; z++) {
-        win[2 * R] = enter[0];
-        cells<T> cur[2 * R];
-        xrow<T, R> c;
+    /* A planes a turn, slot a serving plane z+a and then taking plane z+a+A: the slots are never
+     * moved, since moving a register waits for its load, which would bring the loads' distance
+     * back to one plane */
+    for (int z = z0; z < z1; z += A) {
 #pragma unroll
-        for (int j = 0; j < 2 * R; j++) cur[j] = ys[0][j];
+        for (int a = 0; a < A; a++) {
+            const int zz = z + a;
+            if (zz >= z1) break;
+            win[2 * R] = enter[a];
+            cells<T> cur[2 * R];
+            xrow<T, R> c;
 #pragma unroll
-        for (int i = 0; i < R; i++) {
-            c.v[i] = xe[0][i];
-            c.v[R + V + i] = xe[0][R + i];
+            for (int j = 0; j < 2 * R; j++) cur[j] = ys[a][j];
+#pragma unroll
+            for (int i = 0; i < R; i++) {
+                c.v[i] = xe[a][i];
+                c.v[R + V + i] = xe[a][R + i];
+            }
+            if (zz + A < z1) fetch(a, zz + A);
+#pragma unroll
+            for (int i = 0; i < V; i++) c.v[R + i] = win[R].v[i];
+            const cells<T> out = stencil_row3<T, R>(c, cur, win);
+            store_cells(dst + x0 + (long)y * sy + (long)zz * sz, out, x0, b.lo[0], b.hi[0]);
+            if (norm && y_owned && zz >= p.olo[2] && zz < p.ohi[2])
+#pragma unroll
+                for (int i = 0; i < V; i++)
+                    if (x0 + i >= b.lo[0] && x0 + i < b.hi[0] && x0 + i >= p.olo[0] && x0 + i < p.ohi[0]) {
+                        const double d = (double)out.v[i] - (double)win[R].v[i];
+                        acc += d * d;
+                    }
+#pragma unroll
+            for (int k = 0; k < 2 * R; k++) win[k] = win[k + 1];
         }
-#pragma unroll
-        for (int a = 0; a + 1 < A; a++) { /* the ring moves by one plane */
-            enter[a] = enter[a + 1];
-#pragma unroll
-            for (int j = 0; j < 2 * R; j++) ys[a][j] = ys[a + 1][j], xe[a][j] = xe[a + 1][j];
-        }
-        if (z + A < z1) fetch(A - 1, z + A);
-#pragma unroll
-        for (int i = 0; i < V; i++) c.v[R + i] = win[R].v[i];
-        const cells<T> out = stencil_row3<T, R>(c, cur, win);
-        store_cells(dst + x0 + (long)y * sy + (long)z * sz, out, x0, b.lo[0], b.hi[0]);
-        if (norm && y_owned && z >= p.olo[2] && z < p.ohi[2])
-#pragma unroll
-            for (int i = 0; i < V; i++)
-                if (x0 + i >= b.lo[0] && x0 + i < b.hi[0] && x0 + i >= p.olo[0] && x0 + i < p.ohi[0]) {
-                    const double d = (double)out.v[i] - (double)win[R].v[i];
-                    acc += d * d;
-                }
-#pragma unroll
-        for (int k = 0; k < 2 * R; k++) win[k] = win[k + 1];
     }
 }
 
-/* Planes of one march: the candidate that minimises (rounds of work items over the nb blocks) x
- * (planes + the 2R + HX_MARCH_AHEAD + 1 planes' worth a march spends before its first store), the longest on a
- * tie. The candidates are constants, so only the division by nb is a real one. */
-__host__ __device__ __forceinline__ int hx_march_chunk(long sets, int nz, int nb, int R)
+/* Planes of one march: for r = 1 .. 8 rounds of work items over the nb blocks, the shortest march
+ * that needs no more than r rounds; the one that minimises r x (planes + the A + 2 planes' worth of
+ * latency a march spends before its first store). Every block gets work where the box allows. */
+__host__ __device__ __forceinline__ int hx_march_chunk(long sets, int nz, int nb)
 {
-    const int cand[] = {64, 48, 32, 24, 16, 12, 8, 6, 4, 3, 2, 1};
-    int best = 1;
+    int best = nz;
     long best_cost = -1;
-#pragma unroll
-    for (int i = 0; i < (int)(sizeof cand / sizeof cand[0]); i++) {
-        const int c = cand[i];
-        const long items = sets * ((nz + c - 1) / c), rounds = (items + nb - 1) / nb;
-        const long cost = rounds * (min(c, nz) + 2 * R + HX_MARCH_AHEAD + 1);
-        if (best_cost < 0 || cost < best_cost) best_cost = cost, best = c;
+    for (int r = 1; r <= 8; r++) {
+        const long most = (long)r * nb / sets; /* marches per column set that fit in r rounds */
+        if (most < 1) continue;
+        const int n = (int)(most < nz ? most : nz), chunk = (nz + n - 1) / n;
+        const long rounds = (sets * ((nz + chunk - 1) / chunk) + nb - 1) / nb;
+        const long cost = rounds * (chunk + HX_MARCH_AHEAD + 2);
+        if (best_cost < 0 || cost < best_cost) best_cost = cost, best = chunk;
+        if (n == nz) break; /* a plane per march already */
     }
     return best;
 }
@@ -143,7 +146,7 @@ __device__ void hx_march_box(const hx_pparams &p, const T *src, T *dst, const hx
     const int ny = b.hi[1] - b.lo[1], nz = b.hi[2] - b.lo[2];
     if (b.hi[0] <= b.lo[0] || ny <= 0 || nz <= 0) return;
     const long columns = (long)groups * ny, sets = (columns + threads - 1) / threads;
-    const int chunk = hx_march_chunk(sets, nz, nb, R), nzt = (nz + chunk - 1) / chunk;
+    const int chunk = hx_march_chunk(sets, nz, nb), nzt = (nz + chunk - 1) / chunk;
     const long items = sets * nzt;
     for (long it = k; it < items; it += nb) {
         const long c = (it % sets) * threads + threadIdx.x;

@@ -98,7 +98,8 @@ static void print_profile(const hx_sim *s, const hx_device_run *r)
                 mean[2], worst[2]);
     else
         fprintf(stderr, "halox: rank %d pass-kernel profile, us per cycle (mean / slowest block of %d, %llu cycles): exchange %.2f / "
-                "%.2f, sweeps %.2f / %.2f\n", s->d->rank, r->grid, h[3], mean[1], worst[1], mean[2], worst[2]);
+                "%.2f, sweeps %.2f / %.2f (of which at grid barriers %.2f / %.2f)\n", s->d->rank, r->grid, h[3], mean[1], worst[1],
+                mean[2], worst[2], mean[0], worst[0]);
     free(h);
 }
 

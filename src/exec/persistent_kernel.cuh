@@ -333,6 +333,7 @@ __global__ void __launch_bounds__(512, MARCH ? HX_MARCH_MIN_BLOCKS : 1) hx_persi
         const unsigned long long t0 = p.prof ? hx_now_ns() : 0;
         if (!hx_dev_exchange<T>(p, (T *)p.field[cur], e, p.done0 + done)) return;
         const unsigned long long t1 = p.prof ? hx_now_ns() : 0;
+        unsigned long long at_barrier = 0; /* of the passes' grid barriers (HALOX_PROFILE) */
         for (int k = 0; k < m;) {
             const long gdone = p.done0 + done + k;
             const int levels = hx_pass_levels(p, m - k, gdone);
@@ -344,13 +345,16 @@ __global__ void __launch_bounds__(512, MARCH ? HX_MARCH_MIN_BLOCKS : 1) hx_persi
             if constexpr (two_d) hx_pass2d<T, ST>(p, src, dst, k, levels, m, sm, norm);
             else if constexpr (MARCH) hx_pass3d_march<T, ST>(p, src, dst, hx_dev_sweep_box(p, (m - 1 - k) * p.radius), norm);
             else hx_pass3d<T, ST>(p, src, dst, hx_dev_sweep_box(p, (m - 1 - k) * p.radius), norm);
+            const unsigned long long tb = p.prof ? hx_now_ns() : 0;
             if (!hx_grid_sync(p, e, gdone)) return;
+            if (p.prof) at_barrier += hx_now_ns() - tb;
             cur = 1 - cur;
             k += levels;
         }
         done += m;
-        if (p.prof && threadIdx.x == 0) { /* HALOX_PROFILE=1: the exchange (slot 1) and the sweeps (2), ns summed */
+        if (p.prof && threadIdx.x == 0) { /* HALOX_PROFILE=1: the exchange (slot 1), the sweeps (2) and the part of them at the grid barriers (0), ns summed */
             unsigned long long *q = p.prof + 4 * blockIdx.x;
+            q[0] += at_barrier;
             q[1] += t1 - t0;
             q[2] += hx_now_ns() - t1;
             q[3] += 1;
