@@ -40,9 +40,9 @@ template <bool L1, typename T> __device__ __forceinline__ cells<T> hx_march_ld_v
  * needs (the entering plane, the y neighbours, the two ends of the x row) is loaded A planes
  * ahead: the loads come from L2, and the kernel holds few warps per SM (its registers), so one
  * plane's arithmetic is far shorter than a round trip to L2. */
-template <typename T, int R, bool L1, bool FULL, bool NORM, int A = HX_MARCH_AHEAD>
+template <typename T, int R, bool L1, int A = HX_MARCH_AHEAD>
 __device__ __forceinline__ void hx_march_column(const hx_pparams &p, const T *src, T *dst, const hx_box &b, int x0, int y,
-                                                int z0, int z1, double &acc)
+                                                int z0, int z1, bool norm, double &acc)
 {
     const int V = vec16<T>::n;
     const long sy = p.sy, sz = p.sz;
@@ -72,19 +72,17 @@ __device__ __forceinline__ void hx_march_column(const hx_pparams &p, const T *sr
 #pragma unroll
     for (int k = 0; k < 2 * R; k++) win[k] = hx_march_ld_vec<L1>(base + (long)(z0 - R + k) * sz);
 #pragma unroll
-    for (int a = 0; a < A; a++) fetch(a, min(z0 + a, z1 - 1));
-    const bool y_owned = NORM && y >= p.olo[1] && y < p.ohi[1];
+    for (int a = 0; a < A; a++)
+        if (z0 + a < z1) fetch(a, z0 + a);
+    const bool y_owned = y >= p.olo[1] && y < p.ohi[1];
     /* A planes a turn, slot a serving plane z+a and then taking plane z+a+A: the slots are never
      * moved, since moving a register waits for its load, which would bring the loads' distance
      * back to one plane */
     for (int z = z0; z < z1; z += A) {
 #pragma unroll
         for (int a = 0; a < A; a++) {
-            /* no branch around a turn's planes (past z1 they are computed, not stored), and the
-             * refill always loads (its plane clamped into the march): a conditional refill or
-             * exit leaves paths on which the compiler moves the ring's registers, which waits */
             const int zz = z + a;
-            const bool live = zz < z1;
+            if (zz >= z1) break;
             win[2 * R] = enter[a];
             cells<T> cur[2 * R];
             xrow<T, R> c;
@@ -95,21 +93,12 @@ __device__ __forceinline__ void hx_march_column(const hx_pparams &p, const T *sr
                 c.v[i] = xe[a][i];
                 c.v[R + V + i] = xe[a][R + i];
             }
-            fetch(a, min(zz + A, z1 - 1));
+            if (zz + A < z1) fetch(a, zz + A);
 #pragma unroll
             for (int i = 0; i < V; i++) c.v[R + i] = win[R].v[i];
             const cells<T> out = stencil_row3<T, R>(c, cur, win);
-            T *to = dst + x0 + (long)y * sy + (long)zz * sz;
-            if (FULL) { /* the whole vector is in the box (the same for every plane of the column) */
-                typename vec16<T>::type raw;
-                memcpy(&raw, out.v, sizeof raw);
-                if (live) *reinterpret_cast<typename vec16<T>::type *>(to) = raw;
-            } else {
-#pragma unroll
-                for (int i = 0; i < V; i++)
-                    if (live && x0 + i >= b.lo[0] && x0 + i < b.hi[0]) to[i] = out.v[i];
-            }
-            if (NORM && live && y_owned && zz >= p.olo[2] && zz < p.ohi[2])
+            store_cells(dst + x0 + (long)y * sy + (long)zz * sz, out, x0, b.lo[0], b.hi[0]);
+            if (norm && y_owned && zz >= p.olo[2] && zz < p.ohi[2])
 #pragma unroll
                 for (int i = 0; i < V; i++)
                     if (x0 + i >= b.lo[0] && x0 + i < b.hi[0] && x0 + i >= p.olo[0] && x0 + i < p.ohi[0]) {
@@ -164,17 +153,7 @@ __device__ void hx_march_box(const hx_pparams &p, const T *src, T *dst, const hx
         if (c >= columns) continue;
         const int tz = (int)(it / sets), g = (int)(c % groups), y = b.lo[1] + (int)(c / groups);
         const int z0 = b.lo[2] + tz * chunk, z1 = min(z0 + chunk, b.hi[2]);
-        const int x0 = xbase + g * V;
-        /* the column's stores are whole vectors or masked cells for all its planes: one instance
-         * each (and one with the norm), so that the march loop has no branch (hx_march_column) */
-        const bool full = x0 >= b.lo[0] && x0 + V <= b.hi[0];
-        if (norm) {
-            if (full) hx_march_column<T, R, L1, true, true>(p, src, dst, b, x0, y, z0, z1, acc);
-            else hx_march_column<T, R, L1, false, true>(p, src, dst, b, x0, y, z0, z1, acc);
-        } else {
-            if (full) hx_march_column<T, R, L1, true, false>(p, src, dst, b, x0, y, z0, z1, acc);
-            else hx_march_column<T, R, L1, false, false>(p, src, dst, b, x0, y, z0, z1, acc);
-        }
+        hx_march_column<T, R, L1>(p, src, dst, b, xbase + g * V, y, z0, z1, norm, acc);
     }
 }
 
