@@ -4,6 +4,7 @@
 # each HALOX_PASS3D mode, at the per-GPU sizes of the multi-GPU 3D targets, with HALOX_PROFILE's
 # split of a cycle (exchange, sweeps); then Nsight Compute on one case, and the GPU schedule tests.
 # Usage on the GPU machine: scripts/pass3d_tune.sh build-dev (carry build-dev); $OUT/pass3d.tgz.
+# SIZES, DEPTHS, MODES narrow the first stage; ONLY_3D=1 skips the 2D, roofline and ncu stages.
 set -u
 cd "$(dirname "$0")/.."
 DEVICE_NAME=pass3d
@@ -38,6 +39,7 @@ for bin in "$B"/halox "$B"/halox-*; do
     done
 done | tee "$OUT/profile.txt"
 
+if [ -z "${ONLY_3D:-}" ]; then # ONLY_3D=1: the 3D stages and the tests only
 t "2D: the pass kernel (HALOX_RESIDENT=0) beside the resident one, 512^2 and 1024^2"
 for size in 512x512 1024x1024; do
     for res in 0 auto; do
@@ -57,6 +59,8 @@ if command -v ncu >/dev/null; then
         --section WarpStateStats --section MemoryWorkloadAnalysis "$H" run --backend cuda --transport ipc --schedule persistent \
         --pattern direct --size 256x128x128 --depth 4 --iters 40 --repeat 1 --quiet >"$OUT/ncu.txt" 2>&1
     grep -E "Duration|Registers|Achieved Occupancy|Theoretical Occupancy|Block Limit|L2 Hit|Memory Throughput|DRAM Through|Warp Cycles Per Issued|Stall|Issued Warp" "$OUT/ncu.txt" | head -40
+fi
+
 fi
 
 t "GPU schedule tests (bit-identical to the reference, both 3D passes)"

@@ -22,7 +22,9 @@
 #include "transport/device_table.h"
 
 enum { HX_WAIT_BARRIER = 1, HX_WAIT_FLAG = 2, HX_WAIT_TILE = 3 };
+#ifndef HX_BATCH
 #define HX_BATCH 4 /* cells whose loads a thread issues together */
+#endif
 
 /* Host-mapped: what the watchdog saw, and progress for the host's own deadline. */
 typedef struct {

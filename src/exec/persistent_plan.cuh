@@ -11,6 +11,12 @@
 
 #include "halox/plan.h"
 
+/* Threads of a 3D pass block (a tuning build may set -DHX_PASS3D_THREADS=256: as many warps per SM,
+ * smaller work items) */
+#ifndef HX_PASS3D_THREADS
+#define HX_PASS3D_THREADS 512
+#endif
+
 /* The rank's block in p: dimension, radius, pitches, owned box, and the sides where sweep boxes
  * stop (a fixed boundary). */
 static inline void hx_pparams_domain(hx_pparams *p, const hx_decomp *d, int radius)
@@ -52,7 +58,7 @@ static inline void hx_pass_tiles(const hx_decomp *d, int radius, int levels, int
     out->levels = levels;
     out->pitch = out->tx + 2 * levels * radius;
     out->smem = (d->dim == 2 ? 2 * (size_t)out->pitch * (out->ty + 2 * levels * radius) : 0) * elem;
-    out->threads = d->dim == 2 ? 256 : 512;
+    out->threads = d->dim == 2 ? 256 : HX_PASS3D_THREADS;
 }
 
 /* The pass kernel's grid: as many blocks as the work has tiles (2D) or rows for a warp each (3D),
