@@ -41,20 +41,44 @@ typedef struct {
     size_t smem;
 } hx_pass_shape;
 
-/* 2D tiles: the largest whose count still gives every SM two. A level of a pass is a chain of
- * dependent shared-memory steps, so its time grows with the cells per thread: small blocks want
- * small tiles (more halo, recomputed, but shorter chains and more blocks per SM); large ones want
- * large tiles (less halo). `elem`: bytes a cell. */
+/* 2D tiles: each pass deals its tiles to the blocks in rounds, and a block's tile is a chain of
+ * dependent steps (load, `levels` shared-memory sweeps, store) whose time is a fixed latency plus
+ * its cells (core and halo, rows rounded up to whole warps) over the block's threads. The shape
+ * minimises rounds x (those cells + HX_TILE_LATENCY_CELLS), among tiles whose shared memory (two buffers) stays within
+ * HX_TILE_SMEM, so that two blocks fit on an SM of any sm_80+ GPU: a count of tiles just above the
+ * blocks resident at once would leave most blocks idle through a second round (session 7 measured
+ * blocks spending half of a 512^2 cycle at the grid barriers that way). `sms`: SMs of the GPU. */
+#define HX_TILE_LATENCY_CELLS 8192
+#define HX_TILE_SMEM (96 * 1024)
 static inline void hx_pass_tiles(const hx_decomp *d, int radius, int levels, int sms, int depth, size_t elem, hx_pass_shape *out)
 {
-    static const int shapes[][2] = {{16, 8}, {16, 16}, {32, 16}, {64, 16}, {64, 32}, {128, 32}, {128, 64}};
-    hx_box b = hx_sweep_box(d, (depth - 1) * radius);
-    const long w = b.hi[0] - b.lo[0], h = b.hi[1] - b.lo[1];
-    int pick = 0;
-    for (int i = 0; i < (int)(sizeof shapes / sizeof shapes[0]); i++)
-        if (((w + shapes[i][0] - 1) / shapes[i][0]) * ((h + shapes[i][1] - 1) / shapes[i][1]) >= 2 * sms) pick = i;
-    out->tx = shapes[pick][0];
-    out->ty = shapes[pick][1];
+    static const int xs[] = {16, 32, 48, 64, 96, 128, 192, 256}, ys[] = {8, 16, 24, 32, 48, 64, 80, 96, 128};
+    const hx_box b = hx_sweep_box(d, (depth - 1) * radius);
+    const long w = b.hi[0] - b.lo[0], h = b.hi[1] - b.lo[1], slots = 2L * sms;
+    const int H = levels * radius;
+    double best = -1;
+    out->tx = xs[0], out->ty = ys[0];
+    for (int i = 0; i < (int)(sizeof xs / sizeof xs[0]); i++)
+        for (int j = 0; j < (int)(sizeof ys / sizeof ys[0]); j++) {
+            const int tx = xs[i], ty = ys[j];
+            const long cells = (long)(tx + 2 * H) * (ty + 2 * H);
+            if (2 * (size_t)cells * elem > HX_TILE_SMEM && (i || j)) continue; /* the smallest shape always qualifies */
+            if ((i && xs[i - 1] >= w) || (j && ys[j - 1] >= h)) continue;       /* same tiles as a smaller shape */
+            /* a warp sweeps a row 32 cells at a time: a row's cost rounds up to whole warps */
+            const long lanes = (long)(ty + 2 * H) * ((tx + 2 * H + 31) / 32 * 32);
+            const long tiles = ((w + tx - 1) / tx) * ((h + ty - 1) / ty), rounds = (tiles + slots - 1) / slots;
+            const double cost = (double)rounds * (double)(lanes + HX_TILE_LATENCY_CELLS);
+            if (best < 0 || cost < best) best = cost, out->tx = tx, out->ty = ty;
+        }
+#ifdef HX_PASS_TILES_LEGACY /* session 6's rule, for a side-by-side build only */
+    {
+        static const int shapes[][2] = {{16, 8}, {16, 16}, {32, 16}, {64, 16}, {64, 32}, {128, 32}, {128, 64}};
+        int pick = 0;
+        for (int i = 0; i < 7; i++)
+            if (((w + shapes[i][0] - 1) / shapes[i][0]) * ((h + shapes[i][1] - 1) / shapes[i][1]) >= 2 * sms) pick = i;
+        out->tx = shapes[pick][0], out->ty = shapes[pick][1];
+    }
+#endif
     out->levels = levels;
     out->pitch = out->tx + 2 * levels * radius;
     out->smem = (d->dim == 2 ? 2 * (size_t)out->pitch * (out->ty + 2 * levels * radius) : 0) * elem;
