@@ -70,15 +70,6 @@ static inline void hx_pass_tiles(const hx_decomp *d, int radius, int levels, int
             const double cost = (double)rounds * (double)(lanes + HX_TILE_LATENCY_CELLS);
             if (best < 0 || cost < best) best = cost, out->tx = tx, out->ty = ty;
         }
-#ifdef HX_PASS_TILES_LEGACY /* session 6's rule, for a side-by-side build only */
-    {
-        static const int shapes[][2] = {{16, 8}, {16, 16}, {32, 16}, {64, 16}, {64, 32}, {128, 32}, {128, 64}};
-        int pick = 0;
-        for (int i = 0; i < 7; i++)
-            if (((w + shapes[i][0] - 1) / shapes[i][0]) * ((h + shapes[i][1] - 1) / shapes[i][1]) >= 2 * sms) pick = i;
-        out->tx = shapes[pick][0], out->ty = shapes[pick][1];
-    }
-#endif
     out->levels = levels;
     out->pitch = out->tx + 2 * levels * radius;
     out->smem = (d->dim == 2 ? 2 * (size_t)out->pitch * (out->ty + 2 * levels * radius) : 0) * elem;
