@@ -120,6 +120,16 @@ void hx_device_release(hx_sim *s)
     s->device_run = NULL;
 }
 
+/* HALOX_PROFILE=1: four counters a block (print_profile), zeroed. */
+static int alloc_profile(hx_sim *s, hx_device_run *r)
+{
+    const char *e = getenv("HALOX_PROFILE");
+    if (!e || atoi(e) != 1) return 0;
+    DEV_TRY(cudaMalloc((void **)&r->prof, (size_t)r->grid * 4 * sizeof(unsigned long long)));
+    DEV_TRY(cudaMemset(r->prof, 0, (size_t)r->grid * 4 * sizeof(unsigned long long)));
+    return 0;
+}
+
 /* hx_resident_choose's occupancy query: blocks of the resident kernel an SM holds. */
 typedef struct {
     hx_sim *s;
@@ -175,10 +185,7 @@ static int setup_resident(hx_sim *s, const hx_dev_table *table, int sms)
     DEV_TRY(cudaMalloc((void **)&r->ll_mail[0], 2 * words * sizeof(unsigned long long)));
     DEV_TRY(cudaMemset(r->ll_mail[0], 0, 2 * words * sizeof(unsigned long long)));
     r->ll_mail[1] = r->ll_mail[0] + words;
-    if (getenv("HALOX_PROFILE") && atoi(getenv("HALOX_PROFILE")) == 1) {
-        DEV_TRY(cudaMalloc((void **)&r->prof, (size_t)r->grid * 4 * sizeof(unsigned long long)));
-        DEV_TRY(cudaMemset(r->prof, 0, (size_t)r->grid * 4 * sizeof(unsigned long long)));
-    }
+    if (alloc_profile(s, r)) return -1;
     if (getenv("HALOX_VERBOSE") && d->rank == 0)
         fprintf(stderr, "halox: %s schedule: resident tiles %dx%d (%dx%d blocks of %d threads, %zu B of shared memory), ring %d\n",
                 hx_schedule_name(s->opt.schedule), r->tx, r->ty, r->ntx, r->nty, r->threads, r->smem, H);
@@ -263,10 +270,7 @@ static int setup(hx_sim *s)
         return snprintf(s->err, sizeof s->err, "the persistent kernel does not fit on an SM of GPU %d (%zu bytes of shared memory)",
                         dev, r->smem), -1;
     r->grid = hx_pass_grid(d, s->radius, s->opt.depth, &ps, per_sm, sms);
-    if (getenv("HALOX_PROFILE") && atoi(getenv("HALOX_PROFILE")) == 1) {
-        DEV_TRY(cudaMalloc((void **)&r->prof, (size_t)r->grid * 4 * sizeof(unsigned long long)));
-        DEV_TRY(cudaMemset(r->prof, 0, (size_t)r->grid * 4 * sizeof(unsigned long long)));
-    }
+    if (alloc_profile(s, r)) return -1;
     if (getenv("HALOX_VERBOSE") && d->rank == 0)
         fprintf(stderr, "halox: %s schedule: pass kernel, %d blocks of %d threads (%d per SM), %zu B of shared memory\n",
                 hx_schedule_name(s->opt.schedule), r->grid, r->threads, per_sm, r->smem);
