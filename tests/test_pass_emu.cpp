@@ -94,9 +94,54 @@ template <typename T, int ST> static void run_stencil()
     }
 }
 
+/* The 2D pass tiles at benchmark sizes on a 132-SM GPU (hx_pass_tiles): within the shared-memory
+ * cap, and never more rounds of tiles over the resident blocks than session 6's rule (the
+ * largest shape still giving every SM two tiles), which left blocks idle through a nearly empty
+ * second round (1024^2 at depth 16: 297 tiles for 264 blocks). */
+static void check_tile_choice(void)
+{
+    static const int old_shapes[][2] = {{16, 8}, {16, 16}, {32, 16}, {64, 16}, {64, 32}, {128, 32}, {128, 64}};
+    const int sms = 132;
+    for (int n : {512, 1024, 2048, 4096})
+        for (int depth : {1, 16})
+            for (int levels : {1, 4})
+                for (size_t elem : {sizeof(float), sizeof(double)}) {
+                    const int global[3] = {n, n, 1}, pgrid[3] = {1, 1, 1};
+                    hx_decomp d;
+                    char err[256];
+                    if (hx_decomp_init(&d, 2, global, pgrid, 0, 1, HX_PERIODIC, depth, err, sizeof err)) {
+                        printf("FAIL tiles %d^2: %s\n", n, err);
+                        failures++;
+                        continue;
+                    }
+                    hx_pass_shape ps;
+                    hx_pass_tiles(&d, 1, levels, sms, depth, elem, &ps);
+                    const hx_box b = hx_sweep_box(&d, depth - 1);
+                    const long w = b.hi[0] - b.lo[0], h = b.hi[1] - b.lo[1];
+                    int pick = 0;
+                    for (int i = 0; i < 7; i++)
+                        if (((w + old_shapes[i][0] - 1) / old_shapes[i][0]) * ((h + old_shapes[i][1] - 1) / old_shapes[i][1]) >= 2 * sms) pick = i;
+                    /* blocks an SM holds: two (registers), fewer where the tile's two buffers take more
+                     * than half of the 227 KiB an H100/H200 SM grants */
+                    auto rounds = [&](int tx, int ty) {
+                        const size_t smem = 2 * (size_t)(tx + 2 * levels) * (ty + 2 * levels) * elem;
+                        const long slots = (long)sms * (smem <= 227 * 1024 / 2 ? 2 : 1);
+                        return (((w + tx - 1) / tx) * ((h + ty - 1) / ty) + slots - 1) / slots;
+                    };
+                    const long now = rounds(ps.tx, ps.ty), before = rounds(old_shapes[pick][0], old_shapes[pick][1]);
+                    runs++;
+                    if (ps.smem > HX_TILE_SMEM || now > before) {
+                        printf("FAIL tiles %d^2 depth %d levels %d elem %zu: %dx%d, %zu B, %ld rounds (session 6's rule: %ld)\n", n,
+                               depth, levels, elem, ps.tx, ps.ty, ps.smem, now, before);
+                        failures++;
+                    }
+                }
+}
+
 int main(void)
 {
     setvbuf(stdout, nullptr, _IOLBF, 0); /* a failure shows at once, before the next run's watchdog */
+    check_tile_choice();
     EMU_EACH_STENCIL(run_stencil);
     printf("pass kernel on the host, one rank: %d of %d runs bit-identical to the plain loop (%ld launches of %ld blocks, "
            "%ld threads, %ld messages in all; %ld grids of several phases; %ld grids with fewer blocks than tiles or warp rows)\n",
