@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # The GPU transports at one rank count: bit-for-bit runs over both patterns, overlap on/off,
 # deep halos, 2D and 3D, both dtypes and boundaries; for ipc at 2 and 4 ranks, also with links
-# forced onto host-staged MPI (HALOX_IPC_FALLBACK); skipped without a GPU.
+# forced onto host-staged MPI (HALOX_IPC_FALLBACK); for nvshmem, the fused and persistent
+# schedules over its device path; skipped without a GPU.
 # Usage: gpu_transports.sh HALOX MPIEXEC NP TRANSPORT
 set -u
 HALOX=$1 MPIEXEC=$2 NP=$3 TR=$4
 . "$(dirname "$0")/gpu_common.sh"
 . "$(dirname "$0")/mpi_env.sh"
 unset OMPI_MCA_mpi_yield_when_idle HALOX_IPC_FALLBACK
+if ! "$HALOX" info 2>/dev/null | grep -q "^  $TR "; then echo "SKIPPED: this build has no transport $TR"; exit 77; fi
+case $TR in nccl|nvshmem) [ "$NP" -le "$gpu_count" ] || { echo "SKIPPED: $TR needs one GPU per rank"; exit 77; } ;; esac
 fail=0 runs=0
 run_case() {
     local knob=${HALOX_IPC_FALLBACK:+HALOX_IPC_FALLBACK=$HALOX_IPC_FALLBACK }
@@ -46,6 +49,17 @@ if [ "$TR" = ipc ] && { [ "$NP" -eq 2 ] || [ "$NP" -eq 4 ]; }; then
         done
     done
     unset HALOX_IPC_FALLBACK
+fi
+# nvshmem's device path: the kernel-initiated schedules store into the neighbours' symmetric slots
+# through nvshmem_ptr (the resident kernel where it applies, the pass kernel otherwise)
+if [ "$TR" = nvshmem ]; then
+    for sched in persistent fused; do
+        run_case --schedule $sched --size 131x67 --depth 3 --iters 14 --pattern direct
+        run_case --schedule $sched --size 256x256 --depth 8 --fuse 4 --iters 37 --pattern direct --boundary fixed
+        run_case --schedule $sched --size 100x90 --stencil star9 --depth 3 --fuse 2 --iters 10 --pattern staged --dtype double
+        run_case --schedule $sched --size 40x36x34 --depth 2 --iters 7 --pattern direct
+        run_case --schedule $sched --size 33x30x28 --stencil star13 --depth 1 --iters 5 --pattern staged --dtype double
+    done
 fi
 echo "np=$NP transport $TR: $runs runs, $fail failed"
 [ $fail -eq 0 ]

@@ -92,7 +92,7 @@ static int check_device_schedule(hx_context *ctx, const hx_layout *l, const hx_e
     if (ctx->kind != HX_BACKEND_CUDA) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: schedule %s runs kernels: use the cuda backend", name);
     if (!(x->tr.ops->caps & HX_PATH_DEVICE))
         return hx_fail(ctx, HX_ERR_INPUT, "sweeper: schedule %s needs a transport whose kernels put and signal themselves "
-                       "(a device path: ipc); transport %s has none", name, x->tr.ops->name);
+                       "(a device path: ipc or nvshmem); transport %s has none", name, x->tr.ops->name);
     if (o->graph) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: schedule %s launches its own kernels: leave graphs off", name);
     const int r = hx_stencil_get(o->stencil)->radius;
     if (l->desc.dim == 3 && o->fuse > 1)

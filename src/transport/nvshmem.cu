@@ -1,7 +1,9 @@
 /* NVSHMEM on the stream: each message is one nvshmemx_putmem_signal_on_stream into the
  * neighbour's receive buffer on the symmetric heap, and each receive one
  * nvshmemx_signal_wait_until_on_stream; the host only enqueues. Host API only (no device
- * library): initialised with nvshmemx_hostlib_init_attr and a unique ID sent over MPI.
+ * library): initialised with nvshmemx_hostlib_init_attr and a unique ID sent over MPI. The
+ * kernel-initiated schedules store into neighbours through nvshmem_ptr (shmem_device_setup); the
+ * NVSHMEM device API (put with signal inside kernels) needs the device library and is not built.
  *
  * NVSHMEM is initialised once per process, on first use, and finalised at exit: it cannot be
  * initialised again after a finalize, so every context of the process shares it.
@@ -21,6 +23,9 @@
 #include "transport/transport.h"
 
 typedef struct {
+    char *area;                                  /* symmetric: the device path's flags and slots */
+    hx_dev_table table;                          /* the device path's message table */
+    int unmapped;                                /* messages whose peer nvshmem_ptr cannot reach */
     char *recv[2];                               /* symmetric, by parity */
     char *send;                                  /* symmetric */
     uint64_t *signal;                            /* symmetric: [phase][message] */
@@ -45,6 +50,66 @@ static int shmem_available(const hx_backend *bk, char *why, size_t n)
         return 0;
     }
     return 1;
+}
+
+/* The device path (kernel-initiated schedules), through the host API only: a symmetric area laid
+ * out as the ipc transport's (ipc_device.c: a flag per incoming message, then two slots of
+ * HX_DEV_SLOT_BYTES per message, all zeroed), whose neighbours' parts kernels reach by loads and
+ * stores through nvshmem_ptr. So the kernels run the ipc protocol unchanged (device_table.h);
+ * where each message lands at its receiver is traded, as for ipc. Collective. */
+static const size_t DEV_FLAG_BYTES = (HX_MAX_PHASES * HX_MAX_MSGS * sizeof(unsigned long long) + 255) / 256 * 256;
+
+static int shmem_device_setup(hx_transport *t, shmem_state *s, char *err, size_t n)
+{
+    const hx_plan *plan = t->plan;
+    const size_t elem = t->bk->elem;
+    long extra[HX_MAX_PHASES][HX_MAX_MSGS][2], theirs[HX_MAX_PHASES][HX_MAX_MSGS][2], roff[HX_MAX_PHASES][HX_MAX_MSGS];
+    int ridx[HX_MAX_PHASES][HX_MAX_MSGS];
+    long bytes = (long)DEV_FLAG_BYTES, most = 0;
+    for (int p = 0; p < plan->nphases; p++)
+        for (int m = 0; m < plan->phase[p].nmsg; m++) {
+            extra[p][m][0] = bytes;
+            extra[p][m][1] = p * HX_MAX_MSGS + m;
+            bytes += (long)(2 * HX_DEV_SLOT_BYTES(plan->phase[p].msg[m].count, elem));
+        }
+    HX_MPI_TRY(MPI_Allreduce(&bytes, &most, 1, MPI_LONG, MPI_MAX, t->comm), err, n);
+    s->area = (char *)nvshmem_malloc((size_t)most); /* symmetric: one size on every PE */
+    int ok = s->area != NULL;
+    if (ok) ok = cudaMemset(s->area, 0, (size_t)most) == cudaSuccess && cudaDeviceSynchronize() == cudaSuccess;
+    if (!hx_transport_all_ok(t->comm, ok)) {
+        if (!ok) snprintf(err, n, "allocating the %ld-byte nvshmem device area failed: raise NVSHMEM_SYMMETRIC_SIZE", most);
+        else snprintf(err, n, "another rank could not allocate its nvshmem device area");
+        return -1;
+    }
+    ok = hx_transport_trade(t, (const long(*)[HX_MAX_MSGS][2])extra, roff, ridx, theirs, err, n) == 0;
+    if (!hx_transport_all_ok(t->comm, ok)) {
+        if (ok) snprintf(err, n, "another rank could not trade its nvshmem device slots");
+        return -1;
+    }
+    s->table.nphases = plan->nphases;
+    for (int p = 0; p < plan->nphases; p++) {
+        s->table.nmsg[p] = plan->phase[p].nmsg;
+        for (int m = 0; m < plan->phase[p].nmsg; m++) {
+            const hx_message *msg = &plan->phase[p].msg[m];
+            hx_dev_msg *dm = &s->table.msg[p][m];
+            dm->send_box = msg->send_box;
+            dm->recv_box = msg->recv_box;
+            dm->count = msg->count;
+            dm->peer = msg->peer;
+            dm->my_recv[0] = s->area + extra[p][m][0];
+            dm->my_recv[1] = dm->my_recv[0] + HX_DEV_SLOT_BYTES(msg->count, elem);
+            dm->my_flag = (unsigned long long *)s->area + extra[p][m][1];
+            char *base = (char *)nvshmem_ptr(s->area, msg->peer); /* NULL: not reachable by loads and stores */
+            if (!base) {
+                s->unmapped++;
+                continue;
+            }
+            dm->remote_recv[0] = base + theirs[p][m][0];
+            dm->remote_recv[1] = dm->remote_recv[0] + HX_DEV_SLOT_BYTES(msg->count, elem);
+            dm->remote_flag = (unsigned long long *)base + theirs[p][m][1];
+        }
+    }
+    return 0;
 }
 
 static int shmem_setup(hx_transport *t, char *err, size_t n)
@@ -124,7 +189,20 @@ static int shmem_setup(hx_transport *t, char *err, size_t n)
         t->recv_buf[p] = s->recv[0] + half * p;
         for (int m = 0; m < t->plan->phase[p].nmsg; m++) s->remote_offset[p][m] = (long)(half * p) + off[p][m] * (long)bk->elem;
     }
+    if (shmem_device_setup(t, s, err, n)) return -1;
     nvshmem_barrier_all();
+    return 0;
+}
+
+static int shmem_device_table(hx_transport *t, hx_dev_table *table)
+{
+    const shmem_state *s = (const shmem_state *)t->impl;
+    if (!s || !s->area) return snprintf(t->err, sizeof t->err, "the nvshmem device path was not set up"), -1;
+    if (s->unmapped)
+        return snprintf(t->err, sizeof t->err, "%d halo message%s of this rank go to PEs that nvshmem_ptr cannot map (another "
+                        "node): kernels cannot store into them; use the cycle schedule there", s->unmapped,
+                        s->unmapped > 1 ? "s" : ""), -1;
+    *table = s->table;
     return 0;
 }
 
@@ -162,6 +240,7 @@ static void shmem_destroy(hx_transport *t)
         if (s->recv[0]) nvshmem_free(s->recv[0]);
         if (s->send) nvshmem_free(s->send);
         if (s->signal) nvshmem_free(s->signal);
+        if (s->area) nvshmem_free(s->area);
     }
     free(s);
     t->impl = NULL;
@@ -172,12 +251,14 @@ static hx_transport_ops make_ops(void)
     hx_transport_ops o;
     memset(&o, 0, sizeof o);
     o.name = "nvshmem";
-    o.summary = "NVSHMEM put+signal and signal-wait enqueued on the compute stream (host API)";
-    o.caps = HX_PATH_STREAM;
+    o.summary = "NVSHMEM put+signal and signal-wait enqueued on the compute stream (host API); kernels store through "
+                "nvshmem_ptr";
+    o.caps = HX_PATH_STREAM | HX_PATH_DEVICE;
     o.available = shmem_available;
     o.setup = shmem_setup;
     o.enqueue = shmem_enqueue;
     o.destroy = shmem_destroy;
+    o.device_table = shmem_device_table;
     return o;
 }
 extern "C" const hx_transport_ops hx_transport_nvshmem = make_ops();
