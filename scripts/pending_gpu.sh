@@ -24,9 +24,10 @@ want() { [ -z "${STAGES:-}" ] || [[ " $STAGES " == *" $1 "* ]]; }
 fail=0
 
 if want tests; then
-t "GPU tests touched since the last device run: schedules (watchdog refactor, resident kernel), fused passes, graphs with the 3D ROWS3 tiles, the device watchdog's fault test"
-tests="gpu_schedule_np1|gpu_fuse_np1|gpu_graph_np1|gpu_device_fault"
+t "GPU tests touched since the last device run: nvshmem's device path (session 7, never run), the schedules, the device watchdog's fault test"
+tests="gpu_nvshmem_np1|gpu_schedule_np1|gpu_device_fault"
 [ "$SLOTS" -ge 2 ] && tests="$tests|gpu_schedule_np2|gpu_fuse_np2"
+[ "$NGPU" -ge 2 ] && tests="$tests|gpu_nvshmem_np2" # NVSHMEM: one GPU per PE
 tests=${PENDING_TESTS:-$tests} # e.g. PENDING_TESTS="gpu_schedule_np1|gpu_schedule_np2"
 (cd "$B" && timeout 420 ctest -R "^($tests)\$" -j 2 --output-on-failure) >"$OUT/tests.log" 2>&1 || fail=1
 grep -E "runs, |FAIL|tests passed|tests failed|Passed|Failed" "$OUT/tests.log" | head -30
