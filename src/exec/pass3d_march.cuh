@@ -38,8 +38,8 @@ template <bool L1, typename T> __device__ __forceinline__ cells<T> hx_march_ld_v
 
 /* One vector's column of box b: cells x0 .. x0+V-1 of row y, planes z0 .. z1-1. Everything a plane
  * needs (the entering plane, the y neighbours, the two ends of the x row) is loaded A planes
- * ahead: the loads come from L2, and the kernel holds few warps per SM (its registers), so one
- * plane's arithmetic is far shorter than a round trip to L2. */
+ * ahead: the kernel holds few warps per SM (its registers), so one plane's arithmetic is far
+ * shorter than a round trip to L2. */
 template <typename T, int R, bool L1, int A = HX_MARCH_AHEAD>
 __device__ __forceinline__ void hx_march_column(const hx_pparams &p, const T *src, T *dst, const hx_box &b, int x0, int y,
                                                 int z0, int z1, bool norm, double &acc)
@@ -75,9 +75,10 @@ __device__ __forceinline__ void hx_march_column(const hx_pparams &p, const T *sr
     for (int a = 0; a < A; a++)
         if (z0 + a < z1) fetch(a, z0 + a);
     const bool y_owned = y >= p.olo[1] && y < p.ohi[1];
-    /* A planes a turn, slot a serving plane z+a and then taking plane z+a+A: the slots are never
-     * moved, since moving a register waits for its load, which would bring the loads' distance
-     * back to one plane */
+    /* A planes a turn, slot a serving plane z+a and then taking plane z+a+A: the source never
+     * rotates the slots, since moving a register waits for its load, which would bring the loads'
+     * distance back to one plane (ptxas still adds some moves where the turn's branches merge:
+     * session 7 measured a branch-free turn, which had none, slower) */
     for (int z = z0; z < z1; z += A) {
 #pragma unroll
         for (int a = 0; a < A; a++) {
