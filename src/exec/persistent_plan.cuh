@@ -44,10 +44,11 @@ typedef struct {
 /* 2D tiles: each pass deals its tiles to the blocks in rounds, and a block's tile is a chain of
  * dependent steps (load, `levels` shared-memory sweeps, store) whose time is a fixed latency plus
  * its cells (core and halo, rows rounded up to whole warps) over the block's threads. The shape
- * minimises rounds x (those cells + HX_TILE_LATENCY_CELLS), among tiles whose shared memory (two buffers) stays within
- * HX_TILE_SMEM, so that two blocks fit on an SM of any sm_80+ GPU: a count of tiles just above the
- * blocks resident at once would leave most blocks idle through a second round (session 7 measured
- * blocks spending half of a 512^2 cycle at the grid barriers that way). `sms`: SMs of the GPU. */
+ * minimises rounds x (those cells + HX_TILE_LATENCY_CELLS), among tiles whose two buffers stay
+ * within HX_TILE_SMEM, so that two blocks fit on an SM of any sm_80+ GPU. A count of tiles just
+ * above the blocks resident at once leaves most blocks idle through a second round: session 7
+ * measured blocks spending half of a 1024^2 cycle at the grid barriers that way, with the rule
+ * this replaced (the largest tile still giving every SM two). `sms`: SMs of the GPU. */
 #define HX_TILE_LATENCY_CELLS 8192
 #define HX_TILE_SMEM (96 * 1024)
 static inline void hx_pass_tiles(const hx_decomp *d, int radius, int levels, int sms, int depth, size_t elem, hx_pass_shape *out)
