@@ -99,7 +99,10 @@ __device__ void hx_copy_msgs(const hx_dev_table *tb, int ph, int par, long sy, l
     const int nmsg = tb->nmsg[ph];
     if (threadIdx.x == 0) {
         start[0] = 0;
-        for (int m = 0; m < nmsg; m++) start[m + 1] = start[m] + hx_box_cells_dev(pack ? tb->msg[ph][m].send_box : tb->msg[ph][m].recv_box);
+        for (int m = 0; m < nmsg; m++) {
+            const hx_dev_msg &dm = tb->msg[ph][m];
+            start[m + 1] = start[m] + hx_box_cells_dev(pack ? dm.send_box : dm.recv_box);
+        }
     }
     __syncthreads();
     const long n = start[nmsg], stride = (long)nb * blockDim.x;

@@ -354,7 +354,9 @@ __global__ void __launch_bounds__(512, MARCH ? HX_MARCH_MIN_BLOCKS : 1) hx_persi
             k += levels;
         }
         done += m;
-        if (p.prof && threadIdx.x == 0) { /* HALOX_PROFILE=1: the exchange (slot 1), the sweeps (2) and the part of them at the grid barriers (0), ns summed */
+        /* HALOX_PROFILE=1: the exchange (slot 1), the sweeps (2) and their part at the grid
+         * barriers (0), ns summed over cycles */
+        if (p.prof && threadIdx.x == 0) {
             unsigned long long *q = p.prof + 4 * blockIdx.x;
             q[0] += at_barrier;
             q[1] += t1 - t0;
