@@ -87,13 +87,15 @@ __device__ __forceinline__ void hx_copy_box(const hx_box &b, long sy, long sz, i
 }
 
 /* Every message of phase ph copied at once (pack: field f -> each neighbour's receive slot of
- * parity par; else each of this rank's receive slots -> f), by the k-th of nb blocks: the cells of
- * all the messages are numbered one after another and spread over every thread, HX_BATCH loads in
- * flight per thread whichever messages they come from. Copying message after message would cost a
+ * parity par, or with `stage` into each message's local stage; else each of this rank's receive
+ * slots -> f), by the k-th of nb blocks: the cells of all the messages are numbered one after
+ * another and spread over every thread, HX_BATCH loads in flight per thread whichever messages
+ * they come from. Copying message after message would cost a
  * round trip to L2 (or over NVLink) per message, and a direct 3D exchange has 26 of them. Every
  * thread of the block must call it (a barrier: the message offsets go to shared memory). */
 template <typename T>
-__device__ void hx_copy_msgs(const hx_dev_table *tb, int ph, int par, long sy, long sz, int k, int nb, T *f, bool pack)
+__device__ void hx_copy_msgs(const hx_dev_table *tb, int ph, int par, long sy, long sz, int k, int nb, T *f, bool pack,
+                             bool stage = false)
 {
     __shared__ long start[HX_MAX_MSGS + 1];
     const int nmsg = tb->nmsg[ph];
@@ -122,7 +124,7 @@ __device__ void hx_copy_msgs(const hx_dev_table *tb, int ph, int par, long sy, l
             int c[3];
             hx_box_cell(b, i, w, h, cells, c);
             T *cell = f + sy * c[1] + sz * c[2] + c[0];
-            T *slot = (T *)(pack ? dm.remote_recv[par] : dm.my_recv[par]) + i;
+            T *slot = (T *)(pack ? (stage ? dm.stage : dm.remote_recv[par]) : dm.my_recv[par]) + i;
             v[u] = __ldcg(pack ? cell : slot);
             to[u] = pack ? slot : cell;
         }

@@ -16,6 +16,9 @@
 #include "exec/resident_kernel.cuh"
 #include "exec/roles_kernel.cuh"
 #include "exec/persistent_plan.cuh"
+#ifdef HALOX_HAVE_NVSHMEM_DEVICE
+#include "exec/persistent_shmem.h"
+#endif
 
 struct hx_device_run {
     hx_dev_table *table;       /* on the device */
@@ -264,6 +267,13 @@ static int setup(hx_sim *s)
     hx_pass_tiles(d, s->radius, levels, sms, s->opt.depth, s->bk->elem, &ps);
     r->tx = ps.tx, r->ty = ps.ty, r->levels = ps.levels, r->pitch = ps.pitch, r->smem = ps.smem, r->threads = ps.threads;
     r->kernel = (void *)pick_kernel(s->bk->dtype, s->bk->stencil);
+#ifdef HALOX_HAVE_NVSHMEM_DEVICE
+    /* transport nvshmem: its puts by the NVSHMEM device API (HALOX_NVSHMEM_API=0: stores through
+     * nvshmem_ptr, as the other kernels do) */
+    const char *api = getenv("HALOX_NVSHMEM_API");
+    if (strcmp(s->tr->ops->name, "nvshmem") == 0 && !(api && strcmp(api, "0") == 0))
+        r->kernel = hx_shmem_pass_kernel(s->bk->dtype == HX_DOUBLE, s->bk->stencil);
+#endif
     DEV_TRY(cudaFuncSetAttribute(r->kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)r->smem));
     DEV_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, r->kernel, r->threads, r->smem));
     if (per_sm < 1)

@@ -67,7 +67,7 @@ typedef struct {
 } hx_pparams;
 
 /* The first to give up reports; everyone else only sees the abort flag. */
-__device__ void hx_give_up(const hx_pparams &p, int peer, int phase, long long e, long long sweep, int what,
+static __device__ void hx_give_up(const hx_pparams &p, int peer, int phase, long long e, long long sweep, int what,
                            unsigned long long waited)
 {
     if (atomicCAS(p.abort_flag, 0, 1) != 0) return;
@@ -88,7 +88,7 @@ __device__ void hx_give_up(const hx_pparams &p, int peer, int phase, long long e
  * per block fences, after the block's barrier: the fence is cumulative, so it orders the writes
  * of the whole block (as cooperative groups do); sys also orders stores into other GPUs. A fence
  * in every thread would cost far more than the barrier itself. */
-__device__ bool hx_grid_sync(const hx_pparams &p, long long e, long long sweep, bool sys = false)
+static __device__ bool hx_grid_sync(const hx_pparams &p, long long e, long long sweep, bool sys = false)
 {
     __shared__ int ok;
     if (p.cg_sync) {
@@ -149,7 +149,7 @@ template <> __device__ __forceinline__ double hx_apply_smem<double>(int st, cons
 }
 
 /* Block-wide sum of v added to *slot (thread 0). */
-__device__ void hx_block_add(double v, double *slot)
+static __device__ void hx_block_add(double v, double *slot)
 {
     __shared__ double part[32];
     for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
@@ -193,16 +193,27 @@ __device__ __forceinline__ bool hx_wait_phase(const hx_pparams &p, int ph, long 
 }
 
 /* One exchange (number e) of field f: put, signal, wait, unpack, phase by phase. */
-template <typename T> __device__ bool hx_dev_exchange(const hx_pparams &p, T *f, long long e, long long sweep)
+/* NET: how a message reaches its neighbour. HX_NET_STORE: threads store it into the neighbour's
+ * slot (a CUDA IPC mapping, or NVSHMEM's symmetric heap through nvshmem_ptr) and block 0 sets the
+ * neighbour's flag with a release store. HX_NET_SHMEM: threads pack it into a local stage and a
+ * block puts it with the NVSHMEM device API, the flag set by the put (hx_shmem_put_block, defined
+ * only in persistent_shmem.cu, built with relocatable device code). */
+enum { HX_NET_STORE = 0, HX_NET_SHMEM = 1 };
+__device__ void hx_shmem_put_block(const hx_dev_msg &dm, int par, unsigned long long e, size_t bytes);
+
+template <typename T, int NET = HX_NET_STORE> __device__ bool hx_dev_exchange(const hx_pparams &p, T *f, long long e, long long sweep)
 {
     const hx_dev_table *tb = p.table;
     const int par = (int)(e & 1);
     const bool skip = p.skip_from && e >= p.skip_from;
     for (int ph = 0; ph < tb->nphases; ph++) {
         const int nmsg = tb->nmsg[ph];
-        if (!skip) hx_copy_msgs<T>(tb, ph, par, p.sy, p.sz, (int)blockIdx.x, (int)gridDim.x, f, true);
+        if (!skip) hx_copy_msgs<T>(tb, ph, par, p.sy, p.sz, (int)blockIdx.x, (int)gridDim.x, f, true, NET == HX_NET_SHMEM);
         if (!hx_grid_sync(p, e, sweep, true)) return false;
-        if (blockIdx.x == 0 && (int)threadIdx.x < nmsg && !skip) {
+        if constexpr (NET == HX_NET_SHMEM) {
+            for (int m = (int)blockIdx.x; m < nmsg && !skip; m += (int)gridDim.x) /* block-wide calls */
+                hx_shmem_put_block(tb->msg[ph][m], par, (unsigned long long)e, (size_t)tb->msg[ph][m].count * sizeof(T));
+        } else if (blockIdx.x == 0 && (int)threadIdx.x < nmsg && !skip) {
             __threadfence_system();
             hx_store_release_sys(tb->msg[ph][threadIdx.x].remote_flag, (unsigned long long)e);
         }
@@ -316,7 +327,7 @@ __device__ __forceinline__ int hx_pass_levels(const hx_pparams &p, int left, lon
 #ifndef HX_MARCH_MIN_BLOCKS
 #define HX_MARCH_MIN_BLOCKS 1
 #endif
-template <typename T, int ST, bool MARCH = false>
+template <typename T, int ST, bool MARCH = false, int NET = HX_NET_STORE>
 __global__ void __launch_bounds__(512, MARCH ? HX_MARCH_MIN_BLOCKS : 1) hx_persistent_kernel(hx_pparams p)
 {
 #ifdef HALOX_EMULATE
@@ -333,7 +344,7 @@ __global__ void __launch_bounds__(512, MARCH ? HX_MARCH_MIN_BLOCKS : 1) hx_persi
         const int m = (int)min((long)p.depth, p.sweeps - done);
         e++;
         const unsigned long long t0 = p.prof ? hx_now_ns() : 0;
-        if (!hx_dev_exchange<T>(p, (T *)p.field[cur], e, p.done0 + done)) return;
+        if (!hx_dev_exchange<T, NET>(p, (T *)p.field[cur], e, p.done0 + done)) return;
         const unsigned long long t1 = p.prof ? hx_now_ns() : 0;
         unsigned long long at_barrier = 0; /* of the passes' grid barriers (HALOX_PROFILE) */
         for (int k = 0; k < m;) {

@@ -27,6 +27,12 @@ typedef struct {
     unsigned long long *remote_flag; /* the peer's flag for this message */
     char *my_recv[2];            /* where the incoming message of the same slot lands here */
     unsigned long long *my_flag; /* its flag */
+    /* the NVSHMEM device API (transport nvshmem built with HALOX_NVSHMEM_DEVICE): the pass kernel
+     * packs into stage (local) and one block puts it with nvshmemx_putmem_signal_block to put_dst
+     * (the peer's slot, a symmetric address) setting put_sig (the peer's flag) to e; NULL otherwise */
+    char *stage;
+    char *put_dst[2];
+    unsigned long long *put_sig;
 } hx_dev_msg;
 
 typedef struct {

@@ -2,8 +2,9 @@
  * neighbour's receive buffer on the symmetric heap, and each receive one
  * nvshmemx_signal_wait_until_on_stream; the host only enqueues. Host API only (no device
  * library): initialised with nvshmemx_hostlib_init_attr and a unique ID sent over MPI. The
- * kernel-initiated schedules store into neighbours through nvshmem_ptr (shmem_device_setup); the
- * NVSHMEM device API (put with signal inside kernels) needs the device library and is not built.
+ * kernel-initiated schedules store into neighbours through nvshmem_ptr (shmem_device_setup); built
+ * with -DHALOX_NVSHMEM_DEVICE=ON, the pass kernel puts with the device API instead
+ * (src/exec/persistent_shmem.cu) and NVSHMEM is initialised in full (init_nvshmem).
  *
  * NVSHMEM is initialised once per process, on first use, and finalised at exit: it cannot be
  * initialised again after a finalize, so every context of the process shares it.
@@ -37,9 +38,29 @@ typedef struct {
 
 static int initialised = 0;
 
+/* Host API only: the host library's own initialisation. With the device API
+ * (HALOX_HAVE_NVSHMEM_DEVICE), the full one, which also sets up the device library's state; it is
+ * what nvshmemx_init_attr does, without that inline function's exit on failure (library code
+ * returns its errors). */
+static int init_nvshmem(nvshmemx_init_attr_t *attr)
+{
+#ifdef HALOX_HAVE_NVSHMEM_DEVICE
+    int provided = 0;
+    const nvshmemi_version_t version = {NVSHMEM_VENDOR_MAJOR_VERSION, NVSHMEM_VENDOR_MINOR_VERSION, NVSHMEM_VENDOR_PATCH_VERSION};
+    nvshmemx_init_init_attr_ver_only((*attr));
+    return nvshmemi_init_thread(NVSHMEM_THREAD_SERIALIZED, &provided, NVSHMEMX_INIT_WITH_UNIQUEID, attr, version);
+#else
+    return nvshmemx_hostlib_init_attr(NVSHMEMX_INIT_WITH_UNIQUEID, attr);
+#endif
+}
+
 static void shutdown_nvshmem(void)
 {
+#ifdef HALOX_HAVE_NVSHMEM_DEVICE
+    if (initialised) nvshmem_finalize();
+#else
     if (initialised) nvshmemx_hostlib_finalize();
+#endif
     initialised = 0;
 }
 
@@ -65,12 +86,18 @@ static int shmem_device_setup(hx_transport *t, shmem_state *s, char *err, size_t
     const size_t elem = t->bk->elem;
     long extra[HX_MAX_PHASES][HX_MAX_MSGS][2], theirs[HX_MAX_PHASES][HX_MAX_MSGS][2], roff[HX_MAX_PHASES][HX_MAX_MSGS];
     int ridx[HX_MAX_PHASES][HX_MAX_MSGS];
-    long bytes = (long)DEV_FLAG_BYTES, most = 0;
+    long bytes = (long)DEV_FLAG_BYTES, most = 0, stage[HX_MAX_PHASES][HX_MAX_MSGS];
     for (int p = 0; p < plan->nphases; p++)
         for (int m = 0; m < plan->phase[p].nmsg; m++) {
             extra[p][m][0] = bytes;
             extra[p][m][1] = p * HX_MAX_MSGS + m;
             bytes += (long)(2 * HX_DEV_SLOT_BYTES(plan->phase[p].msg[m].count, elem));
+        }
+    /* then each outgoing message's stage, for the device API's puts (local: no trade) */
+    for (int p = 0; p < plan->nphases; p++)
+        for (int m = 0; m < plan->phase[p].nmsg; m++) {
+            stage[p][m] = bytes;
+            bytes += (long)((plan->phase[p].msg[m].count * elem + 15) / 16 * 16);
         }
     HX_MPI_TRY(MPI_Allreduce(&bytes, &most, 1, MPI_LONG, MPI_MAX, t->comm), err, n);
     s->area = (char *)nvshmem_malloc((size_t)most); /* symmetric: one size on every PE */
@@ -99,6 +126,11 @@ static int shmem_device_setup(hx_transport *t, shmem_state *s, char *err, size_t
             dm->my_recv[0] = s->area + extra[p][m][0];
             dm->my_recv[1] = dm->my_recv[0] + HX_DEV_SLOT_BYTES(msg->count, elem);
             dm->my_flag = (unsigned long long *)s->area + extra[p][m][1];
+            /* for the device API: symmetric addresses (the same offsets in every PE's area) */
+            dm->stage = s->area + stage[p][m];
+            dm->put_dst[0] = s->area + theirs[p][m][0];
+            dm->put_dst[1] = dm->put_dst[0] + HX_DEV_SLOT_BYTES(msg->count, elem);
+            dm->put_sig = (unsigned long long *)s->area + theirs[p][m][1];
             char *base = (char *)nvshmem_ptr(s->area, msg->peer); /* NULL: not reachable by loads and stores */
             if (!base) {
                 s->unmapped++;
@@ -150,7 +182,7 @@ static int shmem_setup(hx_transport *t, char *err, size_t n)
         memset(&attr, 0, sizeof attr);
         if (nvshmemx_set_attr_uniqueid_args(d->rank, d->nranks, &id, &attr) != 0)
             return snprintf(err, n, "nvshmemx_set_attr_uniqueid_args failed"), -1;
-        ok = nvshmemx_hostlib_init_attr(NVSHMEMX_INIT_WITH_UNIQUEID, &attr) == 0;
+        ok = init_nvshmem(&attr) == 0;
         if (!hx_transport_all_ok(t->comm, ok)) {
             if (!ok) snprintf(err, n, "NVSHMEM initialisation failed (check LD_LIBRARY_PATH holds NVSHMEM's bootstrap plugins)");
             else snprintf(err, n, "NVSHMEM initialisation failed on another rank");
@@ -251,8 +283,13 @@ static hx_transport_ops make_ops(void)
     hx_transport_ops o;
     memset(&o, 0, sizeof o);
     o.name = "nvshmem";
+#ifdef HALOX_HAVE_NVSHMEM_DEVICE
+    o.summary = "NVSHMEM put+signal and signal-wait enqueued on the compute stream; the pass kernel puts with the device "
+                "API (nvshmemx_putmem_signal_block), other kernels store through nvshmem_ptr";
+#else
     o.summary = "NVSHMEM put+signal and signal-wait enqueued on the compute stream (host API); kernels store through "
                 "nvshmem_ptr";
+#endif
     o.caps = HX_PATH_STREAM | HX_PATH_DEVICE;
     o.available = shmem_available;
     o.setup = shmem_setup;
