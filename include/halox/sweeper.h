@@ -88,8 +88,9 @@ int hx_sweeper_times(const hx_sweeper *s, hx_times *t);
 /* 1 when whole cycles were replayed as graphs: then only total is timed. */
 int hx_sweeper_whole_graph(const hx_sweeper *s);
 /* Which kernel a device schedule (fused, persistent) runs, known after the first
- * hx_sweeper_iterate: "resident" (tiles kept in shared memory for the run) or "passes" (the field
- * streamed pass by pass); NULL for the cycle schedule. */
+ * hx_sweeper_iterate: "resident" (tiles kept in shared memory for the run), "roles" (the role-based
+ * fused kernel), "passes" (the field streamed pass by pass) or "passes-shmem" (the same, putting
+ * with the NVSHMEM device API); NULL for the cycle schedule. */
 const char *hx_sweeper_kernel(const hx_sweeper *s);
 
 #ifdef __cplusplus

@@ -32,6 +32,7 @@ struct hx_device_run {
     size_t smem;
     /* resident kernel: tiles stay in shared memory for the whole run */
     int resident, ntx, nty, ring;
+    int shmem_api; /* the pass kernel puts with the NVSHMEM device API */
     int roles; /* the role-based fused kernel (roles_kernel.cuh, HALOX_ROLES=1) */
     unsigned long long *ll_mail[2]; /* device, per parity: the mailbox of flagged words ([0] owns the allocation) */
     unsigned long long *prof;      /* device, HALOX_PROFILE=1 */
@@ -77,7 +78,8 @@ static kernel_fn pick_resident(hx_dtype t, hx_stencil_id st)
 
 const char *hx_device_kernel(const hx_sim *s)
 {
-    return s->device_run ? (s->device_run->roles ? "roles" : s->device_run->resident ? "resident" : "passes") : NULL;
+    const hx_device_run *r = s->device_run;
+    return r ? (r->roles ? "roles" : r->resident ? "resident" : r->shmem_api ? "passes-shmem" : "passes") : NULL;
 }
 
 /* HALOX_PROFILE=1: each rank prints where its blocks' cycles went (mean and slowest block). */
@@ -271,8 +273,10 @@ static int setup(hx_sim *s)
     /* transport nvshmem: its puts by the NVSHMEM device API (HALOX_NVSHMEM_API=0: stores through
      * nvshmem_ptr, as the other kernels do) */
     const char *api = getenv("HALOX_NVSHMEM_API");
-    if (strcmp(s->tr->ops->name, "nvshmem") == 0 && !(api && strcmp(api, "0") == 0))
+    if (strcmp(s->tr->ops->name, "nvshmem") == 0 && !(api && strcmp(api, "0") == 0)) {
         r->kernel = hx_shmem_pass_kernel(s->bk->dtype == HX_DOUBLE, s->bk->stencil);
+        r->shmem_api = 1;
+    }
 #endif
     DEV_TRY(cudaFuncSetAttribute(r->kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)r->smem));
     DEV_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, r->kernel, r->threads, r->smem));
