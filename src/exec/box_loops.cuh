@@ -40,11 +40,6 @@ __device__ __forceinline__ int hx_row_of(long i, int w, long n)
     return n <= 0x7fffffffL ? (int)((unsigned)i / (unsigned)w) : (int)(i / w);
 }
 
-/* A message's box b copied between field f and the packed buffer buf (pack: f -> buf, else buf ->
- * f; buf in the box's row-major order), by the k-th of nb blocks (the pass kernel: every block of
- * the grid; a role of the role kernel: its blocks). The cells are numbered row-major and spread over
- * every thread, HX_BATCH loads in flight per thread: a warp per row would leave all but w lanes
- * idle on the x faces and walk a long face's rows one latency after another. */
 /* Cells of box b (0 when empty). */
 __device__ __forceinline__ long hx_box_cells_dev(const hx_box &b)
 {
@@ -60,39 +55,16 @@ __device__ __forceinline__ void hx_box_cell(const hx_box &b, long i, int w, int 
     c[0] = b.lo[0] + (int)(i - (long)r * w), c[1] = b.lo[1] + r % h, c[2] = b.lo[2] + r / h;
 }
 
-template <typename T>
-__device__ __forceinline__ void hx_copy_box(const hx_box &b, long sy, long sz, int k, int nb, T *f, T *buf, bool pack)
-{
-    const int w = b.hi[0] - b.lo[0], h = b.hi[1] - b.lo[1], rows = h * (b.hi[2] - b.lo[2]);
-    if (w <= 0 || rows <= 0) return;
-    const long n = (long)w * rows, stride = (long)nb * blockDim.x;
-    for (long i0 = (long)k * blockDim.x + threadIdx.x; i0 < n; i0 += stride * HX_BATCH) {
-        T v[HX_BATCH]; /* every load of the batch in flight before the first store */
-        long at[HX_BATCH];
-#pragma unroll
-        for (int u = 0; u < HX_BATCH; u++) {
-            const long i = i0 + stride * u;
-            if (i >= n) continue;
-            int c[3];
-            hx_box_cell(b, i, w, h, n, c);
-            at[u] = sy * c[1] + sz * c[2] + c[0];
-            v[u] = __ldcg(pack ? f + at[u] : buf + i);
-        }
-#pragma unroll
-        for (int u = 0; u < HX_BATCH; u++) {
-            const long i = i0 + stride * u;
-            if (i < n) *(pack ? buf + i : f + at[u]) = v[u];
-        }
-    }
-}
-
 /* Every message of phase ph copied at once (pack: field f -> each neighbour's receive slot of
  * parity par, or with `stage` into each message's local stage; else each of this rank's receive
- * slots -> f), by the k-th of nb blocks: the cells of all the messages are numbered one after
- * another and spread over every thread, HX_BATCH loads in flight per thread whichever messages
- * they come from. Copying message after message would cost a
- * round trip to L2 (or over NVLink) per message, and a direct 3D exchange has 26 of them. Every
- * thread of the block must call it (a barrier: the message offsets go to shared memory). */
+ * slots -> f; a slot in its box's row-major order), by the k-th of nb blocks (the pass kernel:
+ * every block of the grid; a role of the role kernel: its blocks). The cells of all the messages
+ * are numbered one after another and spread over every thread, HX_BATCH loads in flight per
+ * thread whichever messages they come from: a warp per row would leave all but w lanes idle on
+ * the x faces and walk a long face's rows one latency after another, and copying message after
+ * message would cost a round trip to L2 (or over NVLink) per message, of which a direct 3D
+ * exchange has 26. Every thread of the block must call it (a barrier: the message offsets go to
+ * shared memory). */
 template <typename T>
 __device__ void hx_copy_msgs(const hx_dev_table *tb, int ph, int par, long sy, long sz, int k, int nb, T *f, bool pack,
                              bool stage = false)
@@ -137,7 +109,7 @@ __device__ void hx_copy_msgs(const hx_dev_table *tb, int ph, int par, long sy, l
 /* One sweep on box b, straight from global memory, by the k-th of nb blocks (the pass kernel:
  * every block of the grid; the role kernel: the blocks of one role); acc gets the squared change
  * of the owned cells when `norm`. A warp per row (no division per cell), or, on boxes narrower
- * than a warp (x slabs) or with fewer rows than warps (a y slab), every thread cells as hx_copy_box. */
+ * than a warp (x slabs) or with fewer rows than warps (a y slab), every thread cells as hx_copy_msgs. */
 template <typename T>
 __device__ __forceinline__ void hx_sweep_cell(const hx_pparams &p, const T *src, T *dst, long at, int x, int y, int z,
                                               T v, bool norm, double &acc)

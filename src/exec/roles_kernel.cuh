@@ -23,7 +23,7 @@
  * needs co-residency (the host launches cooperatively anyway; the fused schedule launches one cycle
  * per launch). N, R and M (hx_roles_split): the blocks are shared in proportion to the cells each
  * role visits (interior, ghosts, shell), at least one each; every loop spreads a box's cells over
- * all threads of its role (hx_copy_box, hx_sweep_rows), so thin faces do not walk row after row.
+ * all threads of its role (hx_copy_msgs, hx_sweep_rows), so thin faces do not walk row after row.
  * The arithmetic is hx_apply_cg's, the pass kernel's, so results are bit-identical to every other
  * schedule. Used only with HALOX_ROLES=1 (persistent.cu) until it beats the pass kernel. Include
  * after persistent_kernel.cuh. */
@@ -137,12 +137,7 @@ template <typename T> __device__ void hx_role_send(const hx_pparams &p, const T 
     const hx_dev_table *tb = p.table;
     const int par = (int)(e & 1);
     const bool skip = p.skip_from && e >= p.skip_from;
-    for (int ph = 0; ph < tb->nphases && !skip; ph++)
-        for (int m = 0; m < tb->nmsg[ph]; m++) {
-            const hx_dev_msg &dm = tb->msg[ph][m];
-            T *dst = (T *)dm.remote_recv[par];
-            hx_copy_box(dm.send_box, p.sy, p.sz, k, ns, (T *)f, dst, true);
-        }
+    for (int ph = 0; ph < tb->nphases && !skip; ph++) hx_copy_msgs<T>(tb, ph, par, p.sy, p.sz, k, ns, (T *)f, true);
     __syncthreads();
     if (threadIdx.x == 0) {
         __threadfence_system(); /* cumulative after the block's barrier: the block's puts before the count */
@@ -162,12 +157,7 @@ template <typename T> __device__ bool hx_role_receive(const hx_pparams &p, T *f,
     const int par = (int)(e & 1);
     for (int ph = 0; ph < tb->nphases; ph++)
         if (!hx_wait_phase(p, ph, e, sweep)) return false;
-    for (int ph = 0; ph < tb->nphases; ph++)
-        for (int m = 0; m < tb->nmsg[ph]; m++) {
-            const hx_dev_msg &dm = tb->msg[ph][m];
-            const T *src = (const T *)dm.my_recv[par];
-            hx_copy_box(dm.recv_box, p.sy, p.sz, k, nr, f, (T *)src, false);
-        }
+    for (int ph = 0; ph < tb->nphases; ph++) hx_copy_msgs<T>(tb, ph, par, p.sy, p.sz, k, nr, f, false);
     __syncthreads();
     if (threadIdx.x == 0) {
         __threadfence(); /* cumulative after the block's barrier: the block's unpack before the count */
