@@ -3,17 +3,15 @@
  * and mapped by every IPC neighbour. Kernels store halos straight into a neighbour's slot,
  * fence, and set its flag (device_table.h gives the protocol).
  *
- * Area layout: flags[HX_MAX_PHASES][HX_MAX_MSGS] (uint64), padded to 256 bytes; then, for each
- * phase and message in plan order, the message's parity-0 slot followed by its parity-1 slot. A
- * slot holds twice the message's bytes: the resident kernel sends each 4-byte word with its
- * exchange number beside it (an 8-byte store that needs no fence; resident_kernel.cuh). The whole
- * area starts zeroed, so no stale word carries a valid exchange number.
- * Where each message's slot and flag sit at the receiver is traded with the neighbour, so no rank
- * computes another's layout. */
+ * The area's layout is device_area.h's (shared with nvshmem's device path); a slot holds twice the
+ * message's bytes because the resident kernel sends each 4-byte word with its exchange number
+ * beside it (an 8-byte store that needs no fence; resident_kernel.cuh). The whole area starts
+ * zeroed, so no stale word carries a valid exchange number. */
 #include <cuda_runtime_api.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "transport/device_area.h"
 #include "transport/ipc_device.h"
 
 struct hx_ipc_device {
@@ -23,8 +21,6 @@ struct hx_ipc_device {
     void *opened[HX_MAX_PHASES * HX_MAX_MSGS];
     int opened_rank[HX_MAX_PHASES * HX_MAX_MSGS], nopened;
 };
-
-static const size_t FLAG_BYTES = (HX_MAX_PHASES * HX_MAX_MSGS * sizeof(unsigned long long) + 255) / 256 * 256;
 
 /* The mapped area of rank q (opened once per neighbour). */
 static char *peer_area(hx_ipc_device *dv, const cudaIpcMemHandle_t *all, int q, char *err, size_t n)
@@ -43,7 +39,7 @@ int hx_ipc_device_setup(hx_transport *t, const unsigned char (*over_mpi)[HX_MAX_
 {
     const hx_plan *plan = t->plan;
     const hx_decomp *d = t->bk->decomp;
-    size_t elem = t->bk->elem, bytes = FLAG_BYTES;
+    size_t elem = t->bk->elem, bytes = 0;
     hx_ipc_device *dv = calloc(1, sizeof *dv);
     cudaIpcMemHandle_t mine, *all = calloc((size_t)d->nranks, sizeof *all);
     long (*extra)[HX_MAX_MSGS][2] = calloc(HX_MAX_PHASES, sizeof *extra), (*theirs)[HX_MAX_MSGS][2] = calloc(HX_MAX_PHASES, sizeof *theirs);
@@ -52,13 +48,9 @@ int hx_ipc_device_setup(hx_transport *t, const unsigned char (*over_mpi)[HX_MAX_
     *out = dv;
     if (!ok) snprintf(err, n, "out of host memory for the ipc device path");
     /* where each incoming message lands here: its parity-0 slot (bytes into the area) and flag */
+    if (ok) bytes = hx_dev_area_layout(plan, elem, extra);
     for (int p = 0; ok && p < plan->nphases; p++)
-        for (int m = 0; m < plan->phase[p].nmsg; m++) {
-            extra[p][m][0] = (long)bytes;
-            extra[p][m][1] = p * HX_MAX_MSGS + m;
-            bytes += 2 * HX_DEV_SLOT_BYTES(plan->phase[p].msg[m].count, elem);
-            dv->over_mpi += over_mpi[p][m];
-        }
+        for (int m = 0; m < plan->phase[p].nmsg; m++) dv->over_mpi += over_mpi[p][m];
     cudaError_t e = cudaSuccess;
     if (ok) e = cudaMalloc((void **)&dv->area, bytes);
     if (ok && e == cudaSuccess) e = cudaMemset(dv->area, 0, bytes);
@@ -80,22 +72,14 @@ int hx_ipc_device_setup(hx_transport *t, const unsigned char (*over_mpi)[HX_MAX_
         for (int m = 0; ok && m < plan->phase[p].nmsg; m++) {
             const hx_message *msg = &plan->phase[p].msg[m];
             hx_dev_msg *dm = &dv->table.msg[p][m];
-            dm->send_box = msg->send_box;
-            dm->recv_box = msg->recv_box;
-            dm->count = msg->count;
-            dm->peer = msg->peer;
-            dm->my_recv[0] = dv->area + extra[p][m][0];
-            dm->my_recv[1] = dm->my_recv[0] + HX_DEV_SLOT_BYTES(msg->count, elem);
-            dm->my_flag = (unsigned long long *)dv->area + extra[p][m][1];
+            hx_dev_msg_own(dm, msg, dv->area, extra[p][m], elem);
             if (over_mpi[p][m]) continue; /* left out: the table refuses kernels while any is over MPI */
             char *base = msg->peer == d->rank ? dv->area : peer_area(dv, all, msg->peer, err, n);
             if (!base) {
                 ok = 0;
                 break;
             }
-            dm->remote_recv[0] = base + theirs[p][m][0];
-            dm->remote_recv[1] = dm->remote_recv[0] + HX_DEV_SLOT_BYTES(msg->count, elem);
-            dm->remote_flag = (unsigned long long *)base + theirs[p][m][1];
+            hx_dev_msg_peer(dm, msg, base, theirs[p][m], elem);
         }
     }
     if (hx_transport_all_ok(t->comm, ok)) rc = 0;

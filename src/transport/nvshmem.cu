@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "core/check.h"
+#include "transport/device_area.h"
 #include "transport/transport.h"
 
 typedef struct {
@@ -74,25 +75,17 @@ static int shmem_available(const hx_backend *bk, char *why, size_t n)
 }
 
 /* The device path (kernel-initiated schedules), through the host API only: a symmetric area laid
- * out as the ipc transport's (ipc_device.c: a flag per incoming message, then two slots of
- * HX_DEV_SLOT_BYTES per message, all zeroed), whose neighbours' parts kernels reach by loads and
- * stores through nvshmem_ptr. So the kernels run the ipc protocol unchanged (device_table.h);
- * where each message lands at its receiver is traded, as for ipc. Collective. */
-static const size_t DEV_FLAG_BYTES = (HX_MAX_PHASES * HX_MAX_MSGS * sizeof(unsigned long long) + 255) / 256 * 256;
-
+ * out as the ipc transport's (device_area.h), zeroed, whose neighbours' parts kernels reach by
+ * loads and stores through nvshmem_ptr. So the kernels run the ipc protocol unchanged
+ * (device_table.h); where each message lands at its receiver is traded, as for ipc. After the
+ * slots, each outgoing message's stage, for the device API's puts. Collective. */
 static int shmem_device_setup(hx_transport *t, shmem_state *s, char *err, size_t n)
 {
     const hx_plan *plan = t->plan;
     const size_t elem = t->bk->elem;
     long extra[HX_MAX_PHASES][HX_MAX_MSGS][2], theirs[HX_MAX_PHASES][HX_MAX_MSGS][2], roff[HX_MAX_PHASES][HX_MAX_MSGS];
     int ridx[HX_MAX_PHASES][HX_MAX_MSGS];
-    long bytes = (long)DEV_FLAG_BYTES, most = 0, stage[HX_MAX_PHASES][HX_MAX_MSGS];
-    for (int p = 0; p < plan->nphases; p++)
-        for (int m = 0; m < plan->phase[p].nmsg; m++) {
-            extra[p][m][0] = bytes;
-            extra[p][m][1] = p * HX_MAX_MSGS + m;
-            bytes += (long)(2 * HX_DEV_SLOT_BYTES(plan->phase[p].msg[m].count, elem));
-        }
+    long bytes = (long)hx_dev_area_layout(plan, elem, extra), most = 0, stage[HX_MAX_PHASES][HX_MAX_MSGS];
     /* then each outgoing message's stage, for the device API's puts (local: no trade) */
     for (int p = 0; p < plan->nphases; p++)
         for (int m = 0; m < plan->phase[p].nmsg; m++) {
@@ -119,13 +112,7 @@ static int shmem_device_setup(hx_transport *t, shmem_state *s, char *err, size_t
         for (int m = 0; m < plan->phase[p].nmsg; m++) {
             const hx_message *msg = &plan->phase[p].msg[m];
             hx_dev_msg *dm = &s->table.msg[p][m];
-            dm->send_box = msg->send_box;
-            dm->recv_box = msg->recv_box;
-            dm->count = msg->count;
-            dm->peer = msg->peer;
-            dm->my_recv[0] = s->area + extra[p][m][0];
-            dm->my_recv[1] = dm->my_recv[0] + HX_DEV_SLOT_BYTES(msg->count, elem);
-            dm->my_flag = (unsigned long long *)s->area + extra[p][m][1];
+            hx_dev_msg_own(dm, msg, s->area, extra[p][m], elem);
             /* for the device API: symmetric addresses (the same offsets in every PE's area) */
             dm->stage = s->area + stage[p][m];
             dm->put_dst[0] = s->area + theirs[p][m][0];
@@ -136,9 +123,7 @@ static int shmem_device_setup(hx_transport *t, shmem_state *s, char *err, size_t
                 s->unmapped++;
                 continue;
             }
-            dm->remote_recv[0] = base + theirs[p][m][0];
-            dm->remote_recv[1] = dm->remote_recv[0] + HX_DEV_SLOT_BYTES(msg->count, elem);
-            dm->remote_flag = (unsigned long long *)base + theirs[p][m][1];
+            hx_dev_msg_peer(dm, msg, base, theirs[p][m], elem);
         }
     }
     return 0;

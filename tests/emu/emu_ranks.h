@@ -22,6 +22,7 @@
 #include "halox/decomp.h"
 #include "halox/plan.h"
 #include "emu_ref.h"
+#include "transport/device_area.h"
 
 /* occupancy stand-in, about an H100's: 2048 threads and 228 KiB of shared memory per SM, 1 KiB of it
  * reserved per block */
@@ -54,7 +55,7 @@ template <typename T> struct emu_rank {
     hx_plan plan;
     hx_dev_table table;
     std::vector<unsigned long long> area, mail;
-    size_t slot[HX_MAX_PHASES][HX_MAX_MSGS]; /* words into area: the parity-0 slot of each incoming message */
+    long mine[HX_MAX_PHASES][HX_MAX_MSGS][2]; /* hx_dev_area_layout's: each incoming message's slot (bytes) and flag */
     std::vector<T> field[2];
     std::vector<char> owned, keep; /* keep: neither owned nor in a receive box: never written */
     hx_watch watch;
@@ -81,16 +82,13 @@ inline emu_stats emu_seen;
 
 static inline int emu_radius(int st) { return st == HX_STAR9 || st == HX_STAR13 ? 2 : 1; }
 
-/* The ranks' areas and tables, as the ipc transport makes them. Returns an error or nullptr. */
+/* The ranks' areas and tables, as the ipc transport makes them (device_area.c's layout and
+ * entries; the peers' offsets read here instead of traded). Returns an error or nullptr. */
 template <typename T> static const char *emu_tables(std::vector<emu_rank<T>> &rk)
 {
-    const size_t flag_words = (HX_MAX_PHASES * HX_MAX_MSGS * 8 + 255) / 256 * 256 / 8;
     for (emu_rank<T> &r : rk) {
-        size_t words = flag_words;
-        for (int p = 0; p < r.plan.nphases; p++)
-            for (int m = 0; m < r.plan.phase[p].nmsg; m++)
-                r.slot[p][m] = words, words += 2 * HX_DEV_SLOT_BYTES(r.plan.phase[p].msg[m].count, sizeof(T)) / 8;
-        r.area.assign(words, 0); /* zeroed: no flag or word carries a valid exchange number */
+        const size_t bytes = hx_dev_area_layout(&r.plan, sizeof(T), r.mine);
+        r.area.assign((bytes + 7) / 8, 0); /* zeroed: no flag or word carries a valid exchange number */
     }
     for (size_t q = 0; q < rk.size(); q++) {
         emu_rank<T> &r = rk[q];
@@ -101,10 +99,7 @@ template <typename T> static const char *emu_tables(std::vector<emu_rank<T>> &rk
             for (int m = 0; m < r.plan.phase[p].nmsg; m++) {
                 const hx_message &msg = r.plan.phase[p].msg[m];
                 hx_dev_msg &dm = r.table.msg[p][m];
-                dm.send_box = msg.send_box, dm.recv_box = msg.recv_box, dm.count = msg.count, dm.peer = msg.peer;
-                dm.my_recv[0] = (char *)(r.area.data() + r.slot[p][m]);
-                dm.my_recv[1] = dm.my_recv[0] + HX_DEV_SLOT_BYTES(msg.count, sizeof(T));
-                dm.my_flag = r.area.data() + p * HX_MAX_MSGS + m;
+                hx_dev_msg_own(&dm, &msg, (char *)r.area.data(), r.mine[p][m], sizeof(T));
                 if (msg.peer < 0 || msg.peer >= (int)rk.size()) return "a message to a rank outside the process grid";
                 emu_rank<T> &o = rk[(size_t)msg.peer];
                 int k = 0;
@@ -112,9 +107,7 @@ template <typename T> static const char *emu_tables(std::vector<emu_rank<T>> &rk
                     k++;
                 if (k == o.plan.phase[p].nmsg) return "no message of the peer receives this one";
                 if (o.plan.phase[p].msg[k].count != msg.count) return "the peer expects a different count";
-                dm.remote_recv[0] = (char *)(o.area.data() + o.slot[p][k]);
-                dm.remote_recv[1] = dm.remote_recv[0] + HX_DEV_SLOT_BYTES(msg.count, sizeof(T));
-                dm.remote_flag = o.area.data() + p * HX_MAX_MSGS + k;
+                hx_dev_msg_peer(&dm, &msg, (char *)o.area.data(), o.mine[p][k], sizeof(T));
             }
         }
     }
