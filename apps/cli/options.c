@@ -3,6 +3,7 @@
  * The option table machinery: parsing, defaults, --help and sweeps from one hx_option table. */
 #include "options.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -100,6 +101,25 @@ static int parse_dims(const char *s, long long lo, long long hi, int out[3])
         p = x + 1;
     }
     return n >= 2 ? n : -1;
+}
+
+int hx_parse_cube(const char *t, long lo, long hi, int n[3])
+{
+    int k = 0;
+    for (const char *p = t;;) {
+        char *end = NULL;
+        if (k == 3 || !isdigit((unsigned char)*p)) return -1;
+        errno = 0;
+        const long v = strtol(p, &end, 10);
+        if (errno || v < lo || v > hi) return -1;
+        n[k++] = (int)v;
+        if (!*end) break;
+        if (*end != 'x') return -1;
+        p = end + 1;
+    }
+    if (k == 2) return -1;
+    if (k == 1) n[1] = n[2] = n[0];
+    return k;
 }
 
 /* Parse one value of o into target. */

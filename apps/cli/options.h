@@ -87,6 +87,11 @@ const hx_option *hx_opts_find(const hx_command *cmd, const char *name, size_t le
 /* --help generated from the table. */
 void hx_opts_usage(const hx_command *cmd, FILE *out);
 
+/* A 3D grid given as "N" (N x N x N) or "NXxNYxNZ", each number plain decimal digits in [lo, hi]
+ * (halox roofline's --size3d, halox mg's --size): fills n and returns how many numbers were given
+ * (1 or 3), or -1. */
+int hx_parse_cube(const char *t, long lo, long hi, int n[3]);
+
 /* Sweeps: every option whose entry has HX_OPT_SWEEP and whose value is a comma list is an axis;
  * the runs are every combination (the last list turns fastest). Values of other options are
  * passed whole: `--output a,b.npy` is one file name, `--devices 0,1` one list of GPUs. */

@@ -5,8 +5,6 @@
  * (owned cells x N per second x the bytes of one sweep) and its multiple of the copy bandwidth.
  * The one CLI file below the public API: it times the backend's kernels themselves, through the
  * private backend interface (src/compute/backend.h). */
-#include <ctype.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -197,26 +195,6 @@ static int fused_table(const roofline_opts *o, double bw)
     return 0;
 }
 
-/* "N" (N^3) or "NXxNYxNZ", each number from 8 to 1024, nothing else; 0 or -1 */
-static int parse_size3d(const char *t, int n[3])
-{
-    int k = 0;
-    const char *p = t;
-    while (k < 3) {
-        char *end;
-        errno = 0;
-        const long v = strtol(p, &end, 10);
-        if (end == p || errno || v < 8 || v > 1024 || !isdigit((unsigned char)*p)) return -1;
-        n[k++] = (int)v;
-        p = end;
-        if (*p != 'x') break;
-        p++;
-    }
-    if (*p) return -1;
-    if (k == 1) n[1] = n[2] = n[0];
-    return k == 1 || k == 3 ? 0 : -1;
-}
-
 /* The options of `halox roofline`, one table (options.h): --help, defaults and parsing. */
 static const hx_opt_choice roofline_backends[] = {
     {"auto", HX_BACKEND_AUTO}, {"cpu", HX_BACKEND_CPU}, {"cuda", HX_BACKEND_CUDA}, {NULL, 0}};
@@ -269,7 +247,7 @@ int hx_roofline_main(int argc, char **argv)
         fprintf(stderr, "halox: error: %s\n", err);
         return HX_ERR_INPUT;
     }
-    if (parse_size3d(o.size3d, o.n3)) {
+    if (hx_parse_cube(o.size3d, 8, 1024, o.n3) < 0) {
         fprintf(stderr, "halox: error: bad --size3d '%s': give N (N^3 cells) or NXxNYxNZ, each number from 8 to 1024\n",
                 o.size3d);
         return HX_ERR_INPUT;

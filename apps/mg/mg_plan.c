@@ -1,13 +1,12 @@
 /* `halox mg`: the checks of the options that need the rank count, before any computation: the
  * global grid (--size N or NXxNYxNZ, or --size-per-rank N), the process grid, the hierarchy's
  * level count and the agglomeration level. Each failure is one line in err that names the fix. */
-#include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mg_app.h"
+#include "options.h"
 
 #define MG_EXTENT_MIN 4
 #define MG_EXTENT_MAX (1 << 14)
@@ -30,27 +29,6 @@ static void level_shape(const int shape[3], int l, int out[3])
 static long long cells(const int shape[3], int l)
 {
     return (long long)(shape[0] >> l) * (shape[1] >> l) * (shape[2] >> l);
-}
-
-/* "N" (N^3) or "NXxNYxNZ", each number in [MG_EXTENT_MIN, MG_EXTENT_MAX]; *cubic: given as one N */
-static int parse_size(const char *t, int shape[3], int *cubic)
-{
-    int k = 0;
-    for (const char *p = t;;) {
-        char *end = NULL;
-        if (k == 3 || !isdigit((unsigned char)*p)) return -1;
-        errno = 0;
-        const long v = strtol(p, &end, 10);
-        if (errno || v < MG_EXTENT_MIN || v > MG_EXTENT_MAX) return -1;
-        shape[k++] = (int)v;
-        if (!*end) break;
-        if (*end != 'x') return -1;
-        p = end + 1;
-    }
-    if (k == 2) return -1;
-    if (k == 1) shape[1] = shape[2] = shape[0];
-    *cubic = k == 1;
-    return 0;
 }
 
 /* Levels of one axis: its blocks start at b, halve exactly and keep at least 2 cells; the global
@@ -231,12 +209,14 @@ int mg_plan(mg_config *c, int nranks, int pgrid[3], int *nlev, int agg[2], doubl
         return -1;
     }
     int cubic = 0; /* --size N: the messages of the cubic grid */
+    const int given = c->size_per_rank ? 0 : hx_parse_cube(c->size, MG_EXTENT_MIN, MG_EXTENT_MAX, c->shape);
     if (c->size_seen && c->size_per_rank) {
         snprintf(err, n, "--size and --size-per-rank both given: give one (--size N or NXxNYxNZ: the global grid; "
                  "--size-per-rank N: N^3 cells per rank)");
         return -1;
     }
-    if (!c->size_per_rank && parse_size(c->size, c->shape, &cubic)) {
+    cubic = given == 1;
+    if (given < 0) {
         snprintf(err, n, "bad --size '%s': give the global grid as N (N^3 cells) or NXxNYxNZ (mg is 3D), each number "
                  "from %d to %d", c->size, MG_EXTENT_MIN, MG_EXTENT_MAX);
         return -1;
