@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Follow-ups to the first 2-GPU runs (session 8), in one device call on a machine with 2 GPUs or
+# more: the bare flag ping-pong beside the steps towards halox's (bench/raw_flag_pingpong.cu,
+# carried prebuilt as $B/raw_flag_pingpong), multigrid weak scaling with the coarse levels moved
+# off the GPUs' exchange (--agglomerate, --agglomerate-ranks, --pattern direct), and the NVSHMEM
+# device API build (carry build-dev-shmem too) timed against its nvshmem_ptr stores and ipc.
+# Usage: STAGES="raw mg shmem" scripts/x2_checks.sh build-dev   (logs and CSVs under $OUT, packed
+# into $OUT/x2.tgz)
+set -u
+cd "$(dirname "$0")/.."
+DEVICE_NAME=x2
+. scripts/device_run.sh
+bundle_on_exit
+want() { [ -z "${STAGES:-}" ] || [[ " $STAGES " == *" $1 "* ]]; }
+if want raw && [ -x "$B/raw_flag_pingpong" ]; then
+    t "bare flag ping-pong and the steps towards halox's flagged words"
+    timeout 60 "$B/raw_flag_pingpong" | tee "$OUT/raw.txt"
+fi
+if want mg; then
+    t "multigrid weak scaling, 256^3 per GPU (FMG, GSRB, nccl): coarse levels on the CPU or on fewer GPUs"
+    mgrun() { # label np args...
+        local label=$1 np=$2
+        shift 2
+        timeout 90 $MPI -np "$np" "$H" mg --backend cuda --size-per-rank 256 --repeat 10 --format csv "$@" \
+            >"$OUT/mg_$label.csv" 2>"$OUT/mg_$label.err"
+        awk -F, -v l="$label" 'NR == 2 { printf "%-28s %s DOF/s, F-cycle median %s s, checksum %s\n", l, $21, $17, $16 }' \
+            "$OUT/mg_$label.csv"
+    }
+    mgrun np1_nccl 1 --transport nccl
+    mgrun np1_nccl_direct 1 --transport nccl --pattern direct
+    mgrun np1_ipc_direct 1 --transport ipc --pattern direct
+    mgrun np${NGPU}_nccl "$NGPU" --transport nccl
+    mgrun np${NGPU}_nccl_direct "$NGPU" --transport nccl --pattern direct
+    mgrun np${NGPU}_ipc_direct "$NGPU" --transport ipc --pattern direct
+    for a in 65536 8192; do
+        mgrun np${NGPU}_nccl_agg$a "$NGPU" --transport nccl --agglomerate $a
+        mgrun np${NGPU}_nccl_direct_agg$a "$NGPU" --transport nccl --pattern direct --agglomerate $a
+    done
+    mgrun np${NGPU}_nccl_direct_aggr262144_agg8192 "$NGPU" --transport nccl --pattern direct --agglomerate-ranks 262144 \
+        --agglomerate 8192
+    mgrun np${NGPU}_nccl_direct_bottomsmooth "$NGPU" --transport nccl --pattern direct --bottom smooth
+fi
+if want shmem && [ -x build-dev-shmem/halox ]; then
+    t "NVSHMEM device API build: gpu_nvshmem_np1, then device API vs nvshmem_ptr stores (HALOX_NVSHMEM_API=0) vs ipc"
+    (cd build-dev-shmem && timeout 150 ctest -R '^gpu_nvshmem_np1$' --output-on-failure) >"$OUT/shmem_np1.log" 2>&1
+    grep -E "Passed|Failed|FAIL" "$OUT/shmem_np1.log" | head -5
+    for size in 512x512 4096x4096 256x256x256; do
+        it=4000
+        [ $size = 256x256x256 ] && it=400
+        for v in api ptr ipc; do
+            tr=nvshmem api=1
+            [ $v = ptr ] && api=0
+            [ $v = ipc ] && tr=ipc
+            HALOX_NVSHMEM_API=$api timeout 60 $MPI -x HALOX_NVSHMEM_API -x NVSHMEM_BOOTSTRAP_MPI_PLUGIN -np "$NGPU" \
+                build-dev-shmem/halox run --backend cuda --transport $tr --size $size --iters $it --repeat 5 --pattern direct \
+                --depth 8 --schedule persistent --format csv --quiet 2>"$OUT/shmem_${v}_$size.err" |
+                cut -d, -f2,3,4,11,16,48,50,64,68 | sed "s/^/$v,/" | grep -v ',nx,'
+        done
+    done | tee "$OUT/shmem_vs.csv"
+fi
+t "done"
