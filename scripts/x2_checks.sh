@@ -16,6 +16,31 @@ if want raw && [ -x "$B/raw_flag_pingpong" ]; then
     t "bare flag ping-pong and the steps towards halox's flagged words"
     timeout 60 "$B/raw_flag_pingpong" | tee "$OUT/raw.txt"
 fi
+if want pp; then
+    t "halox pingpong's device model at small sizes: 1000 round trips (default) and 20000, beside variants built with"
+    echo "    scripts/variant_build.sh (halox-b1: PPK_LL_BATCH=1, halox-w4k: PPK_WATCH_EVERY=4096) and an older halox-old, when carried"
+    for v in "" -old -b1 -w4k; do
+        [ -x "$H$v" ] || continue
+        for it in "--iters 1000" "--iters 20000 --warmup 2000"; do
+            timeout 60 $MPI -np 2 "$H$v" pingpong --backend cuda --transport ipc-kernel --max-bytes 64 $it --format csv \
+                --quiet 2>"$OUT/pp$v.err" | awk -F, -v v="halox$v" -v it="$it" '$4 == "ipc-kernel" && ($7 == 8 || $7 == 64) {
+                    printf "%-10s %-27s %3d B  median %.3f  p99 %.3f  min %.3f  mean %.3f us\n", v, it, $7, $11, $12, $13, $14 }'
+        done
+    done | tee "$OUT/pp.txt"
+fi
+if want mg1; then
+    t "multigrid weak scaling with the coarse levels on the CPU at 1 rank too (--agglomerate), 256^3 per GPU"
+    for np in 1 "$NGPU"; do
+        for a in 65536 8192; do
+            for pat in staged direct; do
+                timeout 90 $MPI -np $np "$H" mg --backend cuda --size-per-rank 256 --repeat 10 --format csv --transport nccl \
+                    --pattern $pat --agglomerate $a >"$OUT/mg1_np${np}_${pat}_$a.csv" 2>"$OUT/mg1_np${np}_${pat}_$a.err"
+                awk -F, -v l="np$np $pat --agglomerate $a" 'NR == 2 { printf "%-34s %s DOF/s, F-cycle median %s s, checksum %s\n", l, $21, $17, $16 }' \
+                    "$OUT/mg1_np${np}_${pat}_$a.csv"
+            done
+        done
+    done
+fi
 if want mg; then
     t "multigrid weak scaling, 256^3 per GPU (FMG, GSRB, nccl): coarse levels on the CPU or on fewer GPUs"
     mgrun() { # label np args...

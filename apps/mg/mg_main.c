@@ -56,10 +56,10 @@ static const hx_option mg_options[] = {
      F(coarse)},
     {.name = "agglomerate", .type = HX_OPT_INT, .meta = "CELLS", .lo = 0, .hi = 2147483647, .def = "0",
      .group = "problem", .what = "a global cell count (0: off)",
-     .help = "with more than one rank, the first level of at most CELLS cells (and every coarser one) is solved on "
-             "rank 0 alone, on the CPU: its right-hand side is gathered there and the correction scattered back; "
-             "the hierarchy is then the one-rank hierarchy (down to --coarse) at every rank count. 0: off (every "
-             "level on every rank)",
+     .help = "the first level of at most CELLS cells (and every coarser one) is solved on rank 0 alone, on the "
+             "CPU: its right-hand side is gathered there and the correction scattered back; the hierarchy is then "
+             "the one-rank hierarchy (down to --coarse) at every rank count. Also at one rank: small levels cost "
+             "less on a CPU than as GPU kernel launches. 0: off (every level on every rank)",
      F(agglomerate)},
     {.name = "agglomerate-ranks", .type = HX_OPT_INT, .meta = "CELLS", .lo = 0, .hi = 2147483647, .def = "0",
      .group = "problem", .what = "a global cell count (0: off)",

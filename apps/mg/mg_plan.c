@@ -302,7 +302,7 @@ int mg_plan(mg_config *c, int nranks, int pgrid[3], int *nlev, int agg[2], doubl
         return -1;
     }
     *nlev = ntot;
-    agg[0] = nranks > 1 ? A : 0;
+    agg[0] = A; /* one rank too: its coarse levels then run on its CPU (kernel launches cost more there) */
     if (!c->agglomerate_ranks || nranks == 1) return 0;
     return plan_fewer(c, nranks, pgrid, ntot, reach, agg, err, n);
 }
