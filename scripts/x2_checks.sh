@@ -4,7 +4,7 @@
 # carried prebuilt as $B/raw_flag_pingpong), multigrid weak scaling with the coarse levels moved
 # off the GPUs' exchange (--agglomerate, --agglomerate-ranks, --pattern direct), and the NVSHMEM
 # device API build (carry build-dev-shmem too) timed against its nvshmem_ptr stores and ipc.
-# Usage: STAGES="raw mg shmem" scripts/x2_checks.sh build-dev   (logs and CSVs under $OUT, packed
+# Usage: STAGES="raw pp mg mg1 shmem march2d" scripts/x2_checks.sh build-dev   (logs and CSVs under $OUT, packed
 # into $OUT/x2.tgz)
 set -u
 cd "$(dirname "$0")/.."
@@ -40,6 +40,25 @@ if want mg1; then
             done
         done
     done
+fi
+if want march2d; then
+    t "2D passes by marching register windows (pass2d_march.cuh) vs shared-memory tiles (HALOX_PASS2D=tiles), beside the cycle schedule"
+    cols() { cut -d, -f2,3,11,16,48,50,55,64,68; } # nx ny depth transport us_per_sweep verified fuse schedule kernel
+    for size in 4096x4096 8192x8192 16384x16384; do
+        it=4000
+        [ $size = 8192x8192 ] && it=960
+        [ $size = 16384x16384 ] && it=400
+        for v in march tiles; do
+            HALOX_PASS2D=$v timeout 60 $MPI -x HALOX_PASS2D -np "$NGPU" "$H" run --backend cuda --transport ipc --size $size \
+                --iters $it --repeat 5 --pattern direct --depth 8,16 --fuse 1,4,8 --schedule persistent --format csv --quiet \
+                2>"$OUT/march2d_${v}_$size.err" | cols | grep -v '^nx' | sed "s/^/$v,/"
+        done
+        timeout 60 $MPI -np "$NGPU" "$H" run --backend cuda --transport nccl --size $size --iters $it --repeat 5 --pattern direct \
+            --depth 16 --fuse 4,8 --graph --format csv --quiet 2>/dev/null | cols | grep -v '^nx' | sed 's/^/cycle,/'
+    done | tee "$OUT/march2d.csv"
+    HALOX_PROFILE=1 timeout 60 $MPI -x HALOX_PROFILE -np "$NGPU" "$H" run --backend cuda --transport ipc --size 4096x4096 \
+        --iters 4000 --repeat 3 --pattern direct --depth 16 --fuse 8 --schedule persistent --quiet 2>&1 | grep profile |
+        tee "$OUT/march2d_profile.txt"
 fi
 if want mg; then
     t "multigrid weak scaling, 256^3 per GPU (FMG, GSRB, nccl): coarse levels on the CPU or on fewer GPUs"

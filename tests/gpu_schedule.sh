@@ -19,7 +19,8 @@ export HALOX_RESIDENT=auto # HALOX_RESIDENT=0 forces the pass kernel where the r
 resident_modes="1 0"
 [ "$HALOX_SHARE_GPU" = 1 ] && export HALOX_RESIDENT=0 && resident_modes=0
 export HALOX_PASS3D=rows   # HALOX_PASS3D=march: the 3D passes march register windows (below)
-run_case() { RUN_MPI="-x HALOX_RESIDENT -x HALOX_SHARE_GPU -x HALOX_PASS3D" verify_case 3 --backend cuda --transport ipc "$@"; }
+export HALOX_PASS2D=tiles  # the 2D passes of several sweeps in shared-memory tiles; the march below
+run_case() { RUN_MPI="-x HALOX_RESIDENT -x HALOX_SHARE_GPU -x HALOX_PASS3D -x HALOX_PASS2D" verify_case 3 --backend cuda --transport ipc "$@"; }
 for sched in persistent fused; do
     run_case --schedule $sched --size 131x67 --depth 3 --iters 14 --repeat 2 --pattern direct
     run_case --schedule $sched --size 256x256 --depth 8 --fuse 8 --iters 37 --pattern direct
@@ -51,6 +52,20 @@ for sched in persistent fused; do
     run_case --schedule $sched --size 130x70x67 --depth 3 --iters 8 --pattern direct --boundary fixed --norm-every 4
     run_case --schedule $sched --size 131x67x45 --stencil star13 --depth 2 --iters 6 --pattern direct --dtype float
 done
-export HALOX_PASS3D=rows RUN_KNOB=
+export HALOX_PASS3D=rows
+# the 2D passes marching register windows in y (HALOX_PASS2D=march, pass2d_march.cuh; the default
+# with --fuse > 1): passes of 8, 4, 2 and 1 sweeps, both stencils and dtypes, norms, the pass kernel
+# forced where the resident one would apply
+export HALOX_PASS2D=march HALOX_RESIDENT=0 RUN_KNOB="HALOX_PASS2D=march HALOX_RESIDENT=0 "
+for sched in persistent fused; do
+    run_case --schedule $sched --size 256x256 --depth 8 --fuse 8 --iters 37 --pattern direct
+    run_case --schedule $sched --size 301x257 --depth 6 --fuse 4 --iters 21 --pattern staged --boundary fixed
+    run_case --schedule $sched --size 129x131 --depth 7 --fuse 7 --iters 14 --dtype double --norm-every 5 --boundary fixed
+    run_case --schedule $sched --size 200x96 --stencil star9 --depth 4 --fuse 4 --iters 9 --dtype double --pattern direct
+    run_case --schedule $sched --size 100x90 --stencil star9 --depth 3 --fuse 3 --iters 10 --boundary fixed --pattern staged
+    run_case --schedule $sched --size 1000x700 --depth 9 --fuse 8 --iters 23 --pattern direct --norm-every 10
+done
+[ "$HALOX_SHARE_GPU" = 1 ] || export HALOX_RESIDENT=auto
+export HALOX_PASS2D=tiles RUN_KNOB=
 echo "np=$NP device schedules: $runs runs, $fail failed"
 [ $fail -eq 0 ]

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "compute/cuda/fused2d.cuh"
+#include "halox/decomp.h" /* HX_ROW_ALIGN */
 
 #include "emu_ref.h"
 
@@ -59,10 +60,8 @@ template <typename T, int R, int L> static void run_case(const fused_case &c)
         std::fill(dst.begin(), dst.end(), (T)-7);
         hx_emu_reverse_blocks(rev);
         hx_emu_launch_block(l.grid, l.block, 0, [&] {
-            if (l.rows == 128) sweep2d_fused_body<T, R, L, 128>(src.data(), dst.data(), l.a, blockIdx);
-            else if (l.rows == 64) sweep2d_fused_body<T, R, L, 64>(src.data(), dst.data(), l.a, blockIdx);
-            else if (l.rows == 32) sweep2d_fused_body<T, R, L, 32>(src.data(), dst.data(), l.a, blockIdx);
-            else sweep2d_fused_body<T, R, L, 16>(src.data(), dst.data(), l.a, blockIdx);
+            sweep2d_fused_body<T, R, L>(src.data(), dst.data(), l.a, (int)blockIdx.x, (int)(blockIdx.y * blockDim.y + threadIdx.y),
+                                        l.rows);
         });
         const long i = emu_first_diff(dst, want);
         if (i < 0 && emu_first_diff(src, src0) < 0) continue;

@@ -38,14 +38,37 @@ template <typename T, int ST> static void run(const emu_problem &pb, long s1, lo
     char label[256];
     snprintf(label, sizeof label, "%s %s depth %d fuse %d %s %s%s %dx%dx%d sms %d cap %d norms %d cur %d order %d sweeps %ld+%ld",
              sizeof(T) == 4 ? "float" : "double", st_name(ST), pb.depth, pb.levels, pb.bnd == HX_PERIODIC ? "periodic" : "fixed",
-             pb.pattern == HX_DIRECT ? "direct" : "staged", pb.march3d ? " march" : "", pb.global[0], pb.global[1], pb.global[2], pb.sms, pb.per_sm_cap,
+             pb.pattern == HX_DIRECT ? "direct" : "staged", pb.march ? " march" : "", pb.global[0], pb.global[1], pb.global[2], pb.sms, pb.per_sm_cap,
              pb.norm_every, pb.cur0, pb.order, s1, s2);
     runs++;
     failures += emu_run<T, ST>(pb, s1, s2, label);
 }
 
+/* The 2D march on boxes of several strips and several marches down y, the deepest passes (8 sweeps of
+ * radius 1, 4 of radius 2), both boundaries, a norm that cuts a pass short. */
+template <typename T, int ST> static void run_march2d()
+{
+    constexpr int R = ST == HX_STAR9 ? 2 : 1;
+    for (int b = 0; b < 2; b++) {
+        if (failures >= 5) return;
+        emu_problem pb;
+        memset(&pb, 0, sizeof pb);
+        pb.dim = 2, pb.st = ST, pb.depth = 8 / R + 1, pb.levels = 8 / R;
+        pb.bnd = b ? HX_PERIODIC : HX_FIXED;
+        pb.pattern = b ? HX_DIRECT : HX_STAGED;
+        pb.pgrid[0] = pb.pgrid[1] = pb.pgrid[2] = 1;
+        pb.global[0] = 141 + 20 * b, pb.global[1] = 70, pb.global[2] = 1;
+        pb.sms = 2, pb.per_sm_cap = 1 + b;
+        pb.norm_every = b ? 0 : 7;
+        pb.cur0 = b, pb.order = b ? 1 : 77;
+        pb.march = true;
+        run<T, ST>(pb, pb.depth + 3, pb.depth);
+    }
+}
+
 template <typename T, int ST> static void run_stencil()
 {
+    if constexpr (ST == HX_JACOBI5 || ST == HX_STAR9) run_march2d<T, ST>();
     constexpr int dim = ST == HX_JACOBI5 || ST == HX_STAR9 ? 2 : 3;
     static const int depths[] = {1, 2, 3, 5};
     int k = 0;
@@ -74,6 +97,12 @@ template <typename T, int ST> static void run_stencil()
                         pb.global[0] = f == 1 ? 45 : 37, pb.global[1] = f == 1 ? 23 : 29, pb.global[2] = 1;
                         pb.sms = f == 0 ? 4 : 1 + f, pb.per_sm_cap = f == 0 ? 1 : 0; /* 4 blocks for 8 tiles or more */
                         pb.norm_every = f == 0 ? 0 : f == 1 ? 2 : 3;
+                        pb.march = false;
+                        run<T, ST>(pb, s1, s2);
+                        if (pb.levels == 1) continue;
+                        /* the register-window march in y (pass2d_march.cuh): passes of 8, 4, 2 and 1 sweeps */
+                        pb.march = true;
+                        pb.per_sm_cap = 1 + (k & 1);
                         run<T, ST>(pb, s1, s2);
                     }
                 } else {
@@ -84,7 +113,7 @@ template <typename T, int ST> static void run_stencil()
                     run<T, ST>(pb, s1, s2);
                     /* the register-window march (HALOX_PASS3D=march), also on a box wider than a warp's vectors
                      * and deeper than a march, with several blocks */
-                    pb.march3d = true;
+                    pb.march = true;
                     run<T, ST>(pb, s1, s2);
                     pb.global[0] = 141, pb.global[1] = 7, pb.global[2] = 37;
                     pb.sms = 2, pb.per_sm_cap = 1;

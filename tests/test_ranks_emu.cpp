@@ -67,11 +67,12 @@ template <typename T, int ST> static void run_stencil()
                             if (pb.resident) pb.global[0] += 30, pb.global[1] += 10;
                             pb.levels = 1 + k % 3;
                             pb.sms = pb.resident ? 1 + k % 3 : 2, pb.per_sm_cap = k % 2;
+                            pb.march = !pb.resident && k % 2; /* every other pass run: the 2D march (passes of 2 and 1) */
                         } else {
                             pb.global[0] = 15, pb.global[1] = 9, pb.global[2] = 13;
                             pb.levels = 1;
                             pb.sms = 1, pb.per_sm_cap = 1 + k % 2;
-                            pb.march3d = k % 2; /* every other run: the register-window march (HALOX_PASS3D=march) */
+                            pb.march = k % 2; /* every other run: the register-window march (HALOX_PASS3D=march) */
                         }
                         const long s1 = pb.depth + (pb.depth + 1) / 2, s2 = pb.depth + 1; /* 2 + 2 exchanges */
                         run<T, ST>(pb, s1, s2);

@@ -7,6 +7,7 @@
 #define HALOX_SWEEPER_H
 
 #include "halox/exchange.h"
+#include "halox/types.h"
 #include "halox/stencil.h"
 
 #ifdef __cplusplus
@@ -15,12 +16,7 @@ extern "C" {
 
 typedef struct hx_sweeper hx_sweeper;
 
-/* In a pass of the cycle schedule (fuse > 1, cuda backend), fused sweeps x stencil radius is at most
- * HX_FUSE_MAX in 2D (one thread's registers hold 2R+1 rows of every level) and HX_FUSE_MAX_3D in 3D
- * (a block's x-y tile recomputes a halo of fuse x radius cells on every side, and its registers and
- * shared memory hold 2R+1 planes of every level) */
-#define HX_FUSE_MAX 8
-#define HX_FUSE_MAX_3D 4
+/* HX_FUSE_MAX and HX_FUSE_MAX_3D, the deepest fused passes: halox/types.h */
 
 /* Who drives a cycle:
  *   CYCLE       the host (host-path transports) or the stream (stream-path ones), one cycle after

@@ -22,6 +22,13 @@ typedef enum { HX_PERIODIC = 0, HX_FIXED = 1 } hx_boundary;
 
 static inline size_t hx_dtype_size(hx_dtype t) { return t == HX_DOUBLE ? 8 : 4; }
 
+/* In a fused pass (fuse > 1, cuda backend), fused sweeps x stencil radius is at most HX_FUSE_MAX in
+ * 2D (one thread's registers hold 2R+1 rows of every level) and HX_FUSE_MAX_3D in 3D (a block's x-y
+ * tile recomputes a halo of fuse x radius cells on every side, and its registers and shared memory
+ * hold 2R+1 planes of every level) */
+#define HX_FUSE_MAX 8
+#define HX_FUSE_MAX_3D 4
+
 /* A half-open box [lo, hi) in local array coordinates (ghost cells included, x fastest).
  * Unused dimensions span [0, 1). */
 typedef struct {

@@ -34,6 +34,7 @@ struct hx_device_run {
     int resident, ntx, nty, ring;
     int shmem_api; /* the pass kernel puts with the NVSHMEM device API */
     int roles; /* the role-based fused kernel (roles_kernel.cuh, HALOX_ROLES=1) */
+    int march2d; /* the 2D passes march register windows (pass2d_march.cuh) */
     unsigned long long *ll_mail[2]; /* device, per parity: the mailbox of flagged words ([0] owns the allocation) */
     unsigned long long *prof;      /* device, HALOX_PROFILE=1 */
 };
@@ -50,9 +51,18 @@ struct hx_device_run {
 typedef void (*kernel_fn)(hx_pparams);
 /* The pass kernel. In 3D (jacobi7, star13) its register-window variant (pass3d_march.cuh) is the
  * default: on one H200 it beat rows from L2 at every size and depth timed (docs/results.md, session
- * 7); HALOX_PASS3D=rows keeps the older 3D pass for comparison. */
-static kernel_fn pick_kernel(hx_dtype t, hx_stencil_id st)
+ * 7); HALOX_PASS3D=rows keeps the older 3D pass for comparison. In 2D (jacobi5, star9) with passes
+ * of several sweeps (march2d: --fuse > 1), the register-window march in y (pass2d_march.cuh), the
+ * cycle schedule's fused body; HALOX_PASS2D=tiles keeps the shared-memory tiles. */
+static bool pass2d_march_wanted(void)
 {
+    const char *e = getenv("HALOX_PASS2D");
+    return !(e && strcmp(e, "tiles") == 0);
+}
+static kernel_fn pick_kernel(hx_dtype t, hx_stencil_id st, bool march2d)
+{
+    if (march2d && st == HX_JACOBI5) return t == HX_DOUBLE ? hx_persistent_kernel<double, HX_JACOBI5, true> : hx_persistent_kernel<float, HX_JACOBI5, true>;
+    if (march2d && st == HX_STAR9) return t == HX_DOUBLE ? hx_persistent_kernel<double, HX_STAR9, true> : hx_persistent_kernel<float, HX_STAR9, true>;
     static const kernel_fn table[2][HX_NUM_STENCILS] = {
         {hx_persistent_kernel<float, HX_JACOBI5>, hx_persistent_kernel<float, HX_JACOBI7>,
          hx_persistent_kernel<float, HX_STAR9>, hx_persistent_kernel<float, HX_STAR13>},
@@ -79,7 +89,8 @@ static kernel_fn pick_resident(hx_dtype t, hx_stencil_id st)
 const char *hx_device_kernel(const hx_sim *s)
 {
     const hx_device_run *r = s->device_run;
-    return r ? (r->roles ? "roles" : r->resident ? "resident" : r->shmem_api ? "passes-shmem" : "passes") : NULL;
+    return r ? (r->roles ? "roles" : r->resident ? "resident" : r->shmem_api ? "passes-shmem" : r->march2d ? "passes-march" : "passes")
+             : NULL;
 }
 
 /* HALOX_PROFILE=1: each rank prints where its blocks' cycles went (mean and slowest block). */
@@ -268,22 +279,29 @@ static int setup(hx_sim *s)
     hx_pass_shape ps;
     hx_pass_tiles(d, s->radius, levels, sms, s->opt.depth, s->bk->elem, &ps);
     r->tx = ps.tx, r->ty = ps.ty, r->levels = ps.levels, r->pitch = ps.pitch, r->smem = ps.smem, r->threads = ps.threads;
-    r->kernel = (void *)pick_kernel(s->bk->dtype, s->bk->stencil);
+    bool march2d = d->dim == 2 && levels > 1 && pass2d_march_wanted();
 #ifdef HALOX_HAVE_NVSHMEM_DEVICE
     /* transport nvshmem: its puts by the NVSHMEM device API (HALOX_NVSHMEM_API=0: stores through
      * nvshmem_ptr, as the other kernels do) */
     const char *api = getenv("HALOX_NVSHMEM_API");
     if (strcmp(s->tr->ops->name, "nvshmem") == 0 && !(api && strcmp(api, "0") == 0)) {
-        r->kernel = hx_shmem_pass_kernel(s->bk->dtype == HX_DOUBLE, s->bk->stencil);
+        r->kernel = hx_shmem_pass_kernel(s->bk->dtype == HX_DOUBLE, s->bk->stencil); /* 2D: its tiles */
         r->shmem_api = 1;
+        march2d = false;
     }
 #endif
+    if (march2d) {
+        r->kernel = (void *)pick_kernel(s->bk->dtype, s->bk->stencil, true);
+        r->threads = 128, r->smem = 0, r->march2d = 1;
+    } else if (!r->shmem_api) {
+        r->kernel = (void *)pick_kernel(s->bk->dtype, s->bk->stencil, false);
+    }
     DEV_TRY(cudaFuncSetAttribute(r->kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)r->smem));
     DEV_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, r->kernel, r->threads, r->smem));
     if (per_sm < 1)
         return snprintf(s->err, sizeof s->err, "the persistent kernel does not fit on an SM of GPU %d (%zu bytes of shared memory)",
                         dev, r->smem), -1;
-    r->grid = hx_pass_grid(d, s->radius, s->opt.depth, &ps, per_sm, sms);
+    r->grid = march2d ? per_sm * sms : hx_pass_grid(d, s->radius, s->opt.depth, &ps, per_sm, sms); /* march: warps take marches in turn */
     if (alloc_profile(s, r)) return -1;
     if (getenv("HALOX_VERBOSE") && d->rank == 0)
         fprintf(stderr, "halox: %s schedule: pass kernel, %d blocks of %d threads (%d per SM), %zu B of shared memory\n",

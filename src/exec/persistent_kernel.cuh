@@ -167,6 +167,8 @@ static __device__ void hx_block_add(double v, double *slot)
 #include "exec/box_loops.cuh"
 /* the 3D pass by marching register windows (the default; HALOX_PASS3D=rows for the older pass) */
 #include "exec/pass3d_march.cuh"
+/* the 2D pass by marching register windows in y (the default with --fuse > 1; HALOX_PASS2D=tiles) */
+#include "exec/pass2d_march.cuh"
 
 /* This thread waits until message dm's flag reaches exchange e (its acquire load makes the message
  * visible); false when it gave up (it reported what it waited for) or saw another give up. */
@@ -320,15 +322,20 @@ __device__ __forceinline__ int hx_pass_levels(const hx_pparams &p, int left, lon
     return levels < 1 ? 1 : levels;
 }
 
-/* MARCH (3D): the passes march register windows in z (pass3d_march.cuh; the default, HALOX_PASS3D=rows switches it off), a
- * kernel of its own so that the default one keeps its registers */
+/* MARCH: the passes march register windows, in z (3D, pass3d_march.cuh; the default,
+ * HALOX_PASS3D=rows switches it off) or in y (2D, pass2d_march.cuh; the default with --fuse > 1,
+ * HALOX_PASS2D=tiles switches it off), a kernel of its own so that the default one keeps its
+ * registers. The 2D one runs blocks of 128 threads, two or more per SM, up to 255 registers a
+ * thread: the fused body's deepest windows need them (as the cycle schedule's fused kernel). */
 /* A tuning build may ask the march kernel for more blocks per SM (-DHX_MARCH_MIN_BLOCKS=2: at most
  * 64 registers, some spilled) */
 #ifndef HX_MARCH_MIN_BLOCKS
 #define HX_MARCH_MIN_BLOCKS 1
 #endif
 template <typename T, int ST, bool MARCH = false, int NET = HX_NET_STORE>
-__global__ void __launch_bounds__(512, MARCH ? HX_MARCH_MIN_BLOCKS : 1) hx_persistent_kernel(hx_pparams p)
+__global__ void __launch_bounds__(MARCH && (ST == HX_JACOBI5 || ST == HX_STAR9) ? 128 : 512,
+                                  MARCH ? ((ST == HX_JACOBI5 || ST == HX_STAR9) ? 2 : HX_MARCH_MIN_BLOCKS) : 1)
+hx_persistent_kernel(hx_pparams p)
 {
 #ifdef HALOX_EMULATE
     unsigned char *hx_smem_raw = hx_emu_shared(); /* host tests (tests/emu): the running block's */
@@ -349,13 +356,14 @@ __global__ void __launch_bounds__(512, MARCH ? HX_MARCH_MIN_BLOCKS : 1) hx_persi
         unsigned long long at_barrier = 0; /* of the passes' grid barriers (HALOX_PROFILE) */
         for (int k = 0; k < m;) {
             const long gdone = p.done0 + done + k;
-            const int levels = hx_pass_levels(p, m - k, gdone);
+            int levels = hx_pass_levels(p, m - k, gdone);
             double *norm = NULL;
             if (p.norm_every > 0 && levels == 1 && (gdone + 1) % p.norm_every == 0)
                 norm = p.norm_acc + ((gdone + 1) / p.norm_every - 1 - p.norm_base);
             const T *src = (const T *)p.field[cur];
             T *dst = (T *)p.field[1 - cur];
-            if constexpr (two_d) hx_pass2d<T, ST>(p, src, dst, k, levels, m, sm, norm);
+            if constexpr (two_d && MARCH) levels = hx_pass2d_march<T, ST>(p, src, dst, k, levels, m, norm);
+            else if constexpr (two_d) hx_pass2d<T, ST>(p, src, dst, k, levels, m, sm, norm);
             else if constexpr (MARCH) hx_pass3d_march<T, ST>(p, src, dst, hx_dev_sweep_box(p, (m - 1 - k) * p.radius), norm);
             else hx_pass3d<T, ST>(p, src, dst, hx_dev_sweep_box(p, (m - 1 - k) * p.radius), norm);
             const unsigned long long tb = p.prof ? hx_now_ns() : 0;

@@ -47,7 +47,8 @@ struct emu_problem {
     int norm_every; /* 0: no norms */
     int cur0;       /* the buffer holding the first iterate */
     int order;      /* 0: blockIdx order, 1: reversed, else a random order per round from this seed */
-    bool march3d;   /* the pass kernel's 3D passes march register windows (HALOX_PASS3D=march) */
+    bool march;     /* the pass kernel's passes march register windows: in 3D (HALOX_PASS3D=march), in 2D
+                     * with levels > 1 (pass2d_march.cuh, the default there; else HALOX_PASS2D=tiles) */
 };
 
 template <typename T> struct emu_rank {
@@ -190,9 +191,10 @@ static void emu_launch(const emu_problem &pb, std::vector<emu_rank<T>> &rk, long
 #endif
         if constexpr (ST == HX_JACOBI5 || ST == HX_STAR9) {
             if (pb.resident) body[q] = [&p] { hx_resident_kernel<T, ST>(p); };
+            else if (pb.march && pb.levels > 1) body[q] = [&p] { hx_persistent_kernel<T, ST, true>(p); };
             else body[q] = [&p] { hx_persistent_kernel<T, ST>(p); };
         } else {
-            if (pb.march3d) body[q] = [&p] { hx_persistent_kernel<T, ST, true>(p); };
+            if (pb.march) body[q] = [&p] { hx_persistent_kernel<T, ST, true>(p); };
             else body[q] = [&p] { hx_persistent_kernel<T, ST>(p); };
         }
         emu_seen.blocks += r.grid, emu_seen.threads += (long)r.grid * r.threads;
@@ -248,6 +250,11 @@ static const char *emu_setup(const emu_problem &pb, std::vector<emu_rank<T>> &rk
             r.grid = hx_pass_grid(&d, R, pb.depth, &ps, per_sm, pb.sms), r.threads = ps.threads, r.smem = ps.smem;
             emu_seen.blocks_short += r.grid < hx_pass_grid(&d, R, pb.depth, &ps, 1 << 20, 1);
             if (pb.roles) r.grid = pb.roles, r.threads = 256, r.smem = 0; /* HX_ROLE_THREADS */
+            if (pb.march && pb.dim == 2 && pb.levels > 1) { /* as persistent.cu: 128 threads, every block resident */
+                emu_fake_occupancy(nullptr, 128, 0, &per_sm);
+                if (pb.per_sm_cap > 0 && per_sm > pb.per_sm_cap) per_sm = pb.per_sm_cap;
+                r.grid = per_sm * pb.sms, r.threads = 128, r.smem = 0;
+            }
         }
         const size_t cells = (size_t)hx_alloc_cells(&d);
         r.mail.assign(pb.resident ? 2 * cells * (sizeof(T) / 4) : 2, 0);

@@ -33,6 +33,24 @@ template <typename T> __device__ __forceinline__ cells<T> load_vec(const T *p)
     return c;
 }
 
+/* Field loads by path: HX_LD_NC, the read-only path, for kernels whose source field nothing writes
+ * while they run (the cycle schedule's); HX_LD_CA, cached in L1 but not read-only, for the pass
+ * kernel, whose source was written by other blocks earlier in the same launch, before a grid
+ * barrier whose fence invalidates L1 (src/exec/pass3d_march.cuh says why that is safe). */
+enum { HX_LD_NC = 0, HX_LD_CA = 1 };
+template <int LD, typename T> __device__ __forceinline__ T ld_cell(const T *p)
+{
+    return LD == HX_LD_CA ? __ldca(p) : __ldg(p);
+}
+template <int LD, typename T> __device__ __forceinline__ cells<T> ld_vec(const T *p)
+{
+    typedef typename vec16<T>::type V;
+    cells<T> c;
+    const V raw = LD == HX_LD_CA ? __ldca(reinterpret_cast<const V *>(p)) : __ldg(reinterpret_cast<const V *>(p));
+    memcpy(c.v, &raw, sizeof raw);
+    return c;
+}
+
 template <typename T> __device__ __forceinline__ cells<T> load_shared_vec(const T *p)
 {
     cells<T> c;

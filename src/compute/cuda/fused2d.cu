@@ -8,7 +8,7 @@
 template <typename T, int R, int L, int ROWS>
 __global__ void __launch_bounds__(128, 2) sweep2d_fused(const T *__restrict__ src, T *__restrict__ dst, fused_args a)
 {
-    sweep2d_fused_body<T, R, L, ROWS>(src, dst, a, blockIdx);
+    sweep2d_fused_body<T, R, L>(src, dst, a, (int)blockIdx.x, (int)(blockIdx.y * blockDim.y + threadIdx.y), ROWS);
 }
 
 template <typename T, int R, int L, int ROWS>

@@ -2,7 +2,7 @@
 #ifndef HALOX_CUDA_FUSED2D_CUH
 #define HALOX_CUDA_FUSED2D_CUH
 
-#include "compute/backend.h"
+#include "halox/types.h" /* hx_box, HX_FUSE_MAX */
 #include "compute/cuda/common.cuh"
 
 /* Temporal blocking for the sweeps of a deep-halo cycle: level j+1 (sweep k+j) is computed from
@@ -45,7 +45,7 @@ __device__ __forceinline__ cells<T> level_row(const cells<T> (&w)[2 * R + 1])
 
 /* Cells of one level's row outside that sweep's box take the source value (clamped reads: lanes
  * outside the allocation only feed cells that are never stored). */
-template <typename T>
+template <typename T, int LD>
 __device__ __forceinline__ void keep_source(cells<T> &out, const T *__restrict__ src, const fused_args &a, int j, int row,
                                             bool row_in, int x0)
 {
@@ -53,13 +53,13 @@ __device__ __forceinline__ void keep_source(cells<T> &out, const T *__restrict__
 #pragma unroll
     for (int i = 0; i < vec16<T>::n; i++) {
         const int x = x0 + i;
-        if (!row_in || x < a.lo[j][0] || x >= a.hi[j][0]) out.v[i] = __ldg(sr + min(max(x, 0), a.pitch - 1));
+        if (!row_in || x < a.lo[j][0] || x >= a.hi[j][0]) out.v[i] = ld_cell<LD>(sr + min(max(x, 0), a.pitch - 1));
     }
 }
 
 /* One step of the march: level-0 row t arrives (row0), level j+1 is computed at row
  * t-(j+1)R. P is the step's phase: row k of a window (k = 0 oldest) lives in slot (P+k) mod 2R+1. */
-template <typename T, int R, int L, int P>
+template <typename T, int R, int L, int P, int LD>
 __device__ __forceinline__ void fused2d_step(const T *__restrict__ src, T *__restrict__ dst, const fused_args &a,
                                              cells<T> (&w)[L][2 * R + 1], const cells<T> &row0, int t, int x0,
                                              unsigned xin, bool store_lane, int Y0)
@@ -75,7 +75,7 @@ __device__ __forceinline__ void fused2d_step(const T *__restrict__ src, T *__res
         const int row = t - (j + 1) * R;
         if (j + 1 < L) {
             const bool row_in = (unsigned)(row - a.lo[j][1]) < (unsigned)(a.hi[j][1] - a.lo[j][1]);
-            if (!row_in || !((xin >> j) & 1u)) keep_source(out, src, a, j, row, row_in, x0);
+            if (!row_in || !((xin >> j) & 1u)) keep_source<T, LD>(out, src, a, j, row, row_in, x0);
             w[j + 1][(P + 2 * R) % W] = out;
         } else if (store_lane && row >= Y0) {
             store_cells(dst + (long)row * a.sy + x0, out, x0, a.lo[j][0], a.hi[j][0]);
@@ -83,18 +83,20 @@ __device__ __forceinline__ void fused2d_step(const T *__restrict__ src, T *__res
     }
 }
 
-/* tile: this block's place in the grid (x: strip, y: group of blockDim.y warps, each ROWS rows);
- * blockDim.x must be 32 (one warp per strip), and a whole warp returns or none of it. */
-template <typename T, int R, int L, int ROWS>
+/* One warp's march: strip `strip` (32 - 2 margin output vectors wide), rows `group` x rows ..
+ * + rows of the last level's box. The lane is threadIdx.x mod 32, so a block may hold its warps
+ * along y (the cycle kernel: 32 x 4 threads) or along x (the persistent pass kernel's 1D blocks).
+ * A whole warp returns or none of it. LD: the loads' path (HX_LD_NC, or HX_LD_CA in the pass kernel). */
+template <typename T, int R, int L, int LD = HX_LD_NC>
 __device__ __forceinline__ void sweep2d_fused_body(const T *__restrict__ src, T *__restrict__ dst, const fused_args &a,
-                                                   const uint3 tile)
+                                                   int strip, int group, int rows)
 {
     static_assert(R == 1 || R == 2, "the march below is unrolled for radius 1 and 2");
-    const int V = vec16<T>::n, W = 2 * R + 1, m = a.margin, lane = threadIdx.x;
-    const int x0 = a.xstart + ((int)tile.x * (32 - 2 * m) + lane - m) * V; /* may lie left of the row */
-    const int Y0 = a.lo[L - 1][1] + (tile.y * blockDim.y + threadIdx.y) * ROWS;
+    const int V = vec16<T>::n, W = 2 * R + 1, m = a.margin, lane = (int)(threadIdx.x & 31);
+    const int x0 = a.xstart + (strip * (32 - 2 * m) + lane - m) * V; /* may lie left of the row */
+    const int Y0 = a.lo[L - 1][1] + group * rows;
     if (Y0 >= a.hi[L - 1][1]) return; /* the whole warp: shuffles stay complete */
-    const int Y1 = min(Y0 + ROWS, a.hi[L - 1][1]);
+    const int Y1 = min(Y0 + rows, a.hi[L - 1][1]);
     const bool store_lane = lane >= m && lane < 32 - m;
     unsigned xin = 0; /* bit j: this vector lies inside level j's box in x */
 #pragma unroll
@@ -109,7 +111,7 @@ __device__ __forceinline__ void sweep2d_fused_body(const T *__restrict__ src, T 
             for (int i = 0; i < V; i++) w[j][k].v[i] = (T)0;
     int t = Y0 - L * R; /* level-0 row loaded at this step; level j+1 is computed at row t-(j+1)R */
 #pragma unroll
-    for (int k = 0; k < 2 * R; k++) w[0][k] = load_vec(col + (long)(t + k) * a.sy);
+    for (int k = 0; k < 2 * R; k++) w[0][k] = ld_vec<LD>(col + (long)(t + k) * a.sy);
     t += 2 * R;
     const int last = Y1 - 1 + L * R;
     cells<T> ahead[W]; /* rows t .. t+2R of the next W steps: loads stay 2R+1 rows ahead */
@@ -117,7 +119,7 @@ __device__ __forceinline__ void sweep2d_fused_body(const T *__restrict__ src, T 
     for (int p = 0; p < W; p++) {
 #pragma unroll
         for (int i = 0; i < V; i++) ahead[p].v[i] = (T)0;
-        if (t + p <= last) ahead[p] = load_vec(col + (long)(t + p) * a.sy);
+        if (t + p <= last) ahead[p] = ld_vec<LD>(col + (long)(t + p) * a.sy);
     }
     for (; t <= last; t += W) {
         /* W steps with phases 0 .. 2R: the windows come back to slot order 0 .. 2R */
@@ -125,8 +127,8 @@ __device__ __forceinline__ void sweep2d_fused_body(const T *__restrict__ src, T 
         if (P > 0 && t + P > last) break;                                                            \
         {                                                                                            \
             const cells<T> row_in = ahead[P % W];                                                    \
-            if (t + P + W <= last) ahead[P % W] = load_vec(col + (long)(t + P + W) * a.sy);          \
-            fused2d_step<T, R, L, P % W>(src, dst, a, w, row_in, t + P, x0, xin, store_lane, Y0);    \
+            if (t + P + W <= last) ahead[P % W] = ld_vec<LD>(col + (long)(t + P + W) * a.sy);        \
+            fused2d_step<T, R, L, P % W, LD>(src, dst, a, w, row_in, t + P, x0, xin, store_lane, Y0); \
         }
         HX_FUSED2D_STEP(0)
         HX_FUSED2D_STEP(1)
@@ -148,34 +150,47 @@ struct fused2d_launch {
     dim3 grid, block;
 };
 
-template <typename T, int R, int L> static inline fused2d_launch fused2d_plan(const hx_box *boxes, const int *alloc, int sms)
+/* The march's arguments from the level boxes (boxes[L-1] the output) and the allocation (pitch
+ * cells per row, `rows` rows); returns the strips across the output box (0 when it is empty). Host
+ * and device: the pass kernel builds them for each pass. */
+template <typename T, int R, int L>
+__host__ __device__ inline int fused2d_args(const hx_box *boxes, int pitch, int rows, fused_args &a)
 {
     const int V = vec16<T>::n;
     const hx_box *out = &boxes[L - 1];
-    fused2d_launch l;
-    fused_args &a = l.a;
-    memset(&a, 0, sizeof a);
-    for (int j = 0; j < L; j++)
+    for (int j = 0; j < HX_FUSE_MAX; j++)
         for (int i = 0; i < 2; i++) {
-            a.lo[j][i] = boxes[j].lo[i];
-            a.hi[j][i] = boxes[j].hi[i];
+            a.lo[j][i] = j < L ? boxes[j].lo[i] : 0;
+            a.hi[j][i] = j < L ? boxes[j].hi[i] : 0;
         }
     a.margin = (L * R + V - 1) / V;
     a.xstart = out->lo[0] / V * V;
-    a.pitch = alloc[0];
-    a.rows = alloc[1];
-    a.sy = alloc[0];
+    a.pitch = pitch;
+    a.rows = rows;
+    a.sy = pitch;
+    if (out->hi[0] <= out->lo[0] || out->hi[1] <= out->lo[1]) return 0;
     const int per_strip = 32 - 2 * a.margin;
-    const int strips = ((out->hi[0] - a.xstart + V - 1) / V + per_strip - 1) / per_strip;
-    const int ny = out->hi[1] - out->lo[1];
-    /* a march re-reads and recomputes 2LR rows that start it: long marches for deep fusion, shortened
-     * until the GPU holds about 16 warps per multiprocessor */
+    return ((out->hi[0] - a.xstart + V - 1) / V + per_strip - 1) / per_strip;
+}
+
+/* Rows a warp marches: a march re-reads and recomputes 2LR rows that start it, so long marches for
+ * deep fusion, halved (down to 16) until there are `warps` marches. */
+template <int R, int L> __host__ __device__ inline int fused2d_march_rows(int strips, int ny, long warps)
+{
     int rows = L * R > 4 ? 128 : 64;
-    while (rows > 16 && (long)strips * ((ny + rows - 1) / rows) < 16L * sms) rows /= 2;
-    const int chunks = (ny + rows - 1) / rows;
-    l.rows = rows;
+    while (rows > 16 && (long)strips * ((ny + rows - 1) / rows) < warps) rows /= 2;
+    return rows;
+}
+
+template <typename T, int R, int L> static inline fused2d_launch fused2d_plan(const hx_box *boxes, const int *alloc, int sms)
+{
+    fused2d_launch l;
+    const int strips = fused2d_args<T, R, L>(boxes, alloc[0], alloc[1], l.a);
+    const int ny = boxes[L - 1].hi[1] - boxes[L - 1].lo[1];
+    l.rows = fused2d_march_rows<R, L>(strips, ny, 16L * sms); /* about 16 warps per multiprocessor */
+    const int chunks = (ny + l.rows - 1) / l.rows;
     l.block = dim3(32, 4);
-    l.grid = dim3((unsigned)strips, (unsigned)((chunks + 3) / 4));
+    l.grid = dim3((unsigned)(strips > 0 ? strips : 1), (unsigned)((chunks + 3) / 4));
     return l;
 }
 
