@@ -48,7 +48,7 @@ if want march2d; then
         it=4000
         [ $size = 8192x8192 ] && it=960
         [ $size = 16384x16384 ] && it=400
-        for v in march tiles; do
+        for v in ${MARCH2D_VARIANTS:-march tiles}; do
             HALOX_PASS2D=$v timeout 60 $MPI -x HALOX_PASS2D -np "$NGPU" "$H" run --backend cuda --transport ipc --size $size \
                 --iters $it --repeat 5 --pattern direct --depth 8,16 --fuse 1,4,8 --schedule persistent --format csv --quiet \
                 2>"$OUT/march2d_${v}_$size.err" | cols | grep -v '^nx' | sed "s/^/$v,/"

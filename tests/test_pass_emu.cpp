@@ -123,6 +123,35 @@ template <typename T, int ST> static void run_stencil()
     }
 }
 
+/* The 2D march's rows (hx_march2d_rows) at benchmark sizes on a 132-SM GPU (264 blocks of 4 warps):
+ * the marches fill their rounds (at least 85% of the warps busy on average), and the pass costs no
+ * more than with the cycle kernel's power-of-two rows. */
+static void check_march_rows(void)
+{
+    const long warps = 264 * 4;
+    for (int n : {1024, 2048, 4096, 8192, 16384})
+        for (int ny : {n / 2, n}) {
+            const int V = 4, strips8 = (n / V + 27) / 28, strips4 = (n / V + 29) / 30; /* float: margins 2 and 1 */
+            const int s[2] = {strips4, strips8}, rows[2] = {hx_march2d_rows<1, 4>(strips4, ny, warps), hx_march2d_rows<1, 8>(strips8, ny, warps)};
+            for (int i = 0; i < 2; i++) {
+                const int L = i ? 8 : 4, old = fused2d_march_rows<1, 8>(s[i], ny, warps);
+                const long marches = (long)s[i] * ((ny + rows[i] - 1) / rows[i]), rounds = (marches + warps - 1) / warps;
+                const long old_marches = (long)s[i] * ((ny + old - 1) / old), old_rounds = (old_marches + warps - 1) / warps;
+                const double busy = (double)marches / (double)(rounds * warps);
+                runs++;
+                if (busy < 0.85 && rounds == 1 && marches < warps && rows[i] > 2 * L) { /* too few marches although shorter ones would do */
+                    failures++;
+                    printf("FAIL march rows %dx%d L=%d: %d rows, %ld marches in %ld rounds (%.0f%% busy)\n", n, ny, L, rows[i], marches, rounds, 100 * busy);
+                }
+                if (rounds * (rows[i] + 2 * L) > old_rounds * (old + 2 * L)) {
+                    failures++;
+                    printf("FAIL march rows %dx%d L=%d: %d rows cost %ld, power-of-two %d rows %ld\n", n, ny, L, rows[i],
+                           rounds * (rows[i] + 2 * L), old, old_rounds * (old + 2 * L));
+                }
+            }
+        }
+}
+
 /* The 2D pass tiles at benchmark sizes on a 132-SM GPU (hx_pass_tiles): within the shared-memory
  * cap, and never more rounds of tiles over the resident blocks than session 6's rule (the
  * largest shape still giving every SM two tiles), which left blocks idle through a nearly empty
@@ -170,6 +199,7 @@ static void check_tile_choice(void)
 int main(void)
 {
     setvbuf(stdout, nullptr, _IOLBF, 0); /* a failure shows at once, before the next run's watchdog */
+    check_march_rows();
     check_tile_choice();
     EMU_EACH_STENCIL(run_stencil);
     printf("pass kernel on the host, one rank: %d of %d runs bit-identical to the plain loop (%ld launches of %ld blocks, "

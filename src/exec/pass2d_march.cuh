@@ -13,6 +13,27 @@
 
 #include "compute/cuda/fused2d.cuh"
 
+/* Rows a march covers in the pass kernel, where `warps` warps take a pass's marches in turn and
+ * the pass ends with the last: a pass lasts about rounds x (rows + 2LR) row steps (a march
+ * recomputes 2LR rows to start). Chunks per strip are chosen so that the marches fill whole
+ * rounds (1 to 4 tried): session 8 measured half of a 4096 x 2048 pass at the grid barrier with
+ * the cycle kernel's power-of-two rows (1221 marches of 64 rows for 1056 warps: a second round
+ * for 165). */
+template <int R, int L> __host__ __device__ inline int hx_march2d_rows(int strips, int ny, long warps)
+{
+    int best = ny;
+    long best_cost = -1;
+    for (int r = 1; r <= 4; r++) {
+        long chunks = (long)r * warps / strips; /* marches per strip that fit r rounds */
+        if (chunks < 1) chunks = 1;
+        const int rows = (int)((ny + chunks - 1) / chunks);
+        const long marches = (long)strips * ((ny + rows - 1) / rows), rounds = (marches + warps - 1) / warps;
+        const long cost = rounds * (rows + 2 * L * R);
+        if (best_cost < 0 || cost < best_cost) best_cost = cost, best = rows;
+    }
+    return best;
+}
+
 /* Sweeps k .. k+L-1 of a cycle of m sweeps, src to dst, by the whole grid. */
 template <typename T, int R, int L>
 __device__ void hx_pass2d_march_levels(const hx_pparams &p, const T *src, T *dst, int k, int m)
@@ -25,7 +46,7 @@ __device__ void hx_pass2d_march_levels(const hx_pparams &p, const T *src, T *dst
     if (strips <= 0) return;
     const long warps = (long)gridDim.x * (blockDim.x >> 5);
     const int ny = boxes[L - 1].hi[1] - boxes[L - 1].lo[1];
-    const int rows = fused2d_march_rows<R, L>(strips, ny, warps);
+    const int rows = hx_march2d_rows<R, L>(strips, ny, warps);
     const long marches = (long)strips * ((ny + rows - 1) / rows);
     for (long i = (long)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5); i < marches; i += warps)
         sweep2d_fused_body<T, R, L, HX_LD_CA>(src, dst, a, (int)(i % strips), (int)(i / strips), rows);
