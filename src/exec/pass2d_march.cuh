@@ -17,10 +17,13 @@
  * the pass ends with the last: a pass lasts about rounds x (rows + 2LR) row steps (a march
  * recomputes 2LR rows to start). Chunks per strip are chosen so that the marches fill whole
  * rounds (1 to 4 tried): session 8 measured half of a 4096 x 2048 pass at the grid barrier with
- * the cycle kernel's power-of-two rows (1221 marches of 64 rows for 1056 warps: a second round
- * for 165). */
+ * the cycle kernel's power-of-two rows (about 1200 marches of 64 rows for 1056 warps: a second
+ * round for about 150). */
 template <int R, int L> __host__ __device__ inline int hx_march2d_rows(int strips, int ny, long warps)
 {
+#ifdef HX_MARCH2D_POW2_ROWS /* a tuning build (scripts/variant_build.sh): the rule session 8 measured */
+    return fused2d_march_rows<R, L>(strips, ny, warps);
+#endif
     int best = ny;
     long best_cost = -1;
     for (int r = 1; r <= 4; r++) {
