@@ -1,4 +1,6 @@
-/* Host side of the kernel-initiated schedules (see persistent_kernel.cuh for the device side):
+/* (About 450 lines: the set-up of the pass, resident and role kernels shares one device state and
+ * its checks; split it when a fourth kernel comes.)
+ * Host side of the kernel-initiated schedules (see persistent_kernel.cuh for the device side):
  * set-up of the device state (message table, barrier, watchdog report), co-residency, launch,
  * a host deadline on lack of progress, and the norms reduced after the run.
  *   persistent  one cooperative launch for all the sweeps of hx_iterate;
