@@ -6,8 +6,8 @@
  * a grid barrier that invalidates L1, see hx_march_ld). L is a power of two, at most
  * HX_FUSE_MAX / R: a pass of another length runs as several (the sweeps and their order are the
  * same, so the result is too). A single sweep, and every sweep followed by a norm, goes through
- * hx_sweep_rows. The arithmetic is the fused body's, bit-identical to separate sweeps.
- * Included by persistent_kernel.cuh after hx_pparams and hx_sweep_rows. */
+ * hx_pass_rows. The arithmetic is the fused body's, bit-identical to separate sweeps.
+ * Included by persistent_kernel.cuh after hx_pparams and hx_pass_rows. */
 #ifndef HALOX_PASS2D_MARCH_CUH
 #define HALOX_PASS2D_MARCH_CUH
 
@@ -65,10 +65,7 @@ __device__ int hx_pass2d_march(const hx_pparams &p, const T *src, T *dst, int k,
     }
     if (levels >= 4) return hx_pass2d_march_levels<T, R, 4>(p, src, dst, k, m), 4;
     if (levels >= 2) return hx_pass2d_march_levels<T, R, 2>(p, src, dst, k, m), 2;
-    double acc = 0;
-    hx_sweep_rows<T, ST>(p, src, dst, hx_dev_sweep_box(p, (m - 1 - k) * p.radius), (int)blockIdx.x, (int)gridDim.x,
-                         norm != NULL, acc);
-    if (norm) hx_block_add(acc, norm);
+    hx_pass_rows<T, ST>(p, src, dst, hx_dev_sweep_box(p, (m - 1 - k) * p.radius), norm);
     return 1;
 }
 

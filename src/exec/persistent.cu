@@ -63,22 +63,21 @@ static bool pass2d_march_wanted(void)
 }
 static kernel_fn pick_kernel(hx_dtype t, hx_stencil_id st, bool march2d)
 {
-    if (march2d && st == HX_JACOBI5) return t == HX_DOUBLE ? hx_persistent_kernel<double, HX_JACOBI5, true> : hx_persistent_kernel<float, HX_JACOBI5, true>;
-    if (march2d && st == HX_STAR9) return t == HX_DOUBLE ? hx_persistent_kernel<double, HX_STAR9, true> : hx_persistent_kernel<float, HX_STAR9, true>;
     static const kernel_fn table[2][HX_NUM_STENCILS] = {
         {hx_persistent_kernel<float, HX_JACOBI5>, hx_persistent_kernel<float, HX_JACOBI7>,
          hx_persistent_kernel<float, HX_STAR9>, hx_persistent_kernel<float, HX_STAR13>},
         {hx_persistent_kernel<double, HX_JACOBI5>, hx_persistent_kernel<double, HX_JACOBI7>,
          hx_persistent_kernel<double, HX_STAR9>, hx_persistent_kernel<double, HX_STAR13>},
     };
-    static const kernel_fn march[2][2] = {
-        {hx_persistent_kernel<float, HX_JACOBI7, true>, hx_persistent_kernel<float, HX_STAR13, true>},
-        {hx_persistent_kernel<double, HX_JACOBI7, true>, hx_persistent_kernel<double, HX_STAR13, true>},
+    static const kernel_fn march[2][HX_NUM_STENCILS] = {
+        {hx_persistent_kernel<float, HX_JACOBI5, true>, hx_persistent_kernel<float, HX_JACOBI7, true>,
+         hx_persistent_kernel<float, HX_STAR9, true>, hx_persistent_kernel<float, HX_STAR13, true>},
+        {hx_persistent_kernel<double, HX_JACOBI5, true>, hx_persistent_kernel<double, HX_JACOBI7, true>,
+         hx_persistent_kernel<double, HX_STAR9, true>, hx_persistent_kernel<double, HX_STAR13, true>},
     };
     const char *e = getenv("HALOX_PASS3D");
-    const bool rows = e && strcmp(e, "rows") == 0;
-    if (!rows && (st == HX_JACOBI7 || st == HX_STAR13)) return march[t == HX_DOUBLE][st == HX_STAR13];
-    return table[t == HX_DOUBLE][st];
+    const bool three_d = st == HX_JACOBI7 || st == HX_STAR13, rows = e && strcmp(e, "rows") == 0;
+    return (three_d ? !rows : march2d) ? march[t == HX_DOUBLE][st] : table[t == HX_DOUBLE][st];
 }
 
 static kernel_fn pick_resident(hx_dtype t, hx_stencil_id st)
@@ -282,6 +281,7 @@ static int setup(hx_sim *s)
     hx_pass_tiles(d, s->radius, levels, sms, s->opt.depth, s->bk->elem, &ps);
     r->tx = ps.tx, r->ty = ps.ty, r->levels = ps.levels, r->pitch = ps.pitch, r->smem = ps.smem, r->threads = ps.threads;
     bool march2d = d->dim == 2 && levels > 1 && pass2d_march_wanted();
+    r->kernel = NULL;
 #ifdef HALOX_HAVE_NVSHMEM_DEVICE
     /* transport nvshmem: its puts by the NVSHMEM device API (HALOX_NVSHMEM_API=0: stores through
      * nvshmem_ptr, as the other kernels do) */
@@ -292,12 +292,8 @@ static int setup(hx_sim *s)
         march2d = false;
     }
 #endif
-    if (march2d) {
-        r->kernel = (void *)pick_kernel(s->bk->dtype, s->bk->stencil, true);
-        r->threads = 128, r->smem = 0, r->march2d = 1;
-    } else if (!r->shmem_api) {
-        r->kernel = (void *)pick_kernel(s->bk->dtype, s->bk->stencil, false);
-    }
+    if (!r->kernel) r->kernel = (void *)pick_kernel(s->bk->dtype, s->bk->stencil, march2d);
+    if (march2d) r->threads = 128, r->smem = 0, r->march2d = 1;
     DEV_TRY(cudaFuncSetAttribute(r->kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)r->smem));
     DEV_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, r->kernel, r->threads, r->smem));
     if (per_sm < 1)

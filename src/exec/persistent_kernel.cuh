@@ -165,6 +165,16 @@ static __device__ void hx_block_add(double v, double *slot)
 
 /* hx_apply_cg, and the loops that spread a box's cells over a set of blocks (copies, sweeps) */
 #include "exec/box_loops.cuh"
+
+/* One sweep on box b by the whole grid, rows from L2 (hx_sweep_rows), and its norm term when asked:
+ * the 3D pass with HALOX_PASS3D=rows, and the 2D march's single sweeps. */
+template <typename T, int ST>
+__device__ void hx_pass_rows(const hx_pparams &p, const T *src, T *dst, const hx_box &b, double *norm)
+{
+    double acc = 0;
+    hx_sweep_rows<T, ST>(p, src, dst, b, (int)blockIdx.x, (int)gridDim.x, norm != NULL, acc);
+    if (norm) hx_block_add(acc, norm);
+}
 /* the 3D pass by marching register windows (the default; HALOX_PASS3D=rows for the older pass) */
 #include "exec/pass3d_march.cuh"
 /* the 2D pass by marching register windows in y (the default with --fuse > 1; HALOX_PASS2D=tiles) */
@@ -301,15 +311,6 @@ __device__ void hx_pass2d(const hx_pparams &p, const T *src, T *dst, int k, int 
     if (norm) hx_block_add(acc, norm);
 }
 
-/* 3D: one sweep on box b by the whole grid. */
-template <typename T, int ST>
-__device__ void hx_pass3d(const hx_pparams &p, const T *src, T *dst, const hx_box &b, double *norm)
-{
-    double acc = 0;
-    hx_sweep_rows<T, ST>(p, src, dst, b, (int)blockIdx.x, (int)gridDim.x, norm != NULL, acc);
-    if (norm) hx_block_add(acc, norm);
-}
-
 /* Sweeps in the next pass: up to p.levels, never past the cycle, and a sweep followed by a norm
  * runs alone (the norm compares it with the iterate before it). */
 __device__ __forceinline__ int hx_pass_levels(const hx_pparams &p, int left, long done)
@@ -365,7 +366,7 @@ hx_persistent_kernel(hx_pparams p)
             if constexpr (two_d && MARCH) levels = hx_pass2d_march<T, ST>(p, src, dst, k, levels, m, norm);
             else if constexpr (two_d) hx_pass2d<T, ST>(p, src, dst, k, levels, m, sm, norm);
             else if constexpr (MARCH) hx_pass3d_march<T, ST>(p, src, dst, hx_dev_sweep_box(p, (m - 1 - k) * p.radius), norm);
-            else hx_pass3d<T, ST>(p, src, dst, hx_dev_sweep_box(p, (m - 1 - k) * p.radius), norm);
+            else hx_pass_rows<T, ST>(p, src, dst, hx_dev_sweep_box(p, (m - 1 - k) * p.radius), norm);
             const unsigned long long tb = p.prof ? hx_now_ns() : 0;
             if (!hx_grid_sync(p, e, gdone)) return;
             if (p.prof) at_barrier += hx_now_ns() - tb;
