@@ -85,8 +85,9 @@ int hx_sweeper_times(const hx_sweeper *s, hx_times *t);
 int hx_sweeper_whole_graph(const hx_sweeper *s);
 /* Which kernel a device schedule (fused, persistent) runs, known after the first
  * hx_sweeper_iterate: "resident" (tiles kept in shared memory for the run), "roles" (the role-based
- * fused kernel), "passes" (the field streamed pass by pass) or "passes-shmem" (the same, putting
- * with the NVSHMEM device API); NULL for the cycle schedule. */
+ * fused kernel), "passes" (the field streamed pass by pass), "passes-march" (2D passes of several
+ * sweeps marching register windows) or "passes-shmem" (passes putting with the NVSHMEM device API);
+ * NULL for the cycle schedule. */
 const char *hx_sweeper_kernel(const hx_sweeper *s);
 
 #ifdef __cplusplus
