@@ -15,6 +15,8 @@ run_case() { RUN_KNOB=${HALOX_TILE:+HALOX_TILE=$HALOX_TILE } verify_case 3 --bac
 transports=mpi
 # nccl takes one GPU per rank: left out when ranks share GPUs
 "$HALOX" info | grep -q '^  nccl ' && [ "$NP" -le "$gpu_count" ] && transports="mpi nccl"
+# ipc-put: the whole cycle, its kernels included, in one graph; one GPU per rank too
+"$HALOX" info | grep -q '^  ipc-put ' && [ "$NP" -le "$gpu_count" ] && transports="$transports ipc-put"
 for tr in $transports; do
     for overlap in on off; do
         run_case --transport "$tr" --graph --size 131x67 --depth 3 --iters 14 --repeat 2 --overlap=$overlap --pattern direct

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The GPU transports at one rank count: bit-for-bit runs over both patterns, overlap on/off,
-# deep halos, 2D and 3D, both dtypes and boundaries; for ipc at 2 and 4 ranks, also with links
+# deep halos, 2D and 3D, both dtypes and boundaries (ipc-put: its kernels put and get); for ipc
+# at 2 and 4 ranks, also with links
 # forced onto host-staged MPI (HALOX_IPC_FALLBACK); for nvshmem, the fused and persistent
 # schedules over its device path; skipped without a GPU.
 # Usage: gpu_transports.sh HALOX MPIEXEC NP TRANSPORT
@@ -11,10 +12,12 @@ HALOX=$1 MPIEXEC=$2 NP=$3 TR=$4
 unset OMPI_MCA_mpi_yield_when_idle HALOX_IPC_FALLBACK
 if ! "$HALOX" info 2>/dev/null | grep -q "^  $TR "; then echo "SKIPPED: this build has no transport $TR"; exit 77; fi
 case $TR in nccl|nvshmem) [ "$NP" -le "$gpu_count" ] || { echo "SKIPPED: $TR needs one GPU per rank"; exit 77; } ;; esac
+# ipc-put's kernels spin for each other: ranks share a GPU only where the tests allow it
+[ "$TR" = ipc-put ] && [ "$NP" -gt "$gpu_count" ] && [ "$HALOX_SHARE_GPU" != 1 ] && { echo "SKIPPED: $TR needs one GPU per rank"; exit 77; }
 fail=0 runs=0
 run_case() {
     local knob=${HALOX_IPC_FALLBACK:+HALOX_IPC_FALLBACK=$HALOX_IPC_FALLBACK }
-    RUN_KNOB=$knob verify_case 2 --backend cuda --transport "$TR" "$@" || return 0
+    RUN_KNOB=$knob RUN_MPI="-x HALOX_SHARE_GPU" verify_case 2 --backend cuda --transport "$TR" "$@" || return 0
     if [ -n "$knob" ] && ! grep -Eq " [1-9][0-9]* by host-staged MPI" <<<"$VERIFY_OUT"; then
         echo "FAIL (np=$NP): ${knob}sent no message over MPI: halox run --transport $TR $*"; fail=$((fail + 1))
     fi

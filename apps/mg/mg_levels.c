@@ -17,7 +17,18 @@ int mg_kfail(mg_solver *s, const char *what)
     return HX_ERR_RUNTIME;
 }
 
-int mg_sync(mg_solver *s) { return s->k->sync(&s->kc) ? mg_kfail(s, "waiting for the kernels") : HX_OK; }
+/* Waits for the kernels, then asks each level's exchange whether a device wait gave up (transport
+ * ipc-put's kernels report only once they have finished). */
+int mg_sync(mg_solver *s)
+{
+    if (s->k->sync(&s->kc)) return mg_kfail(s, "waiting for the kernels");
+    for (int l = 0; l < s->nlev; l++)
+        if (s->lev[l].xch && hx_exchange_check(s->lev[l].xch) != HX_OK) {
+            snprintf(s->err, sizeof s->err, "mg (rank %d): level %d: %s", s->rank, l, hx_context_error(s->ctx));
+            return HX_ERR_RUNTIME;
+        }
+    return HX_OK;
+}
 
 /* Collective: 1 when any rank failed; s->err holds this rank's message, or names another rank's. */
 int mg_fail_agreed(mg_solver *s, int bad, const char *msg)

@@ -4,9 +4,11 @@
  * exchanges: one per multigrid level, one per halo width, several over the same layout.
  *
  * Transports (see hx_transport_names): "mpi" (host-staged MPI), "mpi-cuda" (CUDA-aware MPI),
- * "ipc" (CUDA IPC peer copies), "nccl" (NCCL send/recv on a stream), "nvshmem" (put + signal on
- * a stream). Patterns: HX_DIRECT (one message per neighbour, corners included, one phase) and
- * HX_STAGED (faces only, axis by axis, forwarding corners). */
+ * "ipc" (CUDA IPC peer copies), "ipc-put" (CUDA IPC, kernel-initiated: kernels on the stream
+ * store into the neighbour, signal, wait and unpack; one GPU per rank, one node), "nccl" (NCCL
+ * send/recv on a stream), "nvshmem" (put + signal on a stream). Patterns: HX_DIRECT (one message
+ * per neighbour, corners included, one phase) and HX_STAGED (faces only, axis by axis, forwarding
+ * corners). */
 #ifndef HALOX_EXCHANGE_H
 #define HALOX_EXCHANGE_H
 
@@ -36,6 +38,12 @@ void hx_exchange_destroy(hx_exchange *x);
 int hx_exchange_start(hx_exchange *x, const hx_field *f, void *stream);
 int hx_exchange_finish(hx_exchange *x, const hx_field *f, void *stream);
 int hx_exchange_run(hx_exchange *x, const hx_field *f, void *stream);
+
+/* After the stream of the exchanges is synchronized: HX_OK, or HX_ERR_RUNTIME when a device wait
+ * of a kernel-initiated exchange (ipc-put) gave up, the message naming the rank, the neighbour
+ * it waited for and the exchange. start and finish report it too, but only of kernels that have
+ * finished by then. */
+int hx_exchange_check(hx_exchange *x);
 
 /* What the exchange sends: its plan (phases, messages, boxes). */
 const hx_plan *hx_exchange_plan(const hx_exchange *x);

@@ -60,6 +60,20 @@ int hx_node_leaders(MPI_Comm comm, int *leader)
     return MPI_Allgather(&mine, 1, MPI_INT, leader, 1, MPI_INT, comm) == MPI_SUCCESS ? 0 : -1;
 }
 
+int hx_node_shares_gpu(MPI_Comm comm, int device, int *other)
+{
+    int n = 0, rank = 0, found = 0;
+    if (MPI_Comm_size(comm, &n) != MPI_SUCCESS || MPI_Comm_rank(comm, &rank) != MPI_SUCCESS) return 0;
+    int *leader = malloc(sizeof(int) * (size_t)n), *dev = malloc(sizeof(int) * (size_t)n);
+    if (leader && dev && hx_node_leaders(comm, leader) == 0 &&
+        MPI_Allgather(&device, 1, MPI_INT, dev, 1, MPI_INT, comm) == MPI_SUCCESS)
+        for (int r = 0; r < n && !found && device >= 0; r++)
+            if (r != rank && leader[r] == leader[rank] && dev[r] == device) found = 1, *other = r;
+    free(leader);
+    free(dev);
+    return found;
+}
+
 int hx_ipc_fallback_parse(const char *spec, int nranks, unsigned char *off, char *err, size_t errlen)
 {
     memset(off, 0, (size_t)nranks);

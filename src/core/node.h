@@ -20,6 +20,11 @@ int hx_pick_device(const char *list, int node_rank, int device_count, int *devic
  * (leader has one slot per rank). Returns 0, or -1 when an MPI call fails. */
 int hx_node_leaders(MPI_Comm comm, int *leader);
 
+/* Collective: 1 when another rank of this rank's node uses the same GPU (device; -1: none), with
+ * the lowest such rank in *other; 0 otherwise, and when an MPI call fails. Kernels that spin for
+ * each other's data can starve when their processes share a GPU. */
+int hx_node_shares_gpu(MPI_Comm comm, int device, int *other);
+
 /* HALOX_IPC_FALLBACK, the test knob of --transport ipc: NULL, "" or "none" marks no rank, "all"
  * every rank, or a comma list of ranks such as "1,3" marks those; off has nranks slots.
  * Returns 0, or -1 with a one-line message naming the accepted values. */

@@ -44,11 +44,19 @@ static int timed_sweep(hx_sim *s, int stream, int seg, const hx_box *box)
     return 0;
 }
 
+static int silent(const hx_sim *s);
+
+/* A transport with a kernel path (ipc-put) packs in its put and unpacks in its get, which also
+ * send and wait: pack time includes the put, unpack time the wait; message time is none. */
 static int pack_phase(hx_sim *s, int p)
 {
     int ev = hx_clock_start(&s->clock, HX_STREAM_MAIN);
     TRY_CLOCK(ev);
-    TRY_BK(s->bk->ops->pack(s->bk, HX_STREAM_MAIN, &s->plan->phase[p], cur_field(s), s->tr->send_buf[p]));
+    if (s->tr->ops->put) {
+        if (!silent(s)) TRY_TR(s->tr->ops->put(s->tr, p, HX_STREAM_MAIN, cur_field(s)));
+    } else {
+        TRY_BK(s->bk->ops->pack(s->bk, HX_STREAM_MAIN, &s->plan->phase[p], cur_field(s), s->tr->send_buf[p]));
+    }
     TRY_CLOCK(hx_clock_stop(&s->clock, HX_STREAM_MAIN, HX_SEG_PACK, ev));
     return 0;
 }
@@ -57,7 +65,11 @@ static int unpack_phase(hx_sim *s, int p)
 {
     int ev = hx_clock_start(&s->clock, HX_STREAM_MAIN);
     TRY_CLOCK(ev);
-    TRY_BK(s->bk->ops->unpack(s->bk, HX_STREAM_MAIN, &s->plan->phase[p], s->tr->recv_buf[p], cur_field(s)));
+    if (s->tr->ops->get) {
+        if (!silent(s)) TRY_TR(s->tr->ops->get(s->tr, p, HX_STREAM_MAIN, cur_field(s)));
+    } else {
+        TRY_BK(s->bk->ops->unpack(s->bk, HX_STREAM_MAIN, &s->plan->phase[p], s->tr->recv_buf[p], cur_field(s)));
+    }
     TRY_CLOCK(hx_clock_stop(&s->clock, HX_STREAM_MAIN, HX_SEG_UNPACK, ev));
     return 0;
 }
@@ -80,7 +92,7 @@ static int silent(const hx_sim *s)
 
 static int post_phase(hx_sim *s, int p)
 {
-    if (silent(s)) return 0;
+    if (silent(s) || s->tr->ops->put) return 0;
     if (s->tr->ops->caps & HX_PATH_HOST) {
         TRY_TR(s->tr->ops->post(s->tr, p, HX_STREAM_MAIN));
         return 0;
@@ -319,6 +331,10 @@ int hx_iterate(hx_sim *s, long sweeps)
     }
     if (s->bk->ops->sync(s->bk, HX_STREAM_MAIN) || s->bk->ops->sync(s->bk, HX_STREAM_INNER)) {
         snprintf(s->err, sizeof s->err, "%s", s->bk->err);
+        return with_neighbours(s);
+    }
+    if (s->tr->ops->check && s->tr->ops->check(s->tr)) { /* a device wait of the kernel path gave up */
+        snprintf(s->err, sizeof s->err, "%s transport: %s", s->tr->ops->name, s->tr->err);
         return with_neighbours(s);
     }
     if (hx_clock_flush(&s->clock)) {

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/node.h"
 #include "core/objects.h"
 #include "exec/persistent.h"
 
@@ -23,22 +24,7 @@ const char *hx_device_kernel(const hx_sim *s)
 #endif
 
 /* Two ranks of this context's node on one GPU: kernels that spin for each other could starve. */
-static int shares_gpu(hx_context *ctx, int *other)
-{
-    int n = ctx->size, found = 0;
-    char name[MPI_MAX_PROCESSOR_NAME];
-    int len = 0;
-    MPI_Get_processor_name(name, &len);
-    unsigned h = 5381;
-    for (int i = 0; i < len; i++) h = h * 33u + (unsigned char)name[i];
-    int me[2] = {ctx->device, (int)(h & 0x7fffffff)};
-    int *all = malloc(sizeof(int) * 2 * (size_t)n);
-    if (all && MPI_Allgather(me, 2, MPI_INT, all, 2, MPI_INT, ctx->comm) == MPI_SUCCESS)
-        for (int r = 0; r < n && !found; r++)
-            if (r != ctx->rank && all[2 * r] == me[0] && all[2 * r + 1] == me[1]) found = 1, *other = r;
-    free(all);
-    return found;
-}
+static int shares_gpu(hx_context *ctx, int *other) { return hx_node_shares_gpu(ctx->comm, ctx->device, other); }
 
 hx_sweep_options hx_sweep_defaults(hx_stencil_id s)
 {

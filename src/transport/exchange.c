@@ -146,6 +146,7 @@ static int transport_failed(hx_exchange *x) { return hx_fail(x->ctx, HX_ERR_RUNT
 
 static int send_phase(hx_exchange *x, int p, int slot)
 {
+    if (x->tr.ops->put) return x->tr.ops->put(&x->tr, p, slot, x->base) ? transport_failed(x) : HX_OK;
     if (x->bk.ops->pack(&x->bk, slot, &x->plan.phase[p], x->base, x->tr.send_buf[p])) return backend_failed(x);
     int rc = x->tr.ops->caps & HX_PATH_HOST ? x->tr.ops->post(&x->tr, p, slot) : x->tr.ops->enqueue(&x->tr, p, slot);
     return rc ? transport_failed(x) : HX_OK;
@@ -153,6 +154,7 @@ static int send_phase(hx_exchange *x, int p, int slot)
 
 static int receive_phase(hx_exchange *x, int p, int slot)
 {
+    if (x->tr.ops->get) return x->tr.ops->get(&x->tr, p, slot, x->base) ? transport_failed(x) : HX_OK;
     if ((x->tr.ops->caps & HX_PATH_HOST) && x->tr.ops->wait(&x->tr, p, slot)) return transport_failed(x);
     if (x->bk.ops->unpack(&x->bk, slot, &x->plan.phase[p], x->tr.recv_buf[p], x->base)) return backend_failed(x);
     return HX_OK;
@@ -185,4 +187,10 @@ int hx_exchange_run(hx_exchange *x, const hx_field *f, void *stream)
 {
     int st = hx_exchange_start(x, f, stream);
     return st ? st : hx_exchange_finish(x, f, stream);
+}
+
+int hx_exchange_check(hx_exchange *x)
+{
+    if (x->tr.ops->check && x->tr.ops->check(&x->tr)) return transport_failed(x);
+    return HX_OK;
 }

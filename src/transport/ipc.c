@@ -1,4 +1,5 @@
-/* (About 430 lines: one transport, its host path and its set-up; the device path is in ipc_device.c.)
+/* (About 500 lines: two transports that share one set-up: ipc, its host path and its set-up, and
+ * ipc-put at the end; the device path is in ipc_device.c, ipc-put's kernels in ipc_put.cu.)
  *
  * CUDA IPC: packed faces go straight into the neighbour's receive buffer with peer copies over
  * NVLink/PCIe; no byte passes through the host. Neighbours on another node are served instead by
@@ -33,6 +34,7 @@
 #include "core/check.h"
 #include "core/node.h"
 #include "transport/ipc_device.h"
+#include "transport/ipc_put.h"
 #include "transport/transport.h"
 #include "wait.h"
 
@@ -54,6 +56,7 @@ typedef struct {
 typedef struct {
     ipc_phase ph[HX_MAX_PHASES];
     hx_ipc_device *dev;                       /* the device path (ipc_device.c) */
+    hx_ipc_put *kern;                         /* transport ipc-put's kernels (ipc_put.cu) */
     void *opened[1024];                       /* mapped buffers and events, to close at the end */
     int nopened;
     cudaEvent_t opened_ev[1024];
@@ -102,7 +105,7 @@ static int report_routes(hx_transport *t, const int counts[3], char *err, size_t
     int sum[3] = {0, 0, 0};
     HX_MPI_TRY(MPI_Reduce(counts, sum, 3, MPI_INT, MPI_SUM, 0, t->comm), err, n);
     if (t->bk->decomp->rank != 0) return 0;
-    fprintf(stderr, "halox: ipc: per exchange, %d halo messages by IPC peer copy, %d by host-staged MPI", sum[0],
+    fprintf(stderr, "halox: %s: per exchange, %d halo messages by IPC peer copy, %d by host-staged MPI", t->ops->name, sum[0],
             sum[1] + sum[2]);
     if (sum[1] && sum[2]) fprintf(stderr, " (%d off-node, %d forced by HALOX_IPC_FALLBACK)\n", sum[1], sum[2]);
     else if (sum[1]) fprintf(stderr, " (off-node)\n");
@@ -410,6 +413,7 @@ static void ipc_destroy(hx_transport *t)
     }
     /* neighbours may still read our events and buffers until every rank is done */
     MPI_Barrier(t->comm);
+    if (s) hx_ipc_put_destroy(s->kern);
     if (s) hx_ipc_device_destroy(s->dev);
     hx_transport_free_buffers(t);
     free(s);
@@ -431,5 +435,81 @@ const hx_transport_ops hx_transport_ipc = {
     .post = ipc_post,
     .wait = ipc_wait,
     .device_table = ipc_device_table,
+    .destroy = ipc_destroy,
+};
+
+/* ---------------------------------------------------------------- transport ipc-put
+ * The same set-up and device areas as ipc; each exchange phase is two kernels on the caller's
+ * stream (ipc_put.cuh): a put that packs straight into the neighbours' slots and signals, a get
+ * that waits on the device and unpacks. No host step per exchange, so a graph can replay it. It
+ * needs every neighbour on this node and a GPU of its own (its kernels spin for each other). */
+static int ipc_put_available(const hx_backend *bk, char *why, size_t n)
+{
+    if (bk->host_accessible || bk->device < 0) {
+        snprintf(why, n, "transport ipc-put runs kernels on GPUs: use it with the cuda backend, or transport mpi");
+        return 0;
+    }
+    return 1;
+}
+
+static int ipc_put_setup(hx_transport *t, char *err, size_t n)
+{
+    if (ipc_setup(t, err, n)) return -1;
+    ipc_state *s = t->impl;
+    const hx_decomp *d = t->bk->decomp;
+    int nmpi = 0, other = -1, ok = 1;
+    for (int p = 0; p < t->plan->nphases; p++) nmpi += s->ph[p].nmpi;
+    const char *share = getenv("HALOX_SHARE_GPU"); /* the tests' knob, as for the device schedules */
+    const int shared = hx_node_shares_gpu(t->comm, t->bk->device, &other) && !(share && atoi(share) == 1);
+    hx_dev_table table;
+    if (nmpi) ok = 0, snprintf(err, n, "transport ipc-put: %d halo message%s of rank %d cross nodes (or HALOX_IPC_FALLBACK); its "
+                               "kernels store only into GPUs of their node: use ipc or nccl", nmpi, nmpi > 1 ? "s" : "", d->rank);
+    else if (shared) ok = 0, snprintf(err, n, "transport ipc-put: ranks %d and %d share GPU %d, and its kernels spin-wait for each "
+                                      "other: give every rank a GPU of its own, or use ipc or nccl", d->rank, other, t->bk->device);
+    else if (hx_ipc_device_table(s->dev, &table, err, n) || hx_ipc_put_create(&table, d->rank, t->bk->elem, &s->kern, err, n))
+        ok = 0;
+    if (all_ok(t->comm, ok)) return 0;
+    if (ok) snprintf(err, n, "another rank could not set up transport ipc-put");
+    return -1;
+}
+
+static void field_pitches(const hx_transport *t, long *sy, long *sz)
+{
+    const hx_decomp *d = t->bk->decomp;
+    *sy = d->alloc[0];
+    *sz = (long)d->alloc[0] * d->alloc[1];
+}
+
+static int ipc_put_put(hx_transport *t, int phase, int stream, void *field)
+{
+    ipc_state *s = t->impl;
+    long sy, sz;
+    field_pitches(t, &sy, &sz);
+    return hx_ipc_put_put(s->kern, phase, t->bk->ops->native_stream(t->bk, stream), field, sy, sz, t->err, sizeof t->err);
+}
+
+static int ipc_put_get(hx_transport *t, int phase, int stream, void *field)
+{
+    ipc_state *s = t->impl;
+    long sy, sz;
+    field_pitches(t, &sy, &sz);
+    return hx_ipc_put_get(s->kern, phase, t->bk->ops->native_stream(t->bk, stream), field, sy, sz, t->err, sizeof t->err);
+}
+
+static int ipc_put_check(hx_transport *t)
+{
+    ipc_state *s = t->impl;
+    return hx_ipc_put_check(s->kern, t->err, sizeof t->err);
+}
+
+const hx_transport_ops hx_transport_ipc_put = {
+    .name = "ipc-put",
+    .summary = "CUDA IPC, kernel-initiated: kernels on the stream pack into the neighbour's memory, signal, wait and unpack",
+    .caps = HX_PATH_STREAM | HX_CAP_REPLAY,
+    .available = ipc_put_available,
+    .setup = ipc_put_setup,
+    .put = ipc_put_put,
+    .get = ipc_put_get,
+    .check = ipc_put_check,
     .destroy = ipc_destroy,
 };

@@ -8,7 +8,7 @@
 #include "core/check.h"
 #include "transport/wait.h"
 
-extern const hx_transport_ops hx_transport_mpi, hx_transport_mpi_cuda, hx_transport_ipc, hx_transport_nccl,
+extern const hx_transport_ops hx_transport_mpi, hx_transport_mpi_cuda, hx_transport_ipc, hx_transport_ipc_put, hx_transport_nccl,
     hx_transport_nvshmem;
 
 /* What this build holds; optional ones are compiled only when found at configure time. */
@@ -17,6 +17,7 @@ static const hx_transport_ops *const registry[] = {
 #ifdef HALOX_HAVE_CUDA
     &hx_transport_mpi_cuda,
     &hx_transport_ipc,
+    &hx_transport_ipc_put,
 #endif
 #ifdef HALOX_HAVE_NCCL
     &hx_transport_nccl,
@@ -29,7 +30,7 @@ static const hx_transport_ops *const registry[] = {
 /* Every model halox knows, built or not, so that asking for an absent one says why. */
 const char *hx_transport_missing(const char *name)
 {
-    if (!strcmp(name, "mpi-cuda") || !strcmp(name, "ipc"))
+    if (!strcmp(name, "mpi-cuda") || !strcmp(name, "ipc") || !strcmp(name, "ipc-put"))
         return "this halox was built without CUDA (no nvcc at configure time): install the CUDA toolkit and rebuild";
     if (!strcmp(name, "nccl"))
         return "this halox was built without NCCL (nccl.h/libnccl not found at configure time): set NCCL_HOME and rebuild";

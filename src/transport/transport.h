@@ -4,7 +4,9 @@
  *   host path    post(phase) then wait(phase): the CPU drives each exchange (MPI, CUDA-aware MPI,
  *                IPC peer copies);
  *   stream path  enqueue(phase, stream): the exchange is ordered on a backend stream and the host
- *                never waits for it (NCCL send/recv, NVSHMEM put+signal on stream);
+ *                never waits for it (NCCL send/recv, NVSHMEM put+signal on stream); or put and
+ *                get(phase, stream, field): kernels on the stream pack, store into the neighbour,
+ *                signal, wait and unpack themselves (ipc-put);
  *   device path  device_table(): addresses and flags that kernel threads use to put, signal and
  *                wait themselves (IPC stores plus flags; see device_table.h).
  * A transport fills the ops of the paths it supports and sets the matching bits in caps; a
@@ -47,6 +49,14 @@ typedef struct {
     int (*wait)(hx_transport *t, int phase, int stream);
     /* stream path */
     int (*enqueue)(hx_transport *t, int phase, int stream);
+    /* kernel path, a stream path whose data kernels move (ipc-put): put packs phase `phase` of
+     * the field at `field` straight into the neighbours and signals them; get waits on the device
+     * for the phase's messages and unpacks them into the field. Both only enqueue on `stream`;
+     * they replace pack, enqueue and unpack. check: 0, or -1 with err when a device wait gave up
+     * (what finished kernels reported: synchronize the stream first). NULL without the path. */
+    int (*put)(hx_transport *t, int phase, int stream, void *field);
+    int (*get)(hx_transport *t, int phase, int stream, void *field);
+    int (*check)(hx_transport *t);
     /* device path: fill the message table (host copy) that kernels put, signal and wait with */
     int (*device_table)(hx_transport *t, hx_dev_table *table);
     void (*destroy)(hx_transport *t);

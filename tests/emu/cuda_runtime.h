@@ -99,6 +99,12 @@ template <typename T> static inline T atomicCAS(T *a, T expect, T v)
     if (old == expect) *a = v;
     return old;
 }
+static inline unsigned atomicInc(unsigned *a, unsigned wrap) /* CUDA's: 0 after wrap, else + 1 */
+{
+    const unsigned old = *a;
+    *a = old >= wrap ? 0 : old + 1;
+    return old;
+}
 static inline void __threadfence() {}
 static inline void __threadfence_system() {}
 

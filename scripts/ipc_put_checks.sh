@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Session 9's device call(s), on a machine with 2 GPUs or more: transport ipc-put (kernel-initiated
+# exchange through the exchange object) checked bit for bit and timed beside nccl, in the cycle
+# schedule and in multigrid; and the 2D march's balanced rows (checked, and timed beside the
+# power-of-two rule, build/halox-pow2 from scripts/variant_build.sh, when carried).
+# Usage: STAGES="tests cycle mg mgsmall march2d" scripts/ipc_put_checks.sh build-dev
+#   (logs and CSVs under $OUT, packed into $OUT/ipcput.tgz)
+set -u
+cd "$(dirname "$0")/.."
+DEVICE_NAME=ipcput
+. scripts/device_run.sh
+bundle_on_exit
+want() { [ -z "${STAGES:-}" ] || [[ " $STAGES " == *" $1 "* ]]; }
+cols() { cut -d, -f2,3,4,11,16,48,50,55,64,68; } # nx ny nz depth transport us_per_sweep verified fuse schedule kernel
+if want tests; then
+    t "GPU tests: ipc-put at 2 ranks, the device faults (ipc-put's watchdog included), graphs, the schedules (balanced march rows)"
+    (cd "$B" && timeout ${TESTS_TIMEOUT:-420} ctest -j1 --timeout 400 -R "${TESTS:-^(gpu_ipc-put_np2|gpu_device_fault|gpu_graph_np2|gpu_schedule_np2)$}" \
+        --output-on-failure) >"$OUT/tests.log" 2>&1
+    grep -E "tests passed|Passed|Failed|FAIL|\*\*\*" "$OUT/tests.log" | head -30
+fi
+if want cycle; then
+    t "cycle schedule: nccl vs ipc-put, with and without graphs, direct, medians of 5"
+    for size in 512x512 1024x1024 4096x4096 256x256x256; do
+        it=4000 d=1,16 f=4
+        case $size in 4096x4096) it=2000 ;; 256x256x256) it=400 d=1,4 f=1 ;; esac
+        for g in --graph --no-graph; do
+            timeout 90 $MPI -np "$NGPU" "$H" run --backend cuda --transport nccl,ipc-put --size $size --iters $it --repeat 5 \
+                --pattern direct --depth $d --fuse $f $g --format csv --quiet 2>"$OUT/cycle_${size}$g.err" | cols | grep -v '^nx' |
+                sed "s/^/$g,/"
+        done
+    done | tee "$OUT/cycle.csv"
+fi
+if want mg; then
+    t "multigrid weak scaling, 256^3 per GPU (FMG, GSRB), nccl vs ipc-put, 1 and $NGPU ranks"
+    mgrun() { # label np args...
+        local label=$1 np=$2
+        shift 2
+        timeout 90 $MPI -np "$np" "$H" mg --backend cuda --size-per-rank 256 --repeat 10 --format csv "$@" \
+            >"$OUT/mg_$label.csv" 2>"$OUT/mg_$label.err"
+        awk -F, -v l="$label" 'NR == 2 { printf "%-34s %s DOF/s, F-cycle median %s s, checksum %s\n", l, $21, $17, $16 }' \
+            "$OUT/mg_$label.csv"
+        grep "halox: error" "$OUT/mg_$label.err" | head -2
+    }
+    for tr in nccl ipc-put; do
+        mgrun np1_${tr}_direct_agg8192 1 --transport $tr --pattern direct --agglomerate 8192
+        mgrun np${NGPU}_${tr}_direct_agg8192 "$NGPU" --transport $tr --pattern direct --agglomerate 8192
+        mgrun np${NGPU}_${tr}_direct "$NGPU" --transport $tr --pattern direct
+    done
+    mgrun np1_ipc-put_staged_agg8192 1 --transport ipc-put --agglomerate 8192
+    mgrun np${NGPU}_ipc-put_staged_agg8192 "$NGPU" --transport ipc-put --agglomerate 8192
+fi
+if want mgsmall; then
+    t "multigrid at small sizes per GPU: mpi, nccl, ipc, ipc-put in one job (per-level tables)"
+    for n in 32 64; do
+        timeout 120 $MPI -np "$NGPU" "$H" mg --backend cuda --size-per-rank $n --repeat 10 --transport mpi,nccl,ipc,ipc-put \
+            --pattern direct >"$OUT/mgsmall_$n.txt" 2>&1
+        grep -E "DOF/s|transport|error" "$OUT/mgsmall_$n.txt" | head -12
+    done
+fi
+if want march2d; then
+    t "2D persistent march: balanced rows (halox) vs power-of-two rows (halox-pow2), ipc, direct, d16"
+    for size in 4096x4096 8192x8192; do
+        it=4000
+        [ $size = 8192x8192 ] && it=960
+        for v in "" -pow2; do
+            [ -x "$H$v" ] || continue
+            timeout 60 $MPI -np "$NGPU" "$H$v" run --backend cuda --transport ipc --size $size --iters $it --repeat 5 \
+                --pattern direct --depth 16 --fuse 4,8 --schedule persistent --format csv --quiet 2>"$OUT/march2d$v_$size.err" |
+                cols | grep -v '^nx' | sed "s/^/halox$v,/"
+        done
+    done | tee "$OUT/march2d.csv"
+fi
+t "done"

@@ -1,0 +1,136 @@
+/* Host side of transport ipc-put (ipc_put.h): device state and the launches of a phase's put
+ * and get (ipc_put.cuh). Nothing here waits for the GPU: an exchange is two launches a phase on
+ * the caller's stream. */
+#include <cuda_runtime.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compute/backend.h"
+#include "transport/ipc_put.cuh"
+#include "transport/ipc_put.h"
+
+#define IK_THREADS 256
+
+struct hx_ipc_put {
+    hx_dev_table host;            /* the table, to size the launches */
+    hx_dev_table *table;          /* its device copy */
+    unsigned long long *seq;      /* device: exchanges begun */
+    unsigned *ticket;             /* device: put blocks done */
+    int *abort_flag;              /* device */
+    hx_watch *watch_host, *watch_dev;
+    int rank, blocks_max, any;
+    size_t elem;
+    long long skip_from;
+};
+
+#define IK_TRY(call)                                                                                     \
+    do {                                                                                                 \
+        cudaError_t e_ = (call);                                                                         \
+        if (e_ != cudaSuccess) return snprintf(err, n, "%s: %s", #call, cudaGetErrorString(e_)), -1;     \
+    } while (0)
+
+int hx_ipc_put_create(const hx_dev_table *table, int rank, size_t elem, hx_ipc_put **out, char *err, size_t n)
+{
+    hx_ipc_put *k = (hx_ipc_put *)calloc(1, sizeof *k);
+    *out = k;
+    if (!k) return snprintf(err, n, "out of host memory for the ipc-put state"), -1;
+    k->host = *table;
+    k->rank = rank;
+    k->elem = elem;
+    for (int p = 0; p < table->nphases; p++) k->any |= table->nmsg[p] > 0;
+    const char *fault = getenv("HALOX_FAULT_SKIP_PUTS"); /* this rank puts nothing from exchange 3 on */
+    k->skip_from = fault && *fault && atoi(fault) == rank ? 3 : 0;
+    int dev = 0, sms = 0;
+    IK_TRY(cudaGetDevice(&dev));
+    IK_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    k->blocks_max = 2 * sms;
+    IK_TRY(cudaMalloc((void **)&k->table, sizeof *table));
+    IK_TRY(cudaMemcpy(k->table, table, sizeof *table, cudaMemcpyHostToDevice));
+    IK_TRY(cudaMalloc((void **)&k->seq, sizeof *k->seq));
+    IK_TRY(cudaMalloc((void **)&k->ticket, sizeof *k->ticket));
+    IK_TRY(cudaMalloc((void **)&k->abort_flag, sizeof *k->abort_flag));
+    IK_TRY(cudaMemset(k->seq, 0, sizeof *k->seq));
+    IK_TRY(cudaMemset(k->ticket, 0, sizeof *k->ticket));
+    IK_TRY(cudaMemset(k->abort_flag, 0, sizeof *k->abort_flag));
+    IK_TRY(cudaHostAlloc((void **)&k->watch_host, sizeof(hx_watch), cudaHostAllocMapped));
+    memset(k->watch_host, 0, sizeof(hx_watch));
+    IK_TRY(cudaHostGetDevicePointer((void **)&k->watch_dev, k->watch_host, 0));
+    IK_TRY(cudaDeviceSynchronize());
+    return 0;
+}
+
+void hx_ipc_put_destroy(hx_ipc_put *k)
+{
+    if (!k) return;
+    cudaFree(k->table);
+    cudaFree(k->seq);
+    cudaFree(k->ticket);
+    cudaFree(k->abort_flag);
+    cudaFreeHost(k->watch_host);
+    free(k);
+}
+
+int hx_ipc_put_check(hx_ipc_put *k, char *err, size_t n)
+{
+    const volatile hx_watch *w = k->watch_host;
+    if (!w->state) return 0;
+    return snprintf(err, n, "rank %d waited %.1f s on the device for the halo of rank %d (phase %d, exchange %lld) and gave up: "
+                            "that neighbour never put it", w->rank, w->waited_s, w->peer, w->phase, w->exchange), -1;
+}
+
+template <typename T> __global__ void __launch_bounds__(IK_THREADS) ik_put(hx_ik_args a) { hx_ik_put<T>(a); }
+template <typename T> __global__ void __launch_bounds__(IK_THREADS) ik_get(hx_ik_args a) { hx_ik_get<T>(a); }
+
+/* Blocks for a phase: enough for HX_BATCH cells a thread, at most two per SM. */
+static int blocks_for(const hx_ipc_put *k, int phase)
+{
+    long cells = 0;
+    for (int m = 0; m < k->host.nmsg[phase]; m++) cells += k->host.msg[phase][m].count;
+    const long per_block = (long)IK_THREADS * HX_BATCH, b = (cells + per_block - 1) / per_block;
+    return b < 1 ? 1 : b > k->blocks_max ? k->blocks_max : (int)b;
+}
+
+static int launch(hx_ipc_put *k, int phase, bool put, void *stream, void *field, long sy, long sz, char *err, size_t n)
+{
+    if (hx_ipc_put_check(k, err, n)) return -1;
+    /* phase 0's put numbers the exchange, so it runs whenever the rank exchanges at all */
+    if (!k->any || (k->host.nmsg[phase] == 0 && !(put && phase == 0))) return 0;
+    hx_ik_args a;
+    memset(&a, 0, sizeof a);
+    a.p.field[0] = field;
+    a.p.sy = sy;
+    a.p.sz = sz;
+    a.p.table = k->table;
+    a.p.timeout_ns = (unsigned long long)(hx_timeout_seconds() * 1e9);
+    a.p.watch = k->watch_dev;
+    a.p.abort_flag = k->abort_flag;
+    a.p.rank = k->rank;
+    a.p.skip_from = k->skip_from;
+    a.phase = phase;
+    a.first = put && phase == 0;
+    a.seq = k->seq;
+    a.ticket = k->ticket;
+    const dim3 grid((unsigned)blocks_for(k, phase)), block(IK_THREADS);
+    cudaStream_t st = (cudaStream_t)stream;
+    if (k->elem == 8) {
+        if (put) ik_put<double><<<grid, block, 0, st>>>(a);
+        else ik_get<double><<<grid, block, 0, st>>>(a);
+    } else {
+        if (put) ik_put<float><<<grid, block, 0, st>>>(a);
+        else ik_get<float><<<grid, block, 0, st>>>(a);
+    }
+    IK_TRY(cudaGetLastError());
+    return 0;
+}
+
+int hx_ipc_put_put(hx_ipc_put *k, int phase, void *stream, void *field, long sy, long sz, char *err, size_t n)
+{
+    return launch(k, phase, true, stream, field, sy, sz, err, n);
+}
+
+int hx_ipc_put_get(hx_ipc_put *k, int phase, void *stream, void *field, long sy, long sz, char *err, size_t n)
+{
+    return launch(k, phase, false, stream, field, sy, sz, err, n);
+}

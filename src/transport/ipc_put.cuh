@@ -1,0 +1,54 @@
+/* The kernels of transport ipc-put: one exchange phase as two launches on the caller's stream,
+ * with no host step between them and none per exchange at all (so a CUDA graph can replay them):
+ *   put  every block packs its share of the phase's cells straight from the field into the
+ *        neighbours' receive slots (CUDA IPC mappings; hx_copy_msgs), fences, and takes a
+ *        ticket; the block with the last ticket has seen every block's fence and sets each
+ *        neighbour's flag to the exchange number with a release store;
+ *   get  every block waits (acquire, with the device watchdog) until each of its rank's flags of
+ *        the phase has reached the exchange number, then unpacks its share into the ghost cells.
+ * The exchange number lives on the device (`seq`): phase 0's put advances it, in its last block,
+ * after every block has read it. Slots alternate by the number's parity; two suffice for the
+ * reason device_table.h gives, because every exchange has a message back for each one sent and
+ * a rank's next put follows its previous get on the stream. A wait that expires writes who waited
+ * for what into host-mapped memory (hx_watch) and raises the abort flag, which makes every later
+ * kernel of this transport return at once; the host reports it at the next exchange call
+ * (ipc_put.cu). Shared with the host tests' emulator (tests/test_ipc_put_emu.cpp). */
+#ifndef HALOX_IPC_PUT_CUH
+#define HALOX_IPC_PUT_CUH
+
+#include "exec/persistent_kernel.cuh"
+
+typedef struct {
+    hx_pparams p;                /* used: field[0], sy, sz, table, timeout_ns, watch, abort_flag, rank, skip_from */
+    int phase;
+    int first;                   /* phase 0's put: this exchange takes the next number */
+    unsigned long long *seq;     /* exchanges begun on this transport (device) */
+    unsigned *ticket;            /* put blocks done, wrapping at the grid size (device) */
+} hx_ik_args;
+
+template <typename T> __device__ void hx_ik_put(const hx_ik_args &a)
+{
+    const hx_pparams &p = a.p;
+    if (*(volatile int *)p.abort_flag) return; /* an earlier wait gave up: the exchange is over */
+    const unsigned long long e = *(volatile unsigned long long *)a.seq + (a.first ? 1 : 0);
+    const bool skip = p.skip_from && (long long)e >= p.skip_from; /* the tests' fault: put nothing */
+    if (!skip) hx_copy_msgs<T>(p.table, a.phase, (int)(e & 1), p.sy, p.sz, (int)blockIdx.x, (int)gridDim.x, (T *)p.field[0], true);
+    __syncthreads();
+    if (threadIdx.x != 0) return;
+    __threadfence_system(); /* cumulative: the block's stores, ordered by the barrier above */
+    if (atomicInc(a.ticket, gridDim.x - 1) != gridDim.x - 1) return;
+    __threadfence_system(); /* the last block: every other block's fenced stores come before */
+    const int nmsg = p.table->nmsg[a.phase];
+    for (int m = 0; m < nmsg && !skip; m++) hx_store_release_sys(p.table->msg[a.phase][m].remote_flag, e);
+    if (a.first) *(volatile unsigned long long *)a.seq = e;
+}
+
+template <typename T> __device__ void hx_ik_get(const hx_ik_args &a)
+{
+    const hx_pparams &p = a.p;
+    const unsigned long long e = *(volatile unsigned long long *)a.seq;
+    if (!hx_wait_phase(p, a.phase, (long long)e, -1)) return;
+    hx_copy_msgs<T>(p.table, a.phase, (int)(e & 1), p.sy, p.sz, (int)blockIdx.x, (int)gridDim.x, (T *)p.field[0], false);
+}
+
+#endif
