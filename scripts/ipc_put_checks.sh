@@ -3,7 +3,7 @@
 # exchange through the exchange object) checked bit for bit and timed beside nccl, in the cycle
 # schedule and in multigrid; and the 2D march's balanced rows (checked, and timed beside the
 # power-of-two rule, build/halox-pow2 from scripts/variant_build.sh, when carried).
-# Usage: STAGES="tests cycle mg mgsmall march2d" scripts/ipc_put_checks.sh build-dev
+# Usage: STAGES="tests cycle breakdown mg mgtimers mgsmall march2d" scripts/ipc_put_checks.sh build-dev
 #   (logs and CSVs under $OUT, packed into $OUT/ipcput.tgz)
 set -u
 cd "$(dirname "$0")/.."
@@ -30,6 +30,19 @@ if want cycle; then
         done
     done | tee "$OUT/cycle.csv"
 fi
+if want breakdown; then
+    t "where an exchange's time goes: 512^2, depth 1, no graph (segments per sweep: pack = put, unpack = get with its wait)"
+    for np in 1 "$NGPU"; do
+        for ov in on off; do
+            for g in --no-graph --graph; do
+                timeout 60 $MPI -np $np "$H" run --backend cuda --transport nccl,ipc,ipc-put --size 512x512 --iters 4000 --repeat 5 \
+                    --pattern direct --depth 1 --overlap=$ov $g --format csv --quiet 2>"$OUT/bd_np${np}_$ov$g.err" |
+                    awk -F, -v l="np$np overlap=$ov $g" 'NR > 1 { it = $17; printf "%-30s %-8s us/sweep %7.2f  pack %6.2f  message %6.2f  unpack %6.2f  compute %6.2f  inner %6.2f  outer %6.2f\n",
+                        l, $16, $48, 1e6 * $20 / it, 1e6 * $23 / it, 1e6 * $26 / it, 1e6 * $35 / it, 1e6 * $29 / it, 1e6 * $32 / it }'
+            done
+        done
+    done | tee "$OUT/breakdown.txt"
+fi
 if want mg; then
     t "multigrid weak scaling, 256^3 per GPU (FMG, GSRB), nccl vs ipc-put, 1 and $NGPU ranks"
     mgrun() { # label np args...
@@ -49,6 +62,20 @@ if want mg; then
     mgrun np1_ipc-put_staged_agg8192 1 --transport ipc-put --agglomerate 8192
     mgrun np${NGPU}_ipc-put_staged_agg8192 "$NGPU" --transport ipc-put --agglomerate 8192
 fi
+if want mgtimers; then
+    t "multigrid, 256^3 per GPU, direct, --agglomerate 8192: with and without the per-level timing marks (HALOX_MG_TIMERS=0)"
+    for tm in 1 0; do
+        for tr in nccl ipc-put; do
+            for np in 1 "$NGPU"; do
+                l=np${np}_${tr}_timers$tm
+                HALOX_MG_TIMERS=$tm timeout 90 $MPI -x HALOX_MG_TIMERS -np "$np" "$H" mg --backend cuda --size-per-rank 256 --repeat 10 \
+                    --format csv --transport $tr --pattern direct --agglomerate 8192 >"$OUT/mgt_$l.csv" 2>"$OUT/mgt_$l.err"
+                awk -F, -v l="$l" 'NR == 2 { printf "%-28s %s DOF/s, F-cycle median %s s, checksum %s\n", l, $21, $17, $16 }' "$OUT/mgt_$l.csv"
+                grep "halox: error" "$OUT/mgt_$l.err" | head -2
+            done
+        done
+    done | tee "$OUT/mgtimers.txt"
+fi
 if want mgsmall; then
     t "multigrid at small sizes per GPU: mpi, nccl, ipc, ipc-put in one job (per-level tables)"
     for n in 32 64; do
@@ -65,7 +92,7 @@ if want march2d; then
         for v in "" -pow2; do
             [ -x "$H$v" ] || continue
             timeout 60 $MPI -np "$NGPU" "$H$v" run --backend cuda --transport ipc --size $size --iters $it --repeat 5 \
-                --pattern direct --depth 16 --fuse 4,8 --schedule persistent --format csv --quiet 2>"$OUT/march2d$v_$size.err" |
+                --pattern direct --depth 16 --fuse 4,8 --schedule persistent --format csv --quiet 2>"$OUT/march2d${v}_$size.err" |
                 cols | grep -v '^nx' | sed "s/^/halox$v,/"
         done
     done | tee "$OUT/march2d.csv"

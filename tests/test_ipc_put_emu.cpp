@@ -10,6 +10,7 @@
  *   - owned cells and cells no message fills are never written;
  *   - schedules: all puts then all gets; half the ranks a step ahead, so gets wait for puts; one
  *     rank putting exchange k + 1 before its neighbour has read exchange k (the other parity);
+ *     the one-kernel putget on every rank, and beside ranks that put and get in two kernels;
  *   - the watchdog: a rank that stops putting leaves its neighbour's get with a report naming it,
  *     the abort flag raised, and the next kernels return at once.
  * 2D and 3D, periodic (a rank its own neighbour along an axis of one rank) and fixed boundaries,
@@ -49,7 +50,7 @@ template <typename T> struct ik_rank {
     unsigned ticket = 0;
     int abort_flag = 0;
     hx_watch watch;
-    hx_ik_args a[2]; /* put, get: the arguments of the step being launched */
+    hx_ik_args a[3]; /* put, get, putget: the arguments of the step being launched */
 };
 
 /* The value owned cell (gx, gy, gz) holds for exchange k: exact in float for these sizes. */
@@ -98,7 +99,7 @@ template <typename T> static const char *ik_check(const ik_rank<T> &r, int k, in
     return nullptr;
 }
 
-enum { PUT = 0, GET = 1 };
+enum { PUT = 0, GET = 1, PUTGET = 2 };
 struct ik_step {
     int rank, op, phase;
 };
@@ -121,11 +122,12 @@ template <typename T> static void ik_launch(const ik_case &cs, std::vector<ik_ra
         a.p.abort_flag = &r.abort_flag;
         a.p.rank = steps[i].rank;
         a.phase = steps[i].phase;
-        a.first = steps[i].op == PUT && steps[i].phase == 0;
+        a.first = steps[i].op != GET && steps[i].phase == 0;
         a.seq = &r.seq;
         a.ticket = &r.ticket;
         if (steps[i].op == PUT) body[i] = [&a] { hx_ik_put<T>(a); };
-        else body[i] = [&a] { hx_ik_get<T>(a); };
+        else if (steps[i].op == GET) body[i] = [&a] { hx_ik_get<T>(a); };
+        else body[i] = [&a] { hx_ik_putget<T>(a); };
         grids.push_back(hx_emu_grid_of(dim3((unsigned)cs.blocks), dim3((unsigned)cs.threads), 0, body[i]));
     }
     hx_emu_launch_grids((int)grids.size(), grids.data());
@@ -156,7 +158,8 @@ template <typename T> static const char *ik_setup(const ik_case &cs, std::vector
 }
 
 /* One case: `rounds` exchanges on the schedule `sched` (0: all puts, then all gets, phase by phase;
- * 1: odd ranks a step behind; 2: rank 0 puts exchange k + 1 before the others get exchange k). */
+ * 1: odd ranks a step behind; 2: rank 0 puts exchange k + 1 before the others get exchange k; 3: a
+ * putget kernel a phase on every rank; 4: putget on even ranks beside put, then get on odd ones). */
 template <typename T> static void ik_run(const ik_case &cs, int sched, const char *label)
 {
     runs++;
@@ -174,7 +177,15 @@ template <typename T> static void ik_run(const ik_case &cs, int sched, const cha
                 if (!(sched == 2 && k > 1 && q == 0 && p == 0)) (q % 2 ? odd_put : even_put).push_back({q, PUT, p});
                 (q % 2 ? odd_get : even_get).push_back({q, GET, p});
             }
-            if (sched == 1) { /* even ranks' gets wait, in the same launch, for odd ranks' puts */
+            if (sched >= 3) { /* 3: every rank one putget kernel a phase; 4: even ranks putget, odd ones put, then get */
+                std::vector<ik_step> one, later;
+                for (int q = 0; q < nr; q++) {
+                    if (sched == 3 || q % 2 == 0) one.push_back({q, PUTGET, p});
+                    else one.push_back({q, PUT, p}), later.push_back({q, GET, p});
+                }
+                ik_launch<T>(cs, rk, one);
+                if (!later.empty()) ik_launch<T>(cs, rk, later);
+            } else if (sched == 1) { /* even ranks' gets wait, in the same launch, for odd ranks' puts */
                 ik_launch<T>(cs, rk, even_put);
                 std::vector<ik_step> mid = even_get;
                 mid.insert(mid.end(), odd_put.begin(), odd_put.end());
@@ -283,7 +294,7 @@ template <typename T> static void cases()
         {3, {9, 8, 7}, {1, 2, 2}, 1, HX_PERIODIC, HX_STAGED, 1, 64},
     };
     for (const ik_case &cs : list)
-        for (int sched = 0; sched < 3; sched++) {
+        for (int sched = 0; sched < 5; sched++) {
             char label[200];
             snprintf(label, sizeof label, "%s %dD %dx%dx%d on %dx%dx%d ranks halo %d %s %s, %d blocks of %d, schedule %d",
                      sizeof(T) == 4 ? "float" : "double", cs.dim, cs.global[0], cs.global[1], cs.global[2], cs.pgrid[0], cs.pgrid[1],

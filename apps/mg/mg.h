@@ -115,8 +115,8 @@ struct mg_solver {
     long bottom_iters;      /* CG iterations, summed */
     char err[400];
 
-    /* timing marks not yet read (mg_timers_flush) */
-    int nmarks, nspans;
+    /* timing marks not yet read (mg_timers_flush); none while marks_off (mg_timing_marks) */
+    int nmarks, nspans, marks_off;
     mg_span span[MG_MARKS / 2];
 };
 
@@ -145,6 +145,10 @@ int mg_fmg(mg_solver *s, int l);
 int mg_error(mg_solver *s, int l, double *l2, double *linf);
 /* Wait for the backend's work. */
 int mg_sync(mg_solver *s);
+/* Per-level timing marks on (the default) or off, on s and its coarse levels' solvers: each mark is
+ * a CUDA event recorded on the stream, which costs host time between kernels, so the figure of
+ * merit is timed without them. */
+void mg_timing_marks(mg_solver *s, int on);
 /* Read the pending timing marks into the levels' timers (waits for the backend). */
 int mg_timers_flush(mg_solver *s);
 /* Zero the timers and the CG iteration count (pending marks are dropped). */

@@ -29,7 +29,7 @@ void mg_compare_print(FILE *out, const mg_compare *m)
     const mg_result *first = &m->res[0][0];
     fprintf(out, "\ntransports side by side: the %s solve, %d timed F-cycles each, in this one job\n",
             mg_shape_text(sh, sizeof sh, first->shape), m->repeat);
-    fprintf(out, "(exchange: seconds over the timed F-cycles, max over ranks; share: of the level's smooth + residual "
+    fprintf(out, "(exchange: seconds over the F-cycles timed step by step after the timed ones, max over ranks; share: of the level's smooth + residual "
                  "+ restrict + interpolate + exchange; gain: %s's exchange time / this one's)\n", m->name[0]);
     fprintf(out, "%-6s %-12s", "level", "cells");
     for (int i = 0; i < m->n; i++) fprintf(out, " %14s %6s%s", m->name[i], "share", i ? "   gain" : "");

@@ -10,6 +10,7 @@
  * and read later (mg_timers_flush), so the GPU stream is never stopped to time a kernel. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mg.h"
@@ -80,8 +81,15 @@ void mg_level_timers(const mg_solver *s, int l, mg_timers *out)
 
 long mg_bottom_iters(const mg_solver *s) { return s->bottom_iters + (s->ag.sub ? mg_bottom_iters(s->ag.sub) : 0); }
 
+void mg_timing_marks(mg_solver *s, int on)
+{
+    s->marks_off = !on;
+    if (s->ag.sub) mg_timing_marks(s->ag.sub, on);
+}
+
 static int span_begin(mg_solver *s, int *mark)
 {
+    if (s->marks_off) return *mark = -1, HX_OK;
     if (s->nmarks + 2 > MG_MARKS) TRY(mg_timers_flush(s));
     *mark = s->nmarks++;
     K(s->k->mark(&s->kc, *mark), "recording a timer");
@@ -90,6 +98,7 @@ static int span_begin(mg_solver *s, int *mark)
 
 static int span_end(mg_solver *s, const mg_level *L, int op, int a, long calls)
 {
+    if (a < 0) return HX_OK;
     const int b = s->nmarks++;
     K(s->k->mark(&s->kc, b), "recording a timer");
     s->span[s->nspans++] = (mg_span){.lev = L->index, .op = op, .a = a, .b = b, .calls = calls};

@@ -367,7 +367,8 @@ static void print_table(FILE *out, const mg_report *r)
         }
         fprintf(out, "  %-6s %*s%*s", "total", cw, "", mw, "");
         for (int op = 0; op < nops; op++) fprintf(out, " %11.6f / %6ld", tot.t[op], tot.n[op]);
-        fprintf(out, "\n  (summed over the %d timed solves, max over ranks; bottom includes its own exchanges%s; "
+        fprintf(out, "\n  (summed over %d solves run after the timed ones, timed step by step; max over ranks; "
+                     "bottom includes its own exchanges%s; "
                      "CG iterations %ld%s)\n",
                 c->repeat, c->bottom == MG_BOTTOM_SMOOTH ? " and smoothing" : "", q->bottom_iters,
                 s->agg2  ? "; (N ranks), (rank 0): those ranks' time, the first such level also the finer ranks' "

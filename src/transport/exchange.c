@@ -185,7 +185,14 @@ int hx_exchange_finish(hx_exchange *x, const hx_field *f, void *stream)
 
 int hx_exchange_run(hx_exchange *x, const hx_field *f, void *stream)
 {
-    int st = hx_exchange_start(x, f, stream);
+    int slot, st;
+    if (x->tr.ops->putget && !x->started) { /* a kernel path: each phase in one launch */
+        if ((st = bind(x, f, stream, &slot)) != HX_OK) return st;
+        for (int p = 0; p < x->plan.nphases; p++)
+            if (x->tr.ops->putget(&x->tr, p, slot, x->base)) return transport_failed(x);
+        return HX_OK;
+    }
+    st = hx_exchange_start(x, f, stream);
     return st ? st : hx_exchange_finish(x, f, stream);
 }
 

@@ -496,6 +496,14 @@ static int ipc_put_get(hx_transport *t, int phase, int stream, void *field)
     return hx_ipc_put_get(s->kern, phase, t->bk->ops->native_stream(t->bk, stream), field, sy, sz, t->err, sizeof t->err);
 }
 
+static int ipc_put_putget(hx_transport *t, int phase, int stream, void *field)
+{
+    ipc_state *s = t->impl;
+    long sy, sz;
+    field_pitches(t, &sy, &sz);
+    return hx_ipc_put_putget(s->kern, phase, t->bk->ops->native_stream(t->bk, stream), field, sy, sz, t->err, sizeof t->err);
+}
+
 static int ipc_put_check(hx_transport *t)
 {
     ipc_state *s = t->impl;
@@ -510,6 +518,7 @@ const hx_transport_ops hx_transport_ipc_put = {
     .setup = ipc_put_setup,
     .put = ipc_put_put,
     .get = ipc_put_get,
+    .putget = ipc_put_putget,
     .check = ipc_put_check,
     .destroy = ipc_destroy,
 };

@@ -20,7 +20,7 @@ struct hx_ipc_put {
     unsigned *ticket;             /* device: put blocks done */
     int *abort_flag;              /* device */
     hx_watch *watch_host, *watch_dev;
-    int rank, blocks_max, any;
+    int rank, blocks_max, sms, any;
     size_t elem;
     long long skip_from;
 };
@@ -46,6 +46,7 @@ int hx_ipc_put_create(const hx_dev_table *table, int rank, size_t elem, hx_ipc_p
     IK_TRY(cudaGetDevice(&dev));
     IK_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     k->blocks_max = 2 * sms;
+    k->sms = sms;
     IK_TRY(cudaMalloc((void **)&k->table, sizeof *table));
     IK_TRY(cudaMemcpy(k->table, table, sizeof *table, cudaMemcpyHostToDevice));
     IK_TRY(cudaMalloc((void **)&k->seq, sizeof *k->seq));
@@ -82,6 +83,9 @@ int hx_ipc_put_check(hx_ipc_put *k, char *err, size_t n)
 
 template <typename T> __global__ void __launch_bounds__(IK_THREADS) ik_put(hx_ik_args a) { hx_ik_put<T>(a); }
 template <typename T> __global__ void __launch_bounds__(IK_THREADS) ik_get(hx_ik_args a) { hx_ik_get<T>(a); }
+template <typename T> __global__ void __launch_bounds__(IK_THREADS) ik_putget(hx_ik_args a) { hx_ik_putget<T>(a); }
+
+enum { IK_PUT, IK_GET, IK_PUTGET };
 
 /* Blocks for a phase: enough for HX_BATCH cells a thread, at most two per SM. */
 static int blocks_for(const hx_ipc_put *k, int phase)
@@ -92,11 +96,11 @@ static int blocks_for(const hx_ipc_put *k, int phase)
     return b < 1 ? 1 : b > k->blocks_max ? k->blocks_max : (int)b;
 }
 
-static int launch(hx_ipc_put *k, int phase, bool put, void *stream, void *field, long sy, long sz, char *err, size_t n)
+static int launch(hx_ipc_put *k, int phase, int kind, void *stream, void *field, long sy, long sz, char *err, size_t n)
 {
     if (hx_ipc_put_check(k, err, n)) return -1;
     /* phase 0's put numbers the exchange, so it runs whenever the rank exchanges at all */
-    if (!k->any || (k->host.nmsg[phase] == 0 && !(put && phase == 0))) return 0;
+    if (!k->any || (k->host.nmsg[phase] == 0 && !(kind != IK_GET && phase == 0))) return 0;
     hx_ik_args a;
     memset(&a, 0, sizeof a);
     a.p.field[0] = field;
@@ -109,17 +113,21 @@ static int launch(hx_ipc_put *k, int phase, bool put, void *stream, void *field,
     a.p.rank = k->rank;
     a.p.skip_from = k->skip_from;
     a.phase = phase;
-    a.first = put && phase == 0;
+    a.first = kind != IK_GET && phase == 0;
     a.seq = k->seq;
     a.ticket = k->ticket;
-    const dim3 grid((unsigned)blocks_for(k, phase)), block(IK_THREADS);
+    int blocks = blocks_for(k, phase);
+    if (kind == IK_PUTGET && blocks > k->sms) blocks = k->sms; /* see hx_ik_putget */
+    const dim3 grid((unsigned)blocks), block(IK_THREADS);
     cudaStream_t st = (cudaStream_t)stream;
     if (k->elem == 8) {
-        if (put) ik_put<double><<<grid, block, 0, st>>>(a);
-        else ik_get<double><<<grid, block, 0, st>>>(a);
+        if (kind == IK_PUT) ik_put<double><<<grid, block, 0, st>>>(a);
+        else if (kind == IK_GET) ik_get<double><<<grid, block, 0, st>>>(a);
+        else ik_putget<double><<<grid, block, 0, st>>>(a);
     } else {
-        if (put) ik_put<float><<<grid, block, 0, st>>>(a);
-        else ik_get<float><<<grid, block, 0, st>>>(a);
+        if (kind == IK_PUT) ik_put<float><<<grid, block, 0, st>>>(a);
+        else if (kind == IK_GET) ik_get<float><<<grid, block, 0, st>>>(a);
+        else ik_putget<float><<<grid, block, 0, st>>>(a);
     }
     IK_TRY(cudaGetLastError());
     return 0;
@@ -127,10 +135,15 @@ static int launch(hx_ipc_put *k, int phase, bool put, void *stream, void *field,
 
 int hx_ipc_put_put(hx_ipc_put *k, int phase, void *stream, void *field, long sy, long sz, char *err, size_t n)
 {
-    return launch(k, phase, true, stream, field, sy, sz, err, n);
+    return launch(k, phase, IK_PUT, stream, field, sy, sz, err, n);
 }
 
 int hx_ipc_put_get(hx_ipc_put *k, int phase, void *stream, void *field, long sy, long sz, char *err, size_t n)
 {
-    return launch(k, phase, false, stream, field, sy, sz, err, n);
+    return launch(k, phase, IK_GET, stream, field, sy, sz, err, n);
+}
+
+int hx_ipc_put_putget(hx_ipc_put *k, int phase, void *stream, void *field, long sy, long sz, char *err, size_t n)
+{
+    return launch(k, phase, IK_PUTGET, stream, field, sy, sz, err, n);
 }

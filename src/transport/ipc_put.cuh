@@ -6,6 +6,7 @@
  *        neighbour's flag to the exchange number with a release store;
  *   get  every block waits (acquire, with the device watchdog) until each of its rank's flags of
  *        the phase has reached the exchange number, then unpacks its share into the ghost cells.
+ * hx_exchange_run, with nothing to overlap, runs both in one kernel (putget).
  * The exchange number lives on the device (`seq`): phase 0's put advances it, in its last block,
  * after every block has read it. Slots alternate by the number's parity; two suffice for the
  * reason device_table.h gives, because every exchange has a message back for each one sent and
@@ -26,29 +27,55 @@ typedef struct {
     unsigned *ticket;            /* put blocks done, wrapping at the grid size (device) */
 } hx_ik_args;
 
-template <typename T> __device__ void hx_ik_put(const hx_ik_args &a)
+/* The put of a phase, by every thread of the block; returns the exchange number it used. */
+template <typename T> __device__ unsigned long long hx_ik_put_part(const hx_ik_args &a)
 {
     const hx_pparams &p = a.p;
-    if (*(volatile int *)p.abort_flag) return; /* an earlier wait gave up: the exchange is over */
+    /* read before this block's ticket, so before the last block advances it */
     const unsigned long long e = *(volatile unsigned long long *)a.seq + (a.first ? 1 : 0);
     const bool skip = p.skip_from && (long long)e >= p.skip_from; /* the tests' fault: put nothing */
     if (!skip) hx_copy_msgs<T>(p.table, a.phase, (int)(e & 1), p.sy, p.sz, (int)blockIdx.x, (int)gridDim.x, (T *)p.field[0], true);
     __syncthreads();
-    if (threadIdx.x != 0) return;
-    __threadfence_system(); /* cumulative: the block's stores, ordered by the barrier above */
-    if (atomicInc(a.ticket, gridDim.x - 1) != gridDim.x - 1) return;
-    __threadfence_system(); /* the last block: every other block's fenced stores come before */
-    const int nmsg = p.table->nmsg[a.phase];
-    for (int m = 0; m < nmsg && !skip; m++) hx_store_release_sys(p.table->msg[a.phase][m].remote_flag, e);
-    if (a.first) *(volatile unsigned long long *)a.seq = e;
+    if (threadIdx.x == 0) {
+        __threadfence_system(); /* cumulative: the block's stores, ordered by the barrier above */
+        if (atomicInc(a.ticket, gridDim.x - 1) == gridDim.x - 1) {
+            __threadfence_system(); /* the last block: every other block's fenced stores come before */
+            const int nmsg = p.table->nmsg[a.phase];
+            for (int m = 0; m < nmsg && !skip; m++) hx_store_release_sys(p.table->msg[a.phase][m].remote_flag, e);
+            if (a.first) *(volatile unsigned long long *)a.seq = e;
+        }
+    }
+    return e;
+}
+
+/* The get of a phase for exchange e, by every thread of the block. */
+template <typename T> __device__ void hx_ik_get_part(const hx_ik_args &a, unsigned long long e)
+{
+    const hx_pparams &p = a.p;
+    if (!hx_wait_phase(p, a.phase, (long long)e, -1)) return;
+    hx_copy_msgs<T>(p.table, a.phase, (int)(e & 1), p.sy, p.sz, (int)blockIdx.x, (int)gridDim.x, (T *)p.field[0], false);
+}
+
+template <typename T> __device__ void hx_ik_put(const hx_ik_args &a)
+{
+    if (*(volatile int *)a.p.abort_flag) return; /* an earlier wait gave up: the exchange is over */
+    hx_ik_put_part<T>(a);
 }
 
 template <typename T> __device__ void hx_ik_get(const hx_ik_args &a)
 {
-    const hx_pparams &p = a.p;
-    const unsigned long long e = *(volatile unsigned long long *)a.seq;
-    if (!hx_wait_phase(p, a.phase, (long long)e, -1)) return;
-    hx_copy_msgs<T>(p.table, a.phase, (int)(e & 1), p.sy, p.sz, (int)blockIdx.x, (int)gridDim.x, (T *)p.field[0], false);
+    hx_ik_get_part<T>(a, *(volatile unsigned long long *)a.seq);
+}
+
+/* Put and get of a phase in one kernel (hx_exchange_run: nothing to overlap, one launch fewer).
+ * A block that has put waits for the neighbours' flags, which their grids set once every one of
+ * their blocks has put: so each grid's blocks must all get to run while some of them spin. The
+ * host launches at most one block per SM (ipc_put.cu), which holds whatever else the GPU runs
+ * meanwhile (another kernel's blocks finish and leave room; these spin only after their put). */
+template <typename T> __device__ void hx_ik_putget(const hx_ik_args &a)
+{
+    if (*(volatile int *)a.p.abort_flag) return;
+    hx_ik_get_part<T>(a, hx_ik_put_part<T>(a));
 }
 
 #endif

@@ -23,6 +23,8 @@ void hx_ipc_put_destroy(hx_ipc_put *k);
  * earlier exchange gave up, or a launch fails. */
 int hx_ipc_put_put(hx_ipc_put *k, int phase, void *stream, void *field, long sy, long sz, char *err, size_t n);
 int hx_ipc_put_get(hx_ipc_put *k, int phase, void *stream, void *field, long sy, long sz, char *err, size_t n);
+/* Both in one kernel (nothing to overlap between them). */
+int hx_ipc_put_putget(hx_ipc_put *k, int phase, void *stream, void *field, long sy, long sz, char *err, size_t n);
 /* 0, or -1 with why in err when a device wait gave up (read from host-mapped memory: it sees
  * kernels that have finished; synchronize the stream first to see them all). */
 int hx_ipc_put_check(hx_ipc_put *k, char *err, size_t n);

@@ -52,10 +52,12 @@ typedef struct {
     /* kernel path, a stream path whose data kernels move (ipc-put): put packs phase `phase` of
      * the field at `field` straight into the neighbours and signals them; get waits on the device
      * for the phase's messages and unpacks them into the field. Both only enqueue on `stream`;
-     * they replace pack, enqueue and unpack. check: 0, or -1 with err when a device wait gave up
-     * (what finished kernels reported: synchronize the stream first). NULL without the path. */
+     * they replace pack, enqueue and unpack; putget does both in one launch, where nothing runs
+     * between them. check: 0, or -1 with err when a device wait gave up (what finished kernels
+     * reported: synchronize the stream first). NULL without the path. */
     int (*put)(hx_transport *t, int phase, int stream, void *field);
     int (*get)(hx_transport *t, int phase, int stream, void *field);
+    int (*putget)(hx_transport *t, int phase, int stream, void *field);
     int (*check)(hx_transport *t);
     /* device path: fill the message table (host copy) that kernels put, signal and wait with */
     int (*device_table)(hx_transport *t, hx_dev_table *table);
