@@ -13,15 +13,15 @@ if want i13; then
 t "issue 13: device schedules vs the best cycle setting (fp32, direct, 4000 sweeps)"
 for size in 512x512 1024x1024 4096x4096; do
     $MPI -np "$NGPU" $H run --backend cuda --transport ipc --size $size --iters 4000 --repeat 5 --pattern direct \
-        --depth 8,16 --schedule persistent --format csv --quiet 2>&1 | cols
-    $MPI -np "$NGPU" $H run --backend cuda --transport nccl --size $size --iters 4000 --repeat 5 --pattern direct \
-        --depth 8,16 --fuse 4 --graph --format csv --quiet 2>&1 | cols | grep -v '^nx'
+        --depth 8,16 --fuse 1,8 --schedule persistent --format csv --quiet 2>&1 | cols
+    $MPI -np "$NGPU" $H run --backend cuda --transport nccl,ipc-put --size $size --iters 4000 --repeat 5 --pattern direct \
+        --depth 8,16 --fuse 4,8 --graph --format csv --quiet 2>&1 | cols | grep -v '^nx'
 done | tee "$OUT/issue13_2d.csv"
 $MPI -np 1 $H run --backend cuda --transport ipc --size 512x512 --iters 4000 --repeat 5 --pattern direct --depth 16 \
     --schedule persistent --format csv --quiet 2>&1 | cols | tee "$OUT/issue13_1gpu.csv"
 $MPI -np "$NGPU" $H run --backend cuda --transport ipc --size 256x256x256 --iters 400 --repeat 5 --pattern direct \
     --depth 2,4 --schedule persistent --format csv --quiet 2>&1 | cols | tee "$OUT/issue13_3d.csv"
-$MPI -np "$NGPU" $H run --backend cuda --transport nccl --size 256x256x256 --iters 400 --repeat 5 --pattern direct \
+$MPI -np "$NGPU" $H run --backend cuda --transport nccl,ipc-put --size 256x256x256 --iters 400 --repeat 5 --pattern direct \
     --depth 1,2,4 --fuse 1,2,4 --graph --format csv --quiet 2>&1 | cols | grep -v '^nx' | tee -a "$OUT/issue13_3d.csv"
 # the 3D passes read rows from L2 (HALOX_PASS3D=rows) beside the default register-window march, and
 # the role-based fused kernel (opt-in) beside the pass kernel
@@ -39,12 +39,16 @@ done | tee "$OUT/issue13_roles.csv"
 
 fi
 if want i9; then
-t "issue 9: fused sweeps (nccl + graph)"
-$MPI -np "$NGPU" $H run --backend cuda --transport nccl,ipc --size 16384x16384 --iters 400 --repeat 5 --pattern direct \
+t "issue 9: fused sweeps (cycle: nccl, ipc, ipc-put + graph; persistent: the 2D march)"
+$MPI -np "$NGPU" $H run --backend cuda --transport ipc --size 16384x16384 --iters 400 --repeat 5 --pattern direct \
+    --depth 16 --fuse 8 --schedule persistent --format csv --quiet 2>&1 | cols | tee "$OUT/issue9_16k_persistent.csv"
+$MPI -np "$NGPU" $H run --backend cuda --transport ipc --size 8192x8192 --iters 960 --repeat 5 --pattern direct \
+    --depth 16 --fuse 8 --schedule persistent --format csv --quiet 2>&1 | cols | tee "$OUT/issue9_8k_persistent.csv"
+$MPI -np "$NGPU" $H run --backend cuda --transport nccl,ipc,ipc-put --size 16384x16384 --iters 400 --repeat 5 --pattern direct \
     --depth 4,8,16 --fuse 4,8 --graph --format csv --quiet 2>&1 | cols | tee "$OUT/issue9_16k.csv"
-$MPI -np "$NGPU" $H run --backend cuda --transport nccl --size 8192x8192 --iters 960 --repeat 5 --pattern direct \
+$MPI -np "$NGPU" $H run --backend cuda --transport nccl,ipc-put --size 8192x8192 --iters 960 --repeat 5 --pattern direct \
     --depth 16 --fuse 4,8 --graph --format csv --quiet 2>&1 | cols | tee "$OUT/issue9_8k.csv"
-$MPI -np "$NGPU" $H run --backend cuda --transport nccl --size 512x512x512 --stencil jacobi7 --iters 200 --repeat 5 \
+$MPI -np "$NGPU" $H run --backend cuda --transport nccl,ipc-put --size 512x512x512 --stencil jacobi7 --iters 200 --repeat 5 \
     --pattern direct --depth 2,4 --fuse 1,2,4 --graph --overlap=off --format csv --quiet 2>&1 | cols | tee "$OUT/issue9_3d.csv"
 fi
 if want i9weak; then
@@ -63,14 +67,19 @@ $MPI -np "$NGPU" $H pingpong --backend cuda --transport mpi,nccl,ipc-kernel,memc
 awk -F, 'NR == 1 || $7 == 8 || $7 == 67108864' "$OUT/issue10_pingpong.csv" | cut -d, -f4-7,11,12,15
 fi
 if want i11; then
-t "issue 11: multigrid weak scaling, 256^3 per GPU (FMG, GSRB, nccl), 1 and $NGPU GPUs; exchange per level at 32^3 and 64^3 per GPU"
-for np in 1 "$NGPU"; do
-    $MPI -np $np $H mg --backend cuda --transport nccl --size-per-rank 256 --repeat 10 --format csv 2>"$OUT/issue11_weak_np$np.err" \
-        >"$OUT/issue11_weak_np$np.csv"
-    awk -F, 'NR == 2 { print "np '$np': " $NF ": " $21 " DOF/s, F-cycle median " $17 " s" }' "$OUT/issue11_weak_np$np.csv"
+t "issue 11: multigrid weak scaling, 256^3 per GPU (FMG, GSRB, direct, --agglomerate 8192), 1 and $NGPU GPUs; exchange per level at 32^3 and 64^3 per GPU"
+for rep in 1 2 3; do # alternated: one run's F-cycle time varies by up to 30% on these machines
+    for tr in nccl ipc-put; do
+        for np in 1 "$NGPU"; do
+            f="$OUT/issue11_weak_${tr}_np${np}_$rep"
+            $MPI -np $np $H mg --backend cuda --transport $tr --pattern direct --agglomerate 8192 --size-per-rank 256 --repeat 10 \
+                --format csv 2>"$f.err" >"$f.csv"
+            awk -F, -v l="$tr np $np run $rep" 'NR == 2 { print l ": " $21 " DOF/s, F-cycle median " $17 " s" }' "$f.csv"
+        done
+    done
 done
 for n in 32 64; do
-    $MPI -np "$NGPU" $H mg --backend cuda --transport mpi,ipc,nccl --size-per-rank $n --repeat 10 2>&1 |
+    $MPI -np "$NGPU" $H mg --backend cuda --transport mpi,ipc,nccl,ipc-put --pattern direct --size-per-rank $n --repeat 10 2>&1 |
         sed -n '/^transports side by side/,$p' | tee "$OUT/issue11_transports_$n.txt"
 done
 t "issue 11: two-step agglomeration on GPUs (--agglomerate-ranks), CUDA checksums against the CPU's"
