@@ -85,11 +85,13 @@ if want mgsmall; then
     done
 fi
 if want march2d; then
-    t "2D persistent march: balanced rows (halox) vs power-of-two rows (halox-pow2), ipc, direct, d16"
-    for size in 4096x4096 8192x8192; do
+    t "2D persistent march: balanced rows (halox) vs variants (halox-pow2: power-of-two rows; halox-mrN: rows capped at N), ipc, direct, d16"
+    for f in "$B"/halox-*.gz; do [ -e "$f" ] && gunzip -kf "$f" && chmod +x "${f%.gz}"; done # carried compressed
+    for size in 4096x4096 8192x8192 16384x16384; do
         it=4000
         [ $size = 8192x8192 ] && it=960
-        for v in "" -pow2; do
+        [ $size = 16384x16384 ] && it=400
+        for v in "" ${MARCH_VARIANTS:--pow2}; do
             [ -x "$H$v" ] || continue
             timeout 60 $MPI -np "$NGPU" "$H$v" run --backend cuda --transport ipc --size $size --iters $it --repeat 5 \
                 --pattern direct --depth 16 --fuse 4,8 --schedule persistent --format csv --quiet 2>"$OUT/march2d${v}_$size.err" |

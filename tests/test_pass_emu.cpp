@@ -143,6 +143,10 @@ static void check_march_rows(void)
                     failures++;
                     printf("FAIL march rows %dx%d L=%d: %d rows, %ld marches in %ld rounds (%.0f%% busy)\n", n, ny, L, rows[i], marches, rounds, 100 * busy);
                 }
+                if (rows[i] > 128) { /* measured: longer marches lose (pass2d_march.cuh, session 9) */
+                    failures++;
+                    printf("FAIL march rows %dx%d L=%d: %d rows, above the measured cap of 128\n", n, ny, L, rows[i]);
+                }
                 if (rounds * (rows[i] + 2 * L) > old_rounds * (old + 2 * L)) {
                     failures++;
                     printf("FAIL march rows %dx%d L=%d: %d rows cost %ld, power-of-two %d rows %ld\n", n, ny, L, rows[i],
