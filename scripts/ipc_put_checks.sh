@@ -3,7 +3,7 @@
 # exchange through the exchange object) checked bit for bit and timed beside nccl, in the cycle
 # schedule and in multigrid; and the 2D march's balanced rows (checked, and timed beside the
 # power-of-two rule, build/halox-pow2 from scripts/variant_build.sh, when carried).
-# Usage: STAGES="tests cycle breakdown mg mgtimers mgsmall march2d" scripts/ipc_put_checks.sh build-dev
+# Usage: STAGES="tests cycle breakdown mg mgtimers mgweak mgsmall march2d" scripts/ipc_put_checks.sh build-dev
 #   (logs and CSVs under $OUT, packed into $OUT/ipcput.tgz)
 set -u
 cd "$(dirname "$0")/.."
@@ -75,6 +75,22 @@ if want mgtimers; then
             done
         done
     done | tee "$OUT/mgtimers.txt"
+fi
+if want mgweak; then
+    t "multigrid weak scaling, 256^3 per GPU, ipc-put, direct: the coarse levels' CPU share (agglomeration threshold, binding, threads), alternated 3 times"
+    $MPI --report-bindings -np "$NGPU" true 2>&1 | head -4
+    for rep in 1 2 3; do
+        for cfg in "8192 core 1" "4096 core 1" "8192 none 8" "4096 none 8"; do
+            set -- $cfg
+            for np in 1 "$NGPU"; do
+                l=np${np}_agg$1_bind$2_omp$3_$rep
+                OMP_NUM_THREADS=$3 timeout 90 $MPI -x OMP_NUM_THREADS --bind-to $2 -np "$np" "$H" mg --backend cuda --size-per-rank 256 \
+                    --repeat 10 --format csv --transport ipc-put --pattern direct --agglomerate $1 >"$OUT/mgw_$l.csv" 2>"$OUT/mgw_$l.err"
+                awk -F, -v l="$l" 'NR == 2 { printf "%-32s %s DOF/s, F-cycle median %s s, checksum %s\n", l, $21, $17, $16 }' "$OUT/mgw_$l.csv"
+                grep "halox: error" "$OUT/mgw_$l.err" | head -2
+            done
+        done
+    done | tee "$OUT/mgweak.txt"
 fi
 if want mgsmall; then
     t "multigrid at small sizes per GPU: mpi, nccl, ipc, ipc-put in one job (per-level tables)"
