@@ -3,7 +3,7 @@
 # exchange through the exchange object) checked bit for bit and timed beside nccl, in the cycle
 # schedule and in multigrid; and the 2D march's balanced rows (checked, and timed beside the
 # power-of-two rule, build/halox-pow2 from scripts/variant_build.sh, when carried).
-# Usage: STAGES="tests cycle breakdown mg mgtimers mgweak mgsmall march2d" scripts/ipc_put_checks.sh build-dev
+# Usage: STAGES="tests sanitize pingpong cycle breakdown mg mgtimers mgweak mgsmall march2d" scripts/ipc_put_checks.sh build-dev
 #   (logs and CSVs under $OUT, packed into $OUT/ipcput.tgz)
 set -u
 cd "$(dirname "$0")/.."
@@ -17,6 +17,16 @@ if want tests; then
     (cd "$B" && timeout ${TESTS_TIMEOUT:-420} ctest -j1 --timeout 400 -R "${TESTS:-^(gpu_ipc-put_np2|gpu_device_fault|gpu_graph_np2|gpu_schedule_np2)$}" \
         --output-on-failure) >"$OUT/tests.log" 2>&1
     grep -E "tests passed|Passed|Failed|FAIL|\*\*\*" "$OUT/tests.log" | head -30
+fi
+if want sanitize; then
+    t "compute-sanitizer memcheck, racecheck, synccheck on ipc-put's kernels (put, get, putget) at 1 and 2 ranks"
+    SANITIZE_ONLY=ipc-put timeout 300 tests/gpu_sanitizer_sched.sh "$H" mpirun >"$OUT/sanitize.log" 2>&1
+    echo "exit $?"; grep -E "clean|FAIL" "$OUT/sanitize.log" | head -20
+fi
+if want pingpong; then
+    t "ping-pong at 8 and 64 B: nccl and ipc-put through the exchange API, ipc-kernel (one persistent kernel)"
+    timeout 60 $MPI -np 2 "$H" pingpong --backend cuda --transport nccl,ipc-put,ipc-kernel --max-bytes 64 --iters 1000 --format csv \
+        --quiet 2>"$OUT/pp.err" | tee "$OUT/pp.csv" | awk -F, '$7 == 8 || $7 == 64 { printf "%-10s %3d B  median %.3f  p99 %.3f us\n", $4, $7, $11, $12 }'
 fi
 if want cycle; then
     t "cycle schedule: nccl vs ipc-put, with and without graphs, direct, medians of 5"

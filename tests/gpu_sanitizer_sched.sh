@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # compute-sanitizer memcheck, racecheck (shared memory) and synccheck (barriers) over the fused
-# and persistent kernels, 2D (shared-memory passes; the resident kernel: direct pattern) and 3D, the
+# and persistent kernels and transport ipc-put's kernels (SANITIZE_ONLY=ipc-put: those alone), 2D (shared-memory passes; the resident kernel: direct pattern) and 3D, the
 # role-based fused kernel (HALOX_ROLES=1) in 2D and 3D, at
 # 1 rank (messages to itself) and,
 # with 2 GPUs, 2 ranks. Skipped without a GPU. Usage: gpu_sanitizer_sched.sh HALOX MPIEXEC
@@ -21,18 +21,23 @@ for np in $nps; do
                     "--size 96x80 --depth 4 --schedule persistent --pattern direct --boundary fixed --norm-every 3" \
                     "--size 70x64 --stencil star9 --depth 3 --schedule persistent --pattern direct --dtype double" \
                     "ROLES --size 300x40 --schedule fused --depth 1 --pattern direct --norm-every 2" \
-                    "ROLES --size 30x20x24 --stencil star13 --schedule fused --depth 1 --pattern direct --dtype double"; do
-            # ROLES: the role-based fused kernel (HALOX_ROLES=1)
-            roles=0
+                    "ROLES --size 30x20x24 --stencil star13 --schedule fused --depth 1 --pattern direct --dtype double" \
+                    "IPCPUT --size 67x53 --depth 3 --pattern staged --overlap --boundary fixed" \
+                    "IPCPUT --size 20x18x16 --stencil star13 --depth 1 --pattern direct --no-overlap --dtype double"; do
+            # ROLES: the role-based fused kernel (HALOX_ROLES=1); IPCPUT: transport ipc-put's put, get
+            # (with overlap) and putget (without) kernels in the cycle schedule
+            roles=0 tr=ipc
             [ "${args%% *}" = ROLES ] && roles=1 && args=${args#ROLES }
+            [ "${args%% *}" = IPCPUT ] && tr=ipc-put && args=${args#IPCPUT }
+            [ "${SANITIZE_ONLY:-}" = ipc-put ] && [ $tr != ipc-put ] && continue
             # shellcheck disable=SC2086
             out=$(HALOX_ROLES=$roles timeout 300 "$MPIEXEC" -x HALOX_ROLES -np $np "$CS" --tool $tool --error-exitcode 9 "$HALOX" run \
-                --backend cuda --transport ipc $args --iters 6 --warmup 0 --verify --quiet 2>&1)
+                --backend cuda --transport $tr $args --iters 6 --warmup 0 --verify --quiet 2>&1)
             rc=$?
             if [ $rc -ne 0 ] || ! grep -q "bit-identical" <<<"$out" || grep -q "ERROR SUMMARY: [1-9]" <<<"$out"; then
                 echo "FAIL ($tool, np=$np, exit $rc): $args"; echo "$out" | grep -v "^$" | tail -12; fail=$((fail + 1))
             else
-                echo "clean ($tool, np=$np$([ $roles = 1 ] && echo ", role kernel")): $args"
+                echo "clean ($tool, np=$np$([ $roles = 1 ] && echo ", role kernel")$([ $tr = ipc-put ] && echo ", ipc-put")): $args"
             fi
         done
     done
