@@ -19,7 +19,8 @@ typedef struct {
     int grid[3];
     int grid_n;
     int coarse;
-    long agglomerate;     /* cells: levels at or below it go to rank 0 (0: off) */
+    long agglomerate;     /* cells: levels at or below it go to rank 0 (0: off); mg_plan sets it when not given */
+    int agglomerate_seen; /* --agglomerate given; else automatic (MG_AUTO_AGGLOMERATE where the grid allows) */
     long agglomerate_ranks; /* cells: a first step, levels at or below it on an eighth of the ranks (0: off) */
     int nu;
     int nu_seen;
@@ -42,6 +43,10 @@ typedef struct {
 } mg_config;
 
 #define MG_MAX_CYCLES_KEPT 64
+/* --agglomerate when not given: levels of at most 16^3 cells on rank 0's CPU. On 2 x H200 at 256^3
+ * per GPU (docs/results.md, session 9) 4096 kept 2 ranks at 76% of 1 rank's speed, 8192 at 66%; a
+ * 32^3 level on the CPU (65536) made one rank 1.8x slower; all levels on the GPUs, 1.9x slower. */
+#define MG_AUTO_AGGLOMERATE 4096
 
 typedef struct {
     int fine;             /* level index of the fine grid */

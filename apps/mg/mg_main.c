@@ -55,12 +55,14 @@ static const hx_option mg_options[] = {
              "stops before a rank's block drops below 2 cells or stops halving evenly)",
      F(coarse)},
     {.name = "agglomerate", .type = HX_OPT_INT, .meta = "CELLS", .lo = 0, .hi = 2147483647, .def = "0",
-     .group = "problem", .what = "a global cell count (0: off)",
+     .def_text = "auto: 4096 where the grid allows, else 0", .group = "problem", .what = "a global cell count (0: off)",
      .help = "the first level of at most CELLS cells (and every coarser one) is solved on rank 0 alone, on the "
              "CPU: its right-hand side is gathered there and the correction scattered back; the hierarchy is then "
              "the one-rank hierarchy (down to --coarse) at every rank count. Also at one rank: small levels cost "
-             "less on a CPU than as GPU kernel launches. 0: off (every level on every rank)",
-     F(agglomerate)},
+             "less on a CPU than as GPU kernel launches. 0: off (every level on every rank). Not given: 4096 (16^3) "
+             "when the 4h grid is still above it and every rank's block halves down to it, else off; the same on "
+             "every backend, so that CPU and GPU runs of the same options give the same bits",
+     F(agglomerate), .seen_at = AT(agglomerate_seen)},
     {.name = "agglomerate-ranks", .type = HX_OPT_INT, .meta = "CELLS", .lo = 0, .hi = 2147483647, .def = "0",
      .group = "problem", .what = "a global cell count (0: off)",
      .help = "a first step before --agglomerate (which it must exceed), as in NVIDIA's HPGMG: from the first level "

@@ -190,6 +190,9 @@ static int plan_fewer(const mg_config *c, int nranks, const int pgrid[3], int nt
     return 0;
 }
 
+static int plan_agglomerate(const mg_config *c, int nranks, const int pgrid[3], const int b[3], int *nlev, int agg[2],
+                            char *err, size_t n);
+
 int mg_plan(mg_config *c, int nranks, int pgrid[3], int *nlev, int agg[2], double *tol, char *err, size_t n)
 {
     if (plan_exchange(c, err, n)) return -1;
@@ -222,7 +225,7 @@ int mg_plan(mg_config *c, int nranks, int pgrid[3], int *nlev, int agg[2], doubl
         return -1;
     }
     if (plan_grid(c, nranks, pgrid, err, n)) return -1;
-    char what[96], sh[80], sh2[48];
+    char what[96], sh[80];
     if (c->size_per_rank)
         snprintf(what, sizeof what, "--size-per-rank %d (the global grid %dx%dx%d)", c->size_per_rank, c->shape[0],
                  c->shape[1], c->shape[2]);
@@ -270,6 +273,20 @@ int mg_plan(mg_config *c, int nranks, int pgrid[3], int *nlev, int agg[2], doubl
                  "finer levels, rank 0's CPU the coarser ones", c->agglomerate_ranks, c->agglomerate);
         return -1;
     }
+    if (!c->agglomerate_seen && !c->agglomerate_ranks) { /* automatic: on where the grid allows it */
+        c->agglomerate = MG_AUTO_AGGLOMERATE;
+        if (plan_agglomerate(c, nranks, pgrid, b, nlev, agg, err, n) == 0) return 0;
+        c->agglomerate = 0, agg[0] = agg[1] = 0, *nlev = L, err[0] = 0;
+        return 0;
+    }
+    return plan_agglomerate(c, nranks, pgrid, b, nlev, agg, err, n);
+}
+
+/* --agglomerate's levels (mg_plan). */
+static int plan_agglomerate(const mg_config *c, int nranks, const int pgrid[3], const int b[3], int *nlev, int agg[2],
+                            char *err, size_t n)
+{
+    char sh[80], sh2[48];
     if (!c->agglomerate) return 0;
     /* agglomeration: the one-rank hierarchy; the ranks keep levels 0 .. A, A the first of at most
      * c->agglomerate cells; none such: nothing to agglomerate */
