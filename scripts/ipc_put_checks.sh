@@ -3,7 +3,7 @@
 # exchange through the exchange object) checked bit for bit and timed beside nccl, in the cycle
 # schedule and in multigrid; and the 2D march's balanced rows (checked, and timed beside the
 # power-of-two rule, build/halox-pow2 from scripts/variant_build.sh, when carried).
-# Usage: STAGES="tests sanitize pingpong cycle breakdown mg mgtimers mgweak mgsmall march2d" scripts/ipc_put_checks.sh build-dev
+# Usage: STAGES="tests sanitize pingpong ncu cycle breakdown mg mgtimers mgweak mgsmall march2d" scripts/ipc_put_checks.sh build-dev
 #   (logs and CSVs under $OUT, packed into $OUT/ipcput.tgz)
 set -u
 cd "$(dirname "$0")/.."
@@ -27,6 +27,21 @@ if want pingpong; then
     t "ping-pong at 8 and 64 B: nccl and ipc-put through the exchange API, ipc-kernel (one persistent kernel)"
     timeout 60 $MPI -np 2 "$H" pingpong --backend cuda --transport nccl,ipc-put,ipc-kernel --max-bytes 64 --iters 1000 --format csv \
         --quiet 2>"$OUT/pp.err" | tee "$OUT/pp.csv" | awk -F, '$7 == 8 || $7 == 64 { printf "%-10s %3d B  median %.3f  p99 %.3f us\n", $4, $7, $11, $12 }'
+fi
+if want ncu; then
+    t "Nsight Compute: duration of ipc-put's kernels beside the sweep and the pack/unpack kernels, one rank (self messages), 512^2, depth 1"
+    for ov in off on; do
+        for tr in ipc-put nccl; do
+            timeout 120 ncu --metrics gpu__time_duration.sum -k regex:"ik_|sweep|move_phase" -c 30 "$H" run --backend cuda \
+                --transport $tr --size 512x512 --depth 1 --iters 10 --warmup 0 --repeat 1 --overlap=$ov --quiet \
+                >"$OUT/ncu_${tr}_overlap$ov.txt" 2>&1
+            echo "== $tr overlap=$ov"
+            awk '/^  [^ ].*\(.*\)x\(/ { k = $1 == "void" ? $2 : $1; sub(/\(.*/, "", k) }
+                 /gpu__time_duration.sum/ { n[k]++; t[k] += $NF; u[k] = $(NF-1) }
+                 END { for (k in n) printf "  %-34s %3d launches, mean %.2f %s\n", k, n[k], t[k] / n[k], u[k] }' \
+                "$OUT/ncu_${tr}_overlap$ov.txt"
+        done
+    done
 fi
 if want cycle; then
     t "cycle schedule: nccl vs ipc-put, with and without graphs, direct, medians of 5"
