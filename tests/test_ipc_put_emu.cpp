@@ -104,6 +104,27 @@ struct ik_step {
     int rank, op, phase;
 };
 
+/* Rank q's arguments for one kernel (as ipc_put.cu fills them), in r.a[op]. */
+template <typename T> static hx_ik_args &ik_args(ik_rank<T> &r, int q, int op, int phase, long long skip_from)
+{
+    hx_ik_args &a = r.a[op];
+    memset(&a, 0, sizeof a);
+    a.p.field[0] = r.field.data();
+    a.p.sy = r.d.alloc[0];
+    a.p.sz = (long)r.d.alloc[0] * r.d.alloc[1];
+    a.p.table = &r.table;
+    a.p.timeout_ns = EMU_TIMEOUT_NS;
+    a.p.watch = &r.watch;
+    a.p.abort_flag = &r.abort_flag;
+    a.p.rank = q;
+    a.p.skip_from = skip_from;
+    a.phase = phase;
+    a.first = op != GET && phase == 0;
+    a.seq = &r.seq;
+    a.ticket = &r.ticket;
+    return a;
+}
+
 /* Launch the steps together, as kernels on different GPUs. */
 template <typename T> static void ik_launch(const ik_case &cs, std::vector<ik_rank<T>> &rk, const std::vector<ik_step> &steps)
 {
@@ -111,20 +132,7 @@ template <typename T> static void ik_launch(const ik_case &cs, std::vector<ik_ra
     std::vector<hx_emu_grid> grids;
     for (size_t i = 0; i < steps.size(); i++) {
         ik_rank<T> &r = rk[(size_t)steps[i].rank];
-        hx_ik_args &a = r.a[steps[i].op];
-        memset(&a, 0, sizeof a);
-        a.p.field[0] = r.field.data();
-        a.p.sy = r.d.alloc[0];
-        a.p.sz = (long)r.d.alloc[0] * r.d.alloc[1];
-        a.p.table = &r.table;
-        a.p.timeout_ns = EMU_TIMEOUT_NS;
-        a.p.watch = &r.watch;
-        a.p.abort_flag = &r.abort_flag;
-        a.p.rank = steps[i].rank;
-        a.phase = steps[i].phase;
-        a.first = steps[i].op != GET && steps[i].phase == 0;
-        a.seq = &r.seq;
-        a.ticket = &r.ticket;
+        hx_ik_args &a = ik_args(r, steps[i].rank, steps[i].op, steps[i].phase, 0);
         if (steps[i].op == PUT) body[i] = [&a] { hx_ik_put<T>(a); };
         else if (steps[i].op == GET) body[i] = [&a] { hx_ik_get<T>(a); };
         else body[i] = [&a] { hx_ik_putget<T>(a); };
@@ -240,21 +248,7 @@ template <typename T> static void ik_watchdog(const ik_case &cs, int quiet, cons
         std::vector<std::function<void()>> body(nr);
         std::vector<hx_emu_grid> grids;
         for (int q = 0; q < nr; q++) {
-            ik_rank<T> &r = rk[(size_t)q];
-            hx_ik_args &a = r.a[PUT];
-            memset(&a, 0, sizeof a);
-            a.p.field[0] = r.field.data();
-            a.p.sy = r.d.alloc[0];
-            a.p.sz = (long)r.d.alloc[0] * r.d.alloc[1];
-            a.p.table = &r.table;
-            a.p.timeout_ns = EMU_TIMEOUT_NS;
-            a.p.watch = &r.watch;
-            a.p.abort_flag = &r.abort_flag;
-            a.p.rank = q;
-            a.p.skip_from = q == quiet ? 3 : 0;
-            a.first = 1;
-            a.seq = &r.seq;
-            a.ticket = &r.ticket;
+            hx_ik_args &a = ik_args(rk[(size_t)q], q, PUT, 0, q == quiet ? 3 : 0);
             body[(size_t)q] = [&a] { hx_ik_put<T>(a); };
             grids.push_back(hx_emu_grid_of(dim3((unsigned)cs.blocks), dim3((unsigned)cs.threads), 0, body[(size_t)q]));
         }

@@ -473,35 +473,26 @@ static int ipc_put_setup(hx_transport *t, char *err, size_t n)
     return -1;
 }
 
-static void field_pitches(const hx_transport *t, long *sy, long *sz)
+/* One of ipc_put.h's launches for the field at `field`, its pitches from the bound decomposition. */
+typedef int (*ipc_put_launch)(hx_ipc_put *k, int phase, void *stream, void *field, long sy, long sz, char *err, size_t n);
+static int ipc_put_enqueue(hx_transport *t, int phase, int stream, void *field, ipc_put_launch launch)
 {
+    ipc_state *s = t->impl;
     const hx_decomp *d = t->bk->decomp;
-    *sy = d->alloc[0];
-    *sz = (long)d->alloc[0] * d->alloc[1];
+    return launch(s->kern, phase, t->bk->ops->native_stream(t->bk, stream), field, d->alloc[0], (long)d->alloc[0] * d->alloc[1],
+                  t->err, sizeof t->err);
 }
-
 static int ipc_put_put(hx_transport *t, int phase, int stream, void *field)
 {
-    ipc_state *s = t->impl;
-    long sy, sz;
-    field_pitches(t, &sy, &sz);
-    return hx_ipc_put_put(s->kern, phase, t->bk->ops->native_stream(t->bk, stream), field, sy, sz, t->err, sizeof t->err);
+    return ipc_put_enqueue(t, phase, stream, field, hx_ipc_put_put);
 }
-
 static int ipc_put_get(hx_transport *t, int phase, int stream, void *field)
 {
-    ipc_state *s = t->impl;
-    long sy, sz;
-    field_pitches(t, &sy, &sz);
-    return hx_ipc_put_get(s->kern, phase, t->bk->ops->native_stream(t->bk, stream), field, sy, sz, t->err, sizeof t->err);
+    return ipc_put_enqueue(t, phase, stream, field, hx_ipc_put_get);
 }
-
 static int ipc_put_putget(hx_transport *t, int phase, int stream, void *field)
 {
-    ipc_state *s = t->impl;
-    long sy, sz;
-    field_pitches(t, &sy, &sz);
-    return hx_ipc_put_putget(s->kern, phase, t->bk->ops->native_stream(t->bk, stream), field, sy, sz, t->err, sizeof t->err);
+    return ipc_put_enqueue(t, phase, stream, field, hx_ipc_put_putget);
 }
 
 static int ipc_put_check(hx_transport *t)
