@@ -97,7 +97,7 @@ static const hx_option run_options[] = {
      F(devices), .report = "devices"},
     {.name = "transport", .type = HX_OPT_STRING, .meta = "NAME|all", .def = "mpi", .flags = SW, .group = EXCHANGE,
      .what = "a transport name (see halox info)",
-     .help = "communication model: mpi, mpi-cuda, ipc, nccl or nvshmem (halox info lists those of this build); "
+     .help = "communication model: mpi, mpi-cuda, ipc, ipc-put, nccl or nvshmem (halox info lists those of this build); "
              "all: every one, then a table of time per sweep and speed-up over mpi",
      F(transport), .report = "transport"},
 

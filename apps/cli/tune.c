@@ -270,7 +270,7 @@ static void refine(tuner *t, const char *tr, int cuda, int dim, int radius)
             c.schedule = HX_SCHEDULE_CYCLE;
             ADOPT_FROM(c);
         }
-    if (cuda && ((paths & HX_PATH_HOST) || !strcmp(tr, "nccl"))) {
+    if (cuda && (paths & (HX_PATH_HOST | HX_PATH_REPLAY))) { /* host path: the sweeps after the exchange */
         cand c = base;
         c.graph = 1;
         c.schedule = HX_SCHEDULE_CYCLE;

@@ -53,8 +53,9 @@ const char *hx_exchange_transport(const hx_exchange *x);
  * when it is built, or unknown to halox). */
 const char *hx_transport_names(void);
 const char *hx_transport_absent_reason(const char *name);
-/* Control paths of a built transport: HX_PATH_* bits, 0 when unknown. */
-enum { HX_PATH_HOST = 1u, HX_PATH_STREAM = 2u, HX_PATH_DEVICE = 4u };
+/* Control paths of a built transport: HX_PATH_* bits, 0 when unknown. HX_PATH_REPLAY: its stream
+ * path enqueues the same work every exchange, so a captured exchange replays from a CUDA graph. */
+enum { HX_PATH_HOST = 1u, HX_PATH_STREAM = 2u, HX_PATH_DEVICE = 4u, HX_PATH_REPLAY = 8u };
 unsigned hx_transport_paths(const char *name);
 
 #ifdef __cplusplus

@@ -62,7 +62,7 @@ static int check_options(hx_context *ctx, const hx_layout *l, const hx_exchange 
         if (ctx->kind != HX_BACKEND_CUDA) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: graphs replay CUDA graphs: use the cuda backend, or no graph");
         if (!(x->tr.ops->caps & HX_PATH_HOST) && !(x->tr.ops->caps & HX_CAP_REPLAY))
             return hx_fail(ctx, HX_ERR_INPUT, "sweeper: transport %s enqueues different work every exchange, so a captured exchange "
-                           "cannot be replayed: use transport nccl or a host transport, or no graph", x->tr.ops->name);
+                           "cannot be replayed: use transport nccl, ipc-put or a host transport, or no graph", x->tr.ops->name);
     }
     if (o->norm_every < 0) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: norm_every %ld: use 0 (never) or more", o->norm_every);
     return HX_OK;
@@ -76,6 +76,10 @@ static int check_device_schedule(hx_context *ctx, const hx_layout *l, const hx_e
     const char *name = hx_schedule_name(o->schedule);
     if ((int)o->schedule < 0 || o->schedule > HX_SCHEDULE_PERSISTENT) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: unknown schedule %d", (int)o->schedule);
     if (ctx->kind != HX_BACKEND_CUDA) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: schedule %s runs kernels: use the cuda backend", name);
+    if (!(x->tr.ops->caps & HX_PATH_DEVICE) && x->tr.ops->put)
+        return hx_fail(ctx, HX_ERR_INPUT, "sweeper: schedule %s runs its own kernels over a transport's device path; transport "
+                       "%s launches kernels per exchange (the cycle schedule): use transport ipc for the same links", name,
+                       x->tr.ops->name);
     if (!(x->tr.ops->caps & HX_PATH_DEVICE))
         return hx_fail(ctx, HX_ERR_INPUT, "sweeper: schedule %s needs a transport whose kernels put and signal themselves "
                        "(a device path: ipc or nvshmem); transport %s has none", name, x->tr.ops->name);

@@ -25,7 +25,7 @@ const char *hx_transport_absent_reason(const char *name)
 unsigned hx_transport_paths(const char *name)
 {
     const hx_transport_ops *o = hx_transport_find(name);
-    return o ? o->caps & (HX_PATH_HOST | HX_PATH_STREAM | HX_PATH_DEVICE) : 0;
+    return o ? o->caps & (HX_PATH_HOST | HX_PATH_STREAM | HX_PATH_DEVICE | HX_PATH_REPLAY) : 0;
 }
 
 static int find_ops(hx_context *ctx, const char *name, const hx_transport_ops **ops)

@@ -31,7 +31,7 @@ extern "C" {
 /* HX_PATH_HOST, HX_PATH_STREAM, HX_PATH_DEVICE: halox/exchange.h */
 /* The stream path enqueues the same work every exchange (no per-exchange host state such as
  * changing signal values), so one captured exchange can be replayed from a CUDA graph. */
-enum { HX_CAP_REPLAY = 8u };
+enum { HX_CAP_REPLAY = HX_PATH_REPLAY };
 
 typedef struct hx_transport hx_transport;
 
