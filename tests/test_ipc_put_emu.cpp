@@ -14,7 +14,8 @@
  *   - the watchdog: a rank that stops putting leaves its neighbour's get with a report naming it,
  *     the abort flag raised, and the next kernels return at once.
  * 2D and 3D, periodic (a rank its own neighbour along an axis of one rank) and fixed boundaries,
- * float and double, halos of 1 and 3 cells, 1 to 4 blocks a grid. What this cannot see: memory
+ * float and double, halos of 1 and 3 cells, 1 to 4 blocks a grid; messages as plain copies with
+ * flags, as flagged words (HALOX_IPC_PUT_LL), and both in one phase. What this cannot see: memory
  * ordering between GPUs, IPC, timing. */
 #include <cuda_runtime.h>
 
@@ -38,6 +39,8 @@ struct ik_case {
     hx_pattern pattern;
     int blocks, threads;
 };
+/* messages of at most this many cells go as flagged words (HALOX_IPC_PUT_LL, in cells here) */
+static long ik_ll_cells = 0;
 
 template <typename T> struct ik_rank {
     hx_decomp d;
@@ -122,6 +125,8 @@ template <typename T> static hx_ik_args &ik_args(ik_rank<T> &r, int q, int op, i
     a.first = op != GET && phase == 0;
     a.seq = &r.seq;
     a.ticket = &r.ticket;
+    for (int m = 0; m < r.table.nmsg[phase]; m++) /* as ipc_put.cu chooses them */
+        if (r.table.msg[phase][m].count <= ik_ll_cells) a.ll_mask |= 1u << m;
     return a;
 }
 
@@ -287,17 +292,23 @@ template <typename T> static void cases()
         {3, {9, 8, 7}, {2, 1, 2}, 2, HX_FIXED, HX_DIRECT, 3, 32},
         {3, {9, 8, 7}, {1, 2, 2}, 1, HX_PERIODIC, HX_STAGED, 1, 64},
     };
-    for (const ik_case &cs : list)
-        for (int sched = 0; sched < 5; sched++) {
-            char label[200];
-            snprintf(label, sizeof label, "%s %dD %dx%dx%d on %dx%dx%d ranks halo %d %s %s, %d blocks of %d, schedule %d",
-                     sizeof(T) == 4 ? "float" : "double", cs.dim, cs.global[0], cs.global[1], cs.global[2], cs.pgrid[0], cs.pgrid[1],
-                     cs.pgrid[2], cs.halo, cs.bnd == HX_PERIODIC ? "periodic" : "fixed", cs.pattern == HX_DIRECT ? "direct" : "staged",
-                     cs.blocks, cs.threads, sched);
-            ik_run<T>(cs, sched, label);
-        }
-    ik_watchdog<T>(list[0], 1, "watchdog, 2 ranks, rank 1 stops putting");
-    ik_watchdog<T>(list[4], 0, "watchdog, 3D, rank 0 stops putting");
+    /* flagged words for no message, for the small ones only (corners and edges: a phase mixes both
+     * ways), for every one */
+    for (long ll : {0L, 12L, 1L << 30}) {
+        ik_ll_cells = ll;
+        for (const ik_case &cs : list)
+            for (int sched = 0; sched < 5; sched++) {
+                char label[220];
+                snprintf(label, sizeof label, "%s %dD %dx%dx%d on %dx%dx%d ranks halo %d %s %s, %d blocks of %d, schedule %d, "
+                         "flagged words up to %ld cells", sizeof(T) == 4 ? "float" : "double", cs.dim, cs.global[0], cs.global[1],
+                         cs.global[2], cs.pgrid[0], cs.pgrid[1], cs.pgrid[2], cs.halo, cs.bnd == HX_PERIODIC ? "periodic" : "fixed",
+                         cs.pattern == HX_DIRECT ? "direct" : "staged", cs.blocks, cs.threads, sched, ll);
+                ik_run<T>(cs, sched, label);
+            }
+        ik_watchdog<T>(list[0], 1, "watchdog, 2 ranks, rank 1 stops putting");
+        ik_watchdog<T>(list[4], 0, "watchdog, 3D, rank 0 stops putting");
+    }
+    ik_ll_cells = 0;
 }
 
 int main(void)

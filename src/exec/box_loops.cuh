@@ -67,15 +67,15 @@ __device__ __forceinline__ void hx_box_cell(const hx_box &b, long i, int w, int 
  * shared memory). */
 template <typename T>
 __device__ void hx_copy_msgs(const hx_dev_table *tb, int ph, int par, long sy, long sz, int k, int nb, T *f, bool pack,
-                             bool stage = false)
+                             bool stage = false, unsigned skip_mask = 0)
 {
     __shared__ long start[HX_MAX_MSGS + 1];
     const int nmsg = tb->nmsg[ph];
-    if (threadIdx.x == 0) {
+    if (threadIdx.x == 0) { /* messages in skip_mask (bit m) count no cells: another loop moves them */
         start[0] = 0;
         for (int m = 0; m < nmsg; m++) {
             const hx_dev_msg &dm = tb->msg[ph][m];
-            start[m + 1] = start[m] + hx_box_cells_dev(pack ? dm.send_box : dm.recv_box);
+            start[m + 1] = start[m] + ((skip_mask >> m) & 1u ? 0 : hx_box_cells_dev(pack ? dm.send_box : dm.recv_box));
         }
     }
     __syncthreads();

@@ -91,7 +91,7 @@ __device__ __forceinline__ const hx_source &hx_source_of(const hx_source *src, i
     return src[k];
 }
 
-__device__ int hx_ring_sources(const hx_pparams &p, const hx_rtile &t, hx_source *src)
+static __device__ int hx_ring_sources(const hx_pparams &p, const hx_rtile &t, hx_source *src)
 {
     const hx_dev_table *tb = p.table;
     int n = 0, cells = 0;

@@ -459,14 +459,27 @@ static int ipc_put_setup(hx_transport *t, char *err, size_t n)
     const hx_decomp *d = t->bk->decomp;
     int nmpi = 0, other = -1, ok = 1;
     for (int p = 0; p < t->plan->nphases; p++) nmpi += s->ph[p].nmpi;
+    /* HALOX_IPC_PUT_LL=BYTES (opt-in, untimed): messages of at most BYTES as flagged words; the
+     * ranks must agree, or a sender's words would meet a receiver waiting for a flag */
+    const char *llv = getenv("HALOX_IPC_PUT_LL");
+    char *end = NULL;
+    long ll = llv && *llv ? strtol(llv, &end, 10) : 0, lo = 0, hi = 0;
+    if (llv && *llv && (*end || ll < 0)) ok = 0, snprintf(err, n, "HALOX_IPC_PUT_LL='%s': give a byte count, 0 for none", llv);
+    if (MPI_Allreduce(&ll, &lo, 1, MPI_LONG, MPI_MIN, t->comm) != MPI_SUCCESS ||
+        MPI_Allreduce(&ll, &hi, 1, MPI_LONG, MPI_MAX, t->comm) != MPI_SUCCESS)
+        ok = 0, snprintf(err, n, "MPI_Allreduce of HALOX_IPC_PUT_LL failed");
+    else if (ok && lo != hi)
+        ok = 0, snprintf(err, n, "HALOX_IPC_PUT_LL differs between ranks (%ld to %ld): give every rank the same value "
+                         "(mpirun -x HALOX_IPC_PUT_LL)", lo, hi);
     const char *share = getenv("HALOX_SHARE_GPU"); /* the tests' knob, as for the device schedules */
     const int shared = hx_node_shares_gpu(t->comm, t->bk->device, &other) && !(share && atoi(share) == 1);
     hx_dev_table table;
-    if (nmpi) ok = 0, snprintf(err, n, "transport ipc-put: %d halo message%s of rank %d cross nodes (or HALOX_IPC_FALLBACK); its "
+    if (ok && nmpi) ok = 0, snprintf(err, n, "transport ipc-put: %d halo message%s of rank %d cross nodes (or HALOX_IPC_FALLBACK); its "
                                "kernels store only into GPUs of their node: use ipc or nccl", nmpi, nmpi > 1 ? "s" : "", d->rank);
-    else if (shared) ok = 0, snprintf(err, n, "transport ipc-put: ranks %d and %d share GPU %d, and its kernels spin-wait for each "
+    else if (ok && shared) ok = 0, snprintf(err, n, "transport ipc-put: ranks %d and %d share GPU %d, and its kernels spin-wait for each "
                                       "other: give every rank a GPU of its own, or use ipc or nccl", d->rank, other, t->bk->device);
-    else if (hx_ipc_device_table(s->dev, &table, err, n) || hx_ipc_put_create(&table, d->rank, t->bk->elem, &s->kern, err, n))
+    else if (ok && (hx_ipc_device_table(s->dev, &table, err, n) ||
+                    hx_ipc_put_create(&table, d->rank, t->bk->elem, ll, &s->kern, err, n)))
         ok = 0;
     if (all_ok(t->comm, ok)) return 0;
     if (ok) snprintf(err, n, "another rank could not set up transport ipc-put");

@@ -21,6 +21,7 @@ struct hx_ipc_put {
     int *abort_flag;              /* device */
     hx_watch *watch_host, *watch_dev;
     int rank, blocks_max, sms, any;
+    unsigned ll_mask[HX_MAX_PHASES]; /* per phase: the messages sent as flagged words */
     size_t elem;
     long long skip_from;
 };
@@ -31,7 +32,7 @@ struct hx_ipc_put {
         if (e_ != cudaSuccess) return snprintf(err, n, "%s: %s", #call, cudaGetErrorString(e_)), -1;     \
     } while (0)
 
-int hx_ipc_put_create(const hx_dev_table *table, int rank, size_t elem, hx_ipc_put **out, char *err, size_t n)
+int hx_ipc_put_create(const hx_dev_table *table, int rank, size_t elem, long ll_bytes, hx_ipc_put **out, char *err, size_t n)
 {
     hx_ipc_put *k = (hx_ipc_put *)calloc(1, sizeof *k);
     *out = k;
@@ -39,7 +40,11 @@ int hx_ipc_put_create(const hx_dev_table *table, int rank, size_t elem, hx_ipc_p
     k->host = *table;
     k->rank = rank;
     k->elem = elem;
-    for (int p = 0; p < table->nphases; p++) k->any |= table->nmsg[p] > 0;
+    for (int p = 0; p < table->nphases; p++) {
+        k->any |= table->nmsg[p] > 0;
+        for (int m = 0; m < table->nmsg[p]; m++)
+            if ((long)(table->msg[p][m].count * (long)elem) <= ll_bytes) k->ll_mask[p] |= 1u << m;
+    }
     const char *fault = getenv("HALOX_FAULT_SKIP_PUTS"); /* this rank puts nothing from exchange 3 on */
     k->skip_from = fault && *fault && atoi(fault) == rank ? 3 : 0;
     int dev = 0, sms = 0;
@@ -116,6 +121,7 @@ static int launch(hx_ipc_put *k, int phase, int kind, void *stream, void *field,
     a.first = kind != IK_GET && phase == 0;
     a.seq = k->seq;
     a.ticket = k->ticket;
+    a.ll_mask = k->ll_mask[phase];
     int blocks = blocks_for(k, phase);
     if (kind == IK_PUTGET && blocks > k->sms) blocks = k->sms; /* see hx_ik_putget */
     const dim3 grid((unsigned)blocks), block(IK_THREADS);

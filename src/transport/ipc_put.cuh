@@ -17,7 +17,7 @@
 #ifndef HALOX_IPC_PUT_CUH
 #define HALOX_IPC_PUT_CUH
 
-#include "exec/persistent_kernel.cuh"
+#include "exec/resident_kernel.cuh"
 
 typedef struct {
     hx_pparams p;                /* used: field[0], sy, sz, table, timeout_ns, watch, abort_flag, rank, skip_from */
@@ -25,7 +25,53 @@ typedef struct {
     int first;                   /* phase 0's put: this exchange takes the next number */
     unsigned long long *seq;     /* exchanges begun on this transport (device) */
     unsigned *ticket;            /* put blocks done, wrapping at the grid size (device) */
+    unsigned ll_mask;            /* bit m: message m of the phase travels as flagged words (below) */
 } hx_ik_args;
+
+/* Flagged words (HALOX_IPC_PUT_LL, opt-in, not yet timed on a GPU): the messages in ll_mask go as
+ * the resident kernel's 8-byte words, each 4-byte value beside the exchange number, into the same
+ * slots (sized for it); the receiver polls every word, so these messages need no fence, no ticket
+ * and no flag. Both ends choose a message's way from its size alone, so they agree. The cells of
+ * the phase's flagged messages, spread over every thread of the grid: pack stores them, unpack
+ * waits for each (watchdog) and writes it into the field. False when a wait gave up. */
+template <typename T> __device__ bool hx_ik_ll_copy(const hx_ik_args &a, unsigned long long e, bool pack)
+{
+    const hx_pparams &p = a.p;
+    const hx_dev_table *tb = p.table;
+    const int par = (int)(e & 1), W = HX_LL_WORDS(T);
+    const long stride = (long)gridDim.x * blockDim.x;
+    T *f = (T *)p.field[0];
+    bool ok = true;
+    for (int m = 0; m < tb->nmsg[a.phase] && ok; m++) {
+        if (!((a.ll_mask >> m) & 1u)) continue;
+        const hx_dev_msg &dm = tb->msg[a.phase][m];
+        const hx_box &b = pack ? dm.send_box : dm.recv_box;
+        const int w = b.hi[0] - b.lo[0], h = b.hi[1] - b.lo[1];
+        const long cells = hx_box_cells_dev(b);
+        for (long i = (long)blockIdx.x * blockDim.x + threadIdx.x; i < cells && ok; i += stride) {
+            int c[3];
+            hx_box_cell(b, i, w, h, cells, c);
+            T *cell = f + p.sy * c[1] + p.sz * c[2] + c[0];
+            if (pack) {
+                hx_ll_put<T>((unsigned long long *)dm.remote_recv[par] + i * W, __ldcg(cell), (unsigned)e);
+                continue;
+            }
+            const unsigned long long *word = (const unsigned long long *)dm.my_recv[par] + i * W;
+            T v;
+            unsigned long long t0 = 0, waited = 0;
+            for (unsigned spin = 1; !hx_ll_get<T>(word, (unsigned)e, &v); spin++) {
+                if (spin % 64) continue;
+                const int wd = hx_watchdog(p.abort_flag, p.timeout_ns, t0, waited);
+                if (wd == HX_WATCH_WAIT) continue;
+                if (wd == HX_WATCH_EXPIRED) hx_give_up(p, dm.peer, a.phase, (long long)e, -1, HX_WAIT_FLAG, waited);
+                ok = false;
+                break;
+            }
+            if (ok) *cell = v;
+        }
+    }
+    return ok;
+}
 
 /* The put of a phase, by every thread of the block; returns the exchange number it used. */
 template <typename T> __device__ unsigned long long hx_ik_put_part(const hx_ik_args &a)
@@ -34,14 +80,20 @@ template <typename T> __device__ unsigned long long hx_ik_put_part(const hx_ik_a
     /* read before this block's ticket, so before the last block advances it */
     const unsigned long long e = *(volatile unsigned long long *)a.seq + (a.first ? 1 : 0);
     const bool skip = p.skip_from && (long long)e >= p.skip_from; /* the tests' fault: put nothing */
-    if (!skip) hx_copy_msgs<T>(p.table, a.phase, (int)(e & 1), p.sy, p.sz, (int)blockIdx.x, (int)gridDim.x, (T *)p.field[0], true);
+    if (!skip) {
+        hx_copy_msgs<T>(p.table, a.phase, (int)(e & 1), p.sy, p.sz, (int)blockIdx.x, (int)gridDim.x, (T *)p.field[0], true,
+                        false, a.ll_mask);
+        if (a.ll_mask) hx_ik_ll_copy<T>(a, e, true);
+    }
     __syncthreads();
-    if (threadIdx.x == 0) {
-        __threadfence_system(); /* cumulative: the block's stores, ordered by the barrier above */
+    const int nmsg = p.table->nmsg[a.phase];
+    const bool flags = (a.ll_mask & ((1u << nmsg) - 1u)) != ((1u << nmsg) - 1u); /* some message goes with a flag */
+    if (threadIdx.x == 0 && (flags || a.first)) {
+        if (flags) __threadfence_system(); /* cumulative: the block's stores, ordered by the barrier above */
         if (atomicInc(a.ticket, gridDim.x - 1) == gridDim.x - 1) {
-            __threadfence_system(); /* the last block: every other block's fenced stores come before */
-            const int nmsg = p.table->nmsg[a.phase];
-            for (int m = 0; m < nmsg && !skip; m++) hx_store_release_sys(p.table->msg[a.phase][m].remote_flag, e);
+            if (flags) __threadfence_system(); /* the last block: every other block's fenced stores come before */
+            for (int m = 0; m < nmsg && !skip; m++)
+                if (!((a.ll_mask >> m) & 1u)) hx_store_release_sys(p.table->msg[a.phase][m].remote_flag, e);
             if (a.first) *(volatile unsigned long long *)a.seq = e;
         }
     }
@@ -52,8 +104,13 @@ template <typename T> __device__ unsigned long long hx_ik_put_part(const hx_ik_a
 template <typename T> __device__ void hx_ik_get_part(const hx_ik_args &a, unsigned long long e)
 {
     const hx_pparams &p = a.p;
-    if (!hx_wait_phase(p, a.phase, (long long)e, -1)) return;
-    hx_copy_msgs<T>(p.table, a.phase, (int)(e & 1), p.sy, p.sz, (int)blockIdx.x, (int)gridDim.x, (T *)p.field[0], false);
+    bool mine = true; /* a thread a message: the flags of those that are not flagged words */
+    if ((int)threadIdx.x < p.table->nmsg[a.phase] && !((a.ll_mask >> threadIdx.x) & 1u))
+        mine = hx_wait_flag(p, p.table->msg[a.phase][threadIdx.x], a.phase, (long long)e, -1);
+    if (!__syncthreads_and(mine)) return;
+    hx_copy_msgs<T>(p.table, a.phase, (int)(e & 1), p.sy, p.sz, (int)blockIdx.x, (int)gridDim.x, (T *)p.field[0], false, false,
+                    a.ll_mask);
+    if (a.ll_mask) hx_ik_ll_copy<T>(a, e, false);
 }
 
 template <typename T> __device__ void hx_ik_put(const hx_ik_args &a)
