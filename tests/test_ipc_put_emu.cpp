@@ -39,7 +39,7 @@ struct ik_case {
     hx_pattern pattern;
     int blocks, threads;
 };
-/* messages of at most this many cells go as flagged words (HALOX_IPC_PUT_LL, in cells here) */
+/* messages of at most this many cells go as flagged words (HALOX_IPC_PUT_LL's rule, in cells here) */
 static long ik_ll_cells = 0;
 
 template <typename T> struct ik_rank {
@@ -125,8 +125,7 @@ template <typename T> static hx_ik_args &ik_args(ik_rank<T> &r, int q, int op, i
     a.first = op != GET && phase == 0;
     a.seq = &r.seq;
     a.ticket = &r.ticket;
-    for (int m = 0; m < r.table.nmsg[phase]; m++) /* as ipc_put.cu chooses them */
-        if (r.table.msg[phase][m].count <= ik_ll_cells) a.ll_mask |= 1u << m;
+    a.ll_mask = hx_ik_ll_mask(&r.table, phase, sizeof(T), ik_ll_cells * (long)sizeof(T)); /* as ipc_put.cu chooses them */
     return a;
 }
 

@@ -195,12 +195,14 @@ __device__ __forceinline__ bool hx_wait_flag(const hx_pparams &p, const hx_dev_m
     return true;
 }
 
-/* The whole block waits until every message of phase ph has reached exchange e (a thread a message);
- * false on every thread when one of them gave up or saw another give up. */
-__device__ __forceinline__ bool hx_wait_phase(const hx_pparams &p, int ph, long long e, long long sweep)
+/* The whole block waits until every message of phase ph has reached exchange e (a thread a message;
+ * messages in skip_mask, bit m, carry no flag); false on every thread when one of them gave up or saw
+ * another give up. */
+__device__ __forceinline__ bool hx_wait_phase(const hx_pparams &p, int ph, long long e, long long sweep, unsigned skip_mask = 0)
 {
     bool mine = true;
-    if ((int)threadIdx.x < p.table->nmsg[ph]) mine = hx_wait_flag(p, p.table->msg[ph][threadIdx.x], ph, e, sweep);
+    if ((int)threadIdx.x < p.table->nmsg[ph] && !((skip_mask >> threadIdx.x) & 1u))
+        mine = hx_wait_flag(p, p.table->msg[ph][threadIdx.x], ph, e, sweep);
     return __syncthreads_and(mine) != 0;
 }
 

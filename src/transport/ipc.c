@@ -486,26 +486,25 @@ static int ipc_put_setup(hx_transport *t, char *err, size_t n)
     return -1;
 }
 
-/* One of ipc_put.h's launches for the field at `field`, its pitches from the bound decomposition. */
-typedef int (*ipc_put_launch)(hx_ipc_put *k, int phase, void *stream, void *field, long sy, long sz, char *err, size_t n);
-static int ipc_put_enqueue(hx_transport *t, int phase, int stream, void *field, ipc_put_launch launch)
+/* One of ipc-put's kernels for the field at `field`, its pitches from the bound decomposition. */
+static int ipc_put_enqueue(hx_transport *t, int phase, int stream, void *field, hx_ik_kind kind)
 {
     ipc_state *s = t->impl;
     const hx_decomp *d = t->bk->decomp;
-    return launch(s->kern, phase, t->bk->ops->native_stream(t->bk, stream), field, d->alloc[0], (long)d->alloc[0] * d->alloc[1],
-                  t->err, sizeof t->err);
+    return hx_ipc_put_launch(s->kern, kind, phase, t->bk->ops->native_stream(t->bk, stream), field, d->alloc[0],
+                             (long)d->alloc[0] * d->alloc[1], t->err, sizeof t->err);
 }
 static int ipc_put_put(hx_transport *t, int phase, int stream, void *field)
 {
-    return ipc_put_enqueue(t, phase, stream, field, hx_ipc_put_put);
+    return ipc_put_enqueue(t, phase, stream, field, HX_IK_PUT);
 }
 static int ipc_put_get(hx_transport *t, int phase, int stream, void *field)
 {
-    return ipc_put_enqueue(t, phase, stream, field, hx_ipc_put_get);
+    return ipc_put_enqueue(t, phase, stream, field, HX_IK_GET);
 }
 static int ipc_put_putget(hx_transport *t, int phase, int stream, void *field)
 {
-    return ipc_put_enqueue(t, phase, stream, field, hx_ipc_put_putget);
+    return ipc_put_enqueue(t, phase, stream, field, HX_IK_PUTGET);
 }
 
 static int ipc_put_check(hx_transport *t)

@@ -42,8 +42,7 @@ int hx_ipc_put_create(const hx_dev_table *table, int rank, size_t elem, long ll_
     k->elem = elem;
     for (int p = 0; p < table->nphases; p++) {
         k->any |= table->nmsg[p] > 0;
-        for (int m = 0; m < table->nmsg[p]; m++)
-            if ((long)(table->msg[p][m].count * (long)elem) <= ll_bytes) k->ll_mask[p] |= 1u << m;
+        k->ll_mask[p] = hx_ik_ll_mask(table, p, elem, ll_bytes);
     }
     const char *fault = getenv("HALOX_FAULT_SKIP_PUTS"); /* this rank puts nothing from exchange 3 on */
     k->skip_from = fault && *fault && atoi(fault) == rank ? 3 : 0;
@@ -90,8 +89,6 @@ template <typename T> __global__ void __launch_bounds__(IK_THREADS) ik_put(hx_ik
 template <typename T> __global__ void __launch_bounds__(IK_THREADS) ik_get(hx_ik_args a) { hx_ik_get<T>(a); }
 template <typename T> __global__ void __launch_bounds__(IK_THREADS) ik_putget(hx_ik_args a) { hx_ik_putget<T>(a); }
 
-enum { IK_PUT, IK_GET, IK_PUTGET };
-
 /* Blocks for a phase: enough for HX_BATCH cells a thread, at most two per SM. */
 static int blocks_for(const hx_ipc_put *k, int phase)
 {
@@ -101,11 +98,12 @@ static int blocks_for(const hx_ipc_put *k, int phase)
     return b < 1 ? 1 : b > k->blocks_max ? k->blocks_max : (int)b;
 }
 
-static int launch(hx_ipc_put *k, int phase, int kind, void *stream, void *field, long sy, long sz, char *err, size_t n)
+int hx_ipc_put_launch(hx_ipc_put *k, hx_ik_kind kind, int phase, void *stream, void *field, long sy, long sz, char *err,
+                      size_t n)
 {
     if (hx_ipc_put_check(k, err, n)) return -1;
     /* phase 0's put numbers the exchange, so it runs whenever the rank exchanges at all */
-    if (!k->any || (k->host.nmsg[phase] == 0 && !(kind != IK_GET && phase == 0))) return 0;
+    if (!k->any || (k->host.nmsg[phase] == 0 && !(kind != HX_IK_GET && phase == 0))) return 0;
     hx_ik_args a;
     memset(&a, 0, sizeof a);
     a.p.field[0] = field;
@@ -118,38 +116,23 @@ static int launch(hx_ipc_put *k, int phase, int kind, void *stream, void *field,
     a.p.rank = k->rank;
     a.p.skip_from = k->skip_from;
     a.phase = phase;
-    a.first = kind != IK_GET && phase == 0;
+    a.first = kind != HX_IK_GET && phase == 0;
     a.seq = k->seq;
     a.ticket = k->ticket;
     a.ll_mask = k->ll_mask[phase];
     int blocks = blocks_for(k, phase);
-    if (kind == IK_PUTGET && blocks > k->sms) blocks = k->sms; /* see hx_ik_putget */
+    if (kind == HX_IK_PUTGET && blocks > k->sms) blocks = k->sms; /* see hx_ik_putget */
     const dim3 grid((unsigned)blocks), block(IK_THREADS);
     cudaStream_t st = (cudaStream_t)stream;
     if (k->elem == 8) {
-        if (kind == IK_PUT) ik_put<double><<<grid, block, 0, st>>>(a);
-        else if (kind == IK_GET) ik_get<double><<<grid, block, 0, st>>>(a);
+        if (kind == HX_IK_PUT) ik_put<double><<<grid, block, 0, st>>>(a);
+        else if (kind == HX_IK_GET) ik_get<double><<<grid, block, 0, st>>>(a);
         else ik_putget<double><<<grid, block, 0, st>>>(a);
     } else {
-        if (kind == IK_PUT) ik_put<float><<<grid, block, 0, st>>>(a);
-        else if (kind == IK_GET) ik_get<float><<<grid, block, 0, st>>>(a);
+        if (kind == HX_IK_PUT) ik_put<float><<<grid, block, 0, st>>>(a);
+        else if (kind == HX_IK_GET) ik_get<float><<<grid, block, 0, st>>>(a);
         else ik_putget<float><<<grid, block, 0, st>>>(a);
     }
     IK_TRY(cudaGetLastError());
     return 0;
-}
-
-int hx_ipc_put_put(hx_ipc_put *k, int phase, void *stream, void *field, long sy, long sz, char *err, size_t n)
-{
-    return launch(k, phase, IK_PUT, stream, field, sy, sz, err, n);
-}
-
-int hx_ipc_put_get(hx_ipc_put *k, int phase, void *stream, void *field, long sy, long sz, char *err, size_t n)
-{
-    return launch(k, phase, IK_GET, stream, field, sy, sz, err, n);
-}
-
-int hx_ipc_put_putget(hx_ipc_put *k, int phase, void *stream, void *field, long sy, long sz, char *err, size_t n)
-{
-    return launch(k, phase, IK_PUTGET, stream, field, sy, sz, err, n);
 }

@@ -28,6 +28,16 @@ typedef struct {
     unsigned ll_mask;            /* bit m: message m of the phase travels as flagged words (below) */
 } hx_ik_args;
 
+/* Which messages of phase ph go as flagged words: those of at most ll_bytes. Both ends of a message
+ * see the same count, so they choose the same way. */
+static inline unsigned hx_ik_ll_mask(const hx_dev_table *tb, int ph, size_t elem, long ll_bytes)
+{
+    unsigned mask = 0;
+    for (int m = 0; m < tb->nmsg[ph]; m++)
+        if (tb->msg[ph][m].count * (long)elem <= ll_bytes) mask |= 1u << m;
+    return mask;
+}
+
 /* Flagged words (HALOX_IPC_PUT_LL, opt-in, not yet timed on a GPU): the messages in ll_mask go as
  * the resident kernel's 8-byte words, each 4-byte value beside the exchange number, into the same
  * slots (sized for it); the receiver polls every word, so these messages need no fence, no ticket
@@ -104,10 +114,7 @@ template <typename T> __device__ unsigned long long hx_ik_put_part(const hx_ik_a
 template <typename T> __device__ void hx_ik_get_part(const hx_ik_args &a, unsigned long long e)
 {
     const hx_pparams &p = a.p;
-    bool mine = true; /* a thread a message: the flags of those that are not flagged words */
-    if ((int)threadIdx.x < p.table->nmsg[a.phase] && !((a.ll_mask >> threadIdx.x) & 1u))
-        mine = hx_wait_flag(p, p.table->msg[a.phase][threadIdx.x], a.phase, (long long)e, -1);
-    if (!__syncthreads_and(mine)) return;
+    if (!hx_wait_phase(p, a.phase, (long long)e, -1, a.ll_mask)) return; /* flagged words carry no flag */
     hx_copy_msgs<T>(p.table, a.phase, (int)(e & 1), p.sy, p.sz, (int)blockIdx.x, (int)gridDim.x, (T *)p.field[0], false, false,
                     a.ll_mask);
     if (a.ll_mask) hx_ik_ll_copy<T>(a, e, false);

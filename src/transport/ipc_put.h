@@ -19,13 +19,14 @@ typedef struct hx_ipc_put hx_ipc_put;
 int hx_ipc_put_create(const hx_dev_table *table, int rank, size_t elem, long ll_bytes, hx_ipc_put **out, char *err, size_t n);
 void hx_ipc_put_destroy(hx_ipc_put *k);
 
-/* Enqueue on `stream` (a cudaStream_t) the put or the get of `phase` for the field at `field`,
- * whose rows are sy cells apart and planes sz. Fails (with why in err) when a device wait of an
- * earlier exchange gave up, or a launch fails. */
-int hx_ipc_put_put(hx_ipc_put *k, int phase, void *stream, void *field, long sy, long sz, char *err, size_t n);
-int hx_ipc_put_get(hx_ipc_put *k, int phase, void *stream, void *field, long sy, long sz, char *err, size_t n);
-/* Both in one kernel (nothing to overlap between them). */
-int hx_ipc_put_putget(hx_ipc_put *k, int phase, void *stream, void *field, long sy, long sz, char *err, size_t n);
+/* What a launch does for one phase: the put, the get, or both in one kernel (nothing to overlap). */
+typedef enum { HX_IK_PUT, HX_IK_GET, HX_IK_PUTGET } hx_ik_kind;
+
+/* Enqueue on `stream` (a cudaStream_t) the `kind` kernel of `phase` for the field at `field`, whose
+ * rows are sy cells apart and planes sz. Fails (with why in err) when a device wait of an earlier
+ * exchange gave up, or a launch fails. */
+int hx_ipc_put_launch(hx_ipc_put *k, hx_ik_kind kind, int phase, void *stream, void *field, long sy, long sz, char *err,
+                      size_t n);
 /* 0, or -1 with why in err when a device wait gave up (read from host-mapped memory: it sees
  * kernels that have finished; synchronize the stream first to see them all). */
 int hx_ipc_put_check(hx_ipc_put *k, char *err, size_t n);
