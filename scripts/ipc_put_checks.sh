@@ -3,7 +3,7 @@
 # exchange through the exchange object) checked bit for bit and timed beside nccl, in the cycle
 # schedule and in multigrid; and the 2D march's balanced rows (checked, and timed beside the
 # power-of-two rule, build/halox-pow2 from scripts/variant_build.sh, when carried).
-# Usage: STAGES="tests sanitize pingpong ncu cycle breakdown mg mgtimers mgweak mgsmall march2d" scripts/ipc_put_checks.sh build-dev
+# Usage: STAGES="tests sanitize ll pingpong ncu cycle breakdown mg mgtimers mgweak mgsmall march2d" scripts/ipc_put_checks.sh build-dev
 #   (logs and CSVs under $OUT, packed into $OUT/ipcput.tgz)
 set -u
 cd "$(dirname "$0")/.."
@@ -139,5 +139,22 @@ if want march2d; then
                 cols | grep -v '^nx' | sed "s/^/halox$v,/"
         done
     done | tee "$OUT/march2d.csv"
+fi
+if want ll; then
+    t "ipc-put with small messages as flagged words (HALOX_IPC_PUT_LL) beside the plain path, alternated 3 times, graphs, direct, medians of 5"
+    for rep in 1 2 3; do
+        for ll in 0 65536; do
+            for cfg in "512x512 4000 1,16 4" "1024x1024 4000 16 4" "256x256x256 400 4 4"; do
+                set -- $cfg
+                HALOX_IPC_PUT_LL=$ll timeout 90 $MPI -x HALOX_IPC_PUT_LL -np "$NGPU" "$H" run --backend cuda --transport ipc-put --size $1 \
+                    --iters $2 --repeat 5 --pattern direct --depth $3 --fuse $4 --graph --format csv --quiet 2>"$OUT/ll${ll}_$1_$rep.err" |
+                    cols | grep -v '^nx' | sed "s/^/ll=$ll,rep$rep,/"
+            done
+        done
+        HALOX_IPC_PUT_LL=65536 timeout 60 $MPI -x HALOX_IPC_PUT_LL -np 2 "$H" pingpong --backend cuda --transport ipc-put --max-bytes 64 \
+            --iters 1000 --format csv --quiet 2>"$OUT/ppll.err" | awk -F, -v r=$rep '$7 == 8 || $7 == 64 { printf "pingpong ll=65536 rep%d %3d B median %.3f p99 %.3f us\n", r, $7, $11, $12 }'
+        timeout 60 $MPI -np 2 "$H" pingpong --backend cuda --transport ipc-put --max-bytes 64 \
+            --iters 1000 --format csv --quiet 2>>"$OUT/ppll.err" | awk -F, -v r=$rep '$7 == 8 || $7 == 64 { printf "pingpong ll=0 rep%d %3d B median %.3f p99 %.3f us\n", r, $7, $11, $12 }'
+    done | tee "$OUT/ll.csv"
 fi
 t "done"

@@ -61,6 +61,10 @@ run_case --size 131x67x45 --fuse 4 --depth 4 --iters 9 --pattern direct --dtype 
 run_case --size 96x80x40 --fuse 2 --depth 2 --iters 8 --graph --pattern direct --dtype double
 run_case --size 48x44x42 --stencil star13 --fuse 2 --depth 3 --iters 9 --norm-every 3 --dtype float --boundary fixed
 run_case --size 33x30x70 --fuse 3 --depth 3 --iters 6 --pattern staged --dtype double --no-overlap
+# 3D tiles inside every level's box (the fused march's fast steps), whole rounds of ring steps and remainders
+run_case --size 520x100x61 --fuse 4 --depth 4 --iters 9 --pattern direct --dtype float
+run_case --size 300x130x50 --stencil star13 --fuse 2 --depth 2 --iters 5 --dtype double --boundary fixed
+run_case --size 400x120x47 --fuse 3 --depth 3 --iters 7 --pattern staged --dtype float --no-overlap
 
 echo "np=$NP fused sweeps: $runs runs, $fail failed"
 [ $fail -eq 0 ]

@@ -90,6 +90,7 @@ template <typename T, int R, int L> static void run_levels()
         {{130, 30, 13}, 0, 1, 0x21u, 1},   /* two tiles in x and y, one chunk; x low, z high fixed */
         {{21, 60, 7}, 2, 0, 0x16u, 6},     /* tall: several tile rows; x high, y low, z low fixed */
         {{0, 0, 5}, 1, 1, 0u, 3},          /* a tile and one vector in x, a tile and one row in y */
+        {{250, 70, 23}, 1, 0, 0x4u, 2},    /* tiles inside every box (the march's fast steps), full rounds of NS steps and a remainder */
     };
     for (const fused_case &c : cases) run_case<T, R, L>(c);
 }

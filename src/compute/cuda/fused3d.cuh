@@ -6,6 +6,8 @@
 #include "compute/cuda/common.cuh"
 #include "compute/cuda/cp_async.cuh"
 
+#include <limits.h>
+
 /* A block of 32 x BY threads owns an x-y tile of 32 vectors x BY rows and marches along z. The
  * tile includes a halo of L*R cells on each side that is recomputed: after level j only the tile
  * shrunk by j*R is right, so only lanes margin .. 31-margin and rows L*R .. BY-1-L*R store.
@@ -21,13 +23,16 @@
  * after a barrier that every reader of step t has passed.
  *
  * As in the 2D body, cells outside a level's sweep box keep the source value and the arithmetic
- * is the shared expression tree, so the result is bit-identical to L separate sweeps. */
+ * is the shared expression tree, so the result is bit-identical to L separate sweeps. Where every
+ * box lies R inside the one before (deep-halo sides; fused3d_args.nested) no stored cell depends on
+ * a cell outside a box, and the march skips that fix-up; fixed sides need it. */
 
 struct fused3d_args {
     int lo[HX_FUSE_MAX_3D][3], hi[HX_FUSE_MAX_3D][3]; /* the box of each level (sweep) */
     int xstart;                                        /* first output vector of tile column 0 */
     int margin;                                        /* lanes of a tile row that only feed neighbours */
     int zchunk;                                        /* output planes per block */
+    int nested; /* every box lies R inside the one before on every side: no stored cell depends on a cell outside a box */
     int pitch, rows, planes;                           /* allocation: cells per row, rows, planes */
     long sy, sz;
 };
@@ -61,6 +66,39 @@ __device__ __forceinline__ cells<T> fused3d_cell(const cells<T> (&zw)[2 * R + 1]
     return stencil_row3<T, R>(c, ys, zw);
 }
 
+/* An opaque copy of v: what is computed from it cannot be hoisted out of the branch that makes it. */
+__device__ __forceinline__ int fused3d_opaque(int v)
+{
+#ifdef HALOX_EMULATE
+    return v;
+#else
+    int r;
+    asm volatile("mov.b32 %0, %1;" : "=r"(r) : "r"(v));
+    return r;
+#endif
+}
+
+/* Cells of level j+1 outside sweep j's box keep the source value. The march's steady state (fast
+ * steps) skips it; its addresses are computed from opaque copies so that the compiler does not
+ * hoist them out of the march, where they would take the register windows' registers. */
+template <typename T>
+__device__ __forceinline__ void fused3d_outside(const T *__restrict__ src, const fused3d_args &a, int j, int x0_, int y_, int z_,
+                                                cells<T> &out)
+{
+    const int V = vec16<T>::n, x0 = fused3d_opaque(x0_), y = fused3d_opaque(y_), z = fused3d_opaque(z_);
+    const bool z_in = (unsigned)(z - a.lo[j][2]) < (unsigned)(a.hi[j][2] - a.lo[j][2]);
+    const bool xy_in = x0 >= a.lo[j][0] && x0 + V <= a.hi[j][0] && y >= a.lo[j][1] && y < a.hi[j][1];
+    if (z_in && xy_in) return;
+    const int yc = min(max(y, 0), a.rows - 1);
+    const T *sr = src + (long)min(max(z, 0), a.planes - 1) * a.sz + (long)yc * a.sy;
+    const bool yz_in = z_in && y >= a.lo[j][1] && y < a.hi[j][1];
+#pragma unroll
+    for (int i = 0; i < V; i++) {
+        const int x = x0 + i;
+        if (!yz_in || x < a.lo[j][0] || x >= a.hi[j][0]) out.v[i] = __ldg(sr + min(max(x, 0), a.pitch - 1));
+    }
+}
+
 /* tile: this block's place in the grid (x: tile column, y: tile row, z: chunk of zchunk planes);
  * blockDim must be (32, BY); smem: fused3d_smem<T, R, L, BY, P>() bytes, 16-byte aligned. Every
  * thread of the block must call it (barriers inside); a caller that reuses smem for another tile
@@ -69,34 +107,40 @@ template <typename T, int R, int L, int BY, int P>
 __device__ __forceinline__ void sweep3d_fused_body(const T *__restrict__ src, T *__restrict__ dst, const fused3d_args &a,
                                                    const uint3 tile, T *smem)
 {
+    enum { W = 2 * R + 1, NS = W + P };
     static_assert(L >= 2 && L <= HX_FUSE_MAX_3D && BY > 2 * L * R && P >= 1, "tile too small for the levels");
-    const int V = vec16<T>::n, W = 2 * R + 1, NS = W + P, H = L * R, m = a.margin;
+    static_assert(NS % W == 0 && NS % 2 == 0, "the march unrolls by NS: ring slots, window names and parities repeat");
+    const int V = vec16<T>::n, H = L * R, m = a.margin;
     const int tx = threadIdx.x, ty = threadIdx.y;
     const long plane_cells = 32L * BY * V;
-    const int x0 = a.xstart + ((int)tile.x * (32 - 2 * m) + tx - m) * V; /* may lie left of the row */
-    const int y = a.lo[L - 1][1] + (int)tile.y * (BY - 2 * H) - H + ty;
+    const int xt = a.xstart + ((int)tile.x * (32 - 2 * m) - m) * V; /* the tile's first cell in x, may lie left of the row */
+    const int yt = a.lo[L - 1][1] + (int)tile.y * (BY - 2 * H) - H;
+    const int x0 = xt + tx * V, y = yt + ty;
     const int Z0 = a.lo[L - 1][2] + (int)tile.z * a.zchunk;
     if (Z0 >= a.hi[L - 1][2]) return; /* the whole block */
     const int Z1 = min(Z0 + a.zchunk, a.hi[L - 1][2]);
     const bool store = tx >= m && tx < 32 - m && ty >= H && ty < BY - H && y < a.hi[L - 1][1];
-    unsigned xyin = 0; /* bit j: this vector lies inside sweep j's box in x and y */
+    bool tile_in = true; /* the whole tile does, for every sweep but the last (block-uniform) */
+    int tf0 = INT_MIN, tf1 = INT_MAX; /* steps t whose planes t-(j+1)R all lie inside sweep j's box in z */
 #pragma unroll
-    for (int j = 0; j + 1 < L; j++)
-        xyin |= (x0 >= a.lo[j][0] && x0 + V <= a.hi[j][0] && y >= a.lo[j][1] && y < a.hi[j][1]) ? 1u << j : 0u;
+    for (int j = 0; j + 1 < L; j++) {
+        tile_in = tile_in && xt >= a.lo[j][0] && xt + 32 * V <= a.hi[j][0] && yt >= a.lo[j][1] && yt + BY <= a.hi[j][1];
+        tf0 = max(tf0, a.lo[j][2] + (j + 1) * R);
+        tf1 = min(tf1, a.hi[j][2] + (j + 1) * R);
+    }
+    if (!tile_in) tf1 = INT_MIN;
     T *ring = smem, *cen = smem + NS * plane_cells; /* cen: [parity][level 1 .. L-1] */
     const long me = ((long)ty * 32 + tx) * V;
     const int xc = min(max(x0, 0), a.pitch - V), yc = min(max(y, 0), a.rows - 1);
     const T *column = src + xc + (long)yc * a.sy;
+    const T *column_last = column + (long)(a.planes - 1) * a.sz; /* planes past the allocation are clamped: halo only */
     const int zt = Z0 - H, last = Z1 - 1 + H; /* level-0 planes zt .. last arrive, one per step */
-    /* plane z of level 0 into its ring slot (planes past the allocation are clamped: halo only) */
-    auto fetch = [&](int z) {
-        cp_async16(ring + (long)((z - zt) % NS) * plane_cells + me, column + (long)min(z, a.planes - 1) * a.sz);
-    };
 #pragma unroll
     for (int k = 0; k < 2 * R + P; k++) {
-        if (zt + k <= last) fetch(zt + k);
+        if (zt + k <= last) cp_async16(ring + k * plane_cells + me, zt + k < a.planes ? column + (long)(zt + k) * a.sz : column_last);
         cp_async_commit();
     }
+    const T *fetch = column + (long)(zt + 2 * R + P) * a.sz; /* plane t+P, the one a step copies ahead */
     cells<T> w[L - 1][W]; /* w[j-1]: the last 2R+1 planes of level j, for j = 1 .. L-1 */
 #pragma unroll
     for (int j = 0; j < L - 1; j++)
@@ -105,8 +149,9 @@ __device__ __forceinline__ void sweep3d_fused_body(const T *__restrict__ src, T 
 #pragma unroll
             for (int i = 0; i < V; i++) w[j][k].v[i] = (T)0;
 
-    for (int t = zt + 2 * R; t <= last; t++) {
-        T *cpar = cen + (long)(t & 1) * (L - 1) * plane_cells;
+    /* one step at plane t of level 0, K = (t - zt) % NS its place in the ring */
+    auto step = [&](const int t, const int K) {
+        T *cpar = cen + (long)(K & 1) * (L - 1) * plane_cells; /* parity of t - zt */
 #pragma unroll
         for (int j = 0; j < L - 1; j++) { /* level j+1's centre plane, t-(j+2)R, for its y neighbours */
             typename vec16<T>::type raw;
@@ -115,8 +160,10 @@ __device__ __forceinline__ void sweep3d_fused_body(const T *__restrict__ src, T 
         }
         cp_async_wait<P - 1>(); /* plane t has landed (this thread's part) */
         __syncthreads();        /* ... everyone's, and the centre copies are written */
-        if (t + P <= last) fetch(t + P);
+        if (t + P <= last) cp_async16(ring + (long)((K + P) % NS) * plane_cells + me, t + P < a.planes ? fetch : column_last);
         cp_async_commit();
+        fetch += a.sz;
+        const bool fast = a.nested || (t >= tf0 && t < tf1);
 #pragma unroll
         for (int j = 0; j < L; j++) { /* level j+1 (sweep j) at plane t-(j+1)R */
             const int z = t - (j + 1) * R;
@@ -124,22 +171,13 @@ __device__ __forceinline__ void sweep3d_fused_body(const T *__restrict__ src, T 
             if (j == 0) {
                 cells<T> zw[W];
 #pragma unroll
-                for (int k = 0; k < W; k++) zw[k] = load_shared_vec(ring + (long)((t - 2 * R + k - zt) % NS) * plane_cells + me);
-                out = fused3d_cell<T, R, BY>(zw, ring + (long)((z - zt) % NS) * plane_cells, ty);
+                for (int q = 0; q < W; q++) zw[q] = load_shared_vec(ring + (long)((K - 2 * R + q + NS) % NS) * plane_cells + me);
+                out = fused3d_cell<T, R, BY>(zw, ring + (long)((K - R + NS) % NS) * plane_cells, ty);
             } else {
                 out = fused3d_cell<T, R, BY>(w[j - 1], cpar + (j - 1) * plane_cells, ty);
             }
             if (j + 1 < L) {
-                const bool z_in = (unsigned)(z - a.lo[j][2]) < (unsigned)(a.hi[j][2] - a.lo[j][2]);
-                if (!z_in || !((xyin >> j) & 1u)) { /* outside sweep j's box: the source value */
-                    const T *sr = src + (long)min(max(z, 0), a.planes - 1) * a.sz + (long)yc * a.sy;
-                    const bool yz_in = z_in && y >= a.lo[j][1] && y < a.hi[j][1];
-#pragma unroll
-                    for (int i = 0; i < V; i++) {
-                        const int x = x0 + i;
-                        if (!yz_in || x < a.lo[j][0] || x >= a.hi[j][0]) out.v[i] = __ldg(sr + min(max(x, 0), a.pitch - 1));
-                    }
-                }
+                if (!fast) fused3d_outside(src, a, j, x0, y, z, out);
                 w[j][2 * R] = out;
             } else if (store && z >= Z0) {
                 store_cells(dst + (long)z * a.sz + (long)y * a.sy + x0, out, x0, a.lo[j][0], a.hi[j][0]);
@@ -148,16 +186,31 @@ __device__ __forceinline__ void sweep3d_fused_body(const T *__restrict__ src, T 
 #pragma unroll
         for (int j = 0; j < L - 1; j++)
 #pragma unroll
-            for (int k = 0; k < 2 * R; k++) w[j][k] = w[j][k + 1];
+            for (int q = 0; q < 2 * R; q++) w[j][q] = w[j][q + 1];
+    };
+    /* whole rounds of NS steps unrolled, so that ring slots and parities are constants and the
+     * windows rotate by renaming; then the remaining steps */
+    int t = zt + 2 * R;
+    for (; t + NS - 1 <= last; t += NS) {
+#pragma unroll
+        for (int k = 0; k < NS; k++) step(t + k, (2 * R + k) % NS);
     }
+    for (; t <= last; t++) step(t, (t - zt) % NS);
     cp_async_wait<0>();
 }
 
-/* Tile rows and planes copied ahead, per instance: the block is 32 x BY threads, one block per
- * multiprocessor (shared memory: 112 to 154 KiB), BY as large as the registers allow without
+/* Tile rows and planes copied ahead (2R+1, so that the ring of level 0 holds 2(2R+1) planes and
+ * the march unrolls by it), per instance: the block is 32 x BY threads, one block per
+ * multiprocessor (shared memory: 128 to 168 KiB), BY as large as the registers allow without
  * spilling (ptxas output in docs/design.md, "Fused sweeps"): a tile recomputes 2LR of its BY rows. */
+#ifndef HX_FUSED3D_BY_L3 /* a tuning build may set the rows per tile (R = 1: levels 2, 3, 4; R = 2) */
+#define HX_FUSED3D_BY_L2 32
+#define HX_FUSED3D_BY_L3 32
+#define HX_FUSED3D_BY_L4 28
+#define HX_FUSED3D_BY_R2 28
+#endif
 template <typename T, int R, int L> struct fused3d_tile {
-    enum { BY = (R == 1 && L <= 3) ? 32 : 28, P = 2 };
+    enum { BY = R == 2 ? HX_FUSED3D_BY_R2 : L == 2 ? HX_FUSED3D_BY_L2 : L == 3 ? HX_FUSED3D_BY_L3 : HX_FUSED3D_BY_L4, P = 2 * R + 1 };
 };
 
 /* The launch of a pass (fused3d.cu; tests/test_fused3d_emu.cpp runs the same): the arguments from
@@ -202,6 +255,14 @@ template <typename T, int R, int L> static inline fused3d_launch fused3d_plan(co
         if (cost < best_cost * 0.999) best_cost = cost, best = k;
     }
     a.zchunk = (nz + best - 1) / best;
+    /* Level j+1 at a cell of box j+1 reads level j within R: inside box j when box j+1 is box j
+     * shrunk by R (deep-halo sides). Then cells outside the boxes feed nothing that is stored and
+     * need not hold the source value, which saves the march the loads of its fix-up (global loads on
+     * the critical path of every edge tile). Fixed sides keep the box: there the fix-up runs. */
+    a.nested = 1;
+    for (int j = 0; j + 1 < L; j++)
+        for (int i = 0; i < 3; i++)
+            if (boxes[j + 1].lo[i] < boxes[j].lo[i] + R || boxes[j + 1].hi[i] > boxes[j].hi[i] - R) a.nested = 0;
     const unsigned nzc = (unsigned)((nz + a.zchunk - 1) / a.zchunk);
     l.block = dim3(32, C::BY);
     l.grid = dim3((unsigned)tx, (unsigned)ty, nzc);
