@@ -13,7 +13,7 @@ for f in "$B"/halox-*.gz; do [ -e "$f" ] && gunzip -kf "$f" && chmod +x "${f%.gz
 if want roofline; then
     t "roofline, 3D fused passes: this build beside halox-base, alternated twice"
     for rep in 1 2; do
-        for v in "" -base; do
+        for v in "" ${VARIANTS:--base}; do
             [ -x "$H$v" ] || continue
             timeout 120 "$H$v" roofline --backend cuda --small 0 --repeat 7 >"$OUT/roofline$v.$rep.txt" 2>&1
             echo "== halox$v rep $rep"; grep -E "copy of|512\^3" "$OUT/roofline$v.$rep.txt"
@@ -43,20 +43,28 @@ if want ncu; then
     for r in ${stalls//,/ }; do m=$m,smsp__average_warps_issue_stalled_${r}_per_issue_active.ratio; done
     for v in "" -base; do
         [ -x "$H$v" ] || continue
-        timeout 150 ncu --kernel-name-base demangled -k regex:"sweep3d_fused<float, \\(int\\)1, \\(int\\)4" -c 1 --metrics $m "$H$v" run --backend cuda \
-            --size 512x512x512 --fuse 4 --depth 4 --iters 8 --warmup 0 --repeat 1 --quiet >"$OUT/ncu$v.txt" 2>&1
+        timeout 150 ncu --kernel-name-base demangled -k regex:"sweep3d_fused<float, \\(int\\)1, \\(int\\)4" -c 1 --metrics $m \
+            --section SourceCounters "$H$v" roofline --backend cuda --size2d 512 --small 0 --repeat 1 --batch 1 >"$OUT/ncu$v.txt" 2>&1
         echo "== halox$v"
-        grep -E "sweep3d_fused|duration|inst_executed|issue_active|dram__|stalled" "$OUT/ncu$v.txt" | sed 's/smsp__average_warps_issue_stalled_//; s/_per_issue_active.ratio//' | awk '{$1=$1; print}' | head -24
+        grep -E "sweep3d_fused<|duration|inst_executed|issue_active|dram__|stalled" "$OUT/ncu$v.txt" | sed 's/smsp__average_warps_issue_stalled_//; s/_per_issue_active.ratio//' | awk '{$1=$1; print}' | head -24
     done
 fi
 if want multi; then
-    t "3D cycle schedule at $NGPU ranks, fuse 4 beside fuse 1, this build and halox-base, graphs, direct, medians of 5"
-    for v in "" -base; do
-        for cfg in "512x512x512 100" "256x256x256 400"; do
-            set -- $cfg
-            timeout 120 $MPI -np "$NGPU" "$H$v" run --backend cuda --transport nccl,ipc-put --size $1 --iters $2 --repeat 5 --pattern direct \
-                --depth 4 --fuse 1,4 --overlap=off --graph --format csv --quiet 2>"$OUT/multi${v}_$1.err" | cut -d, -f2,3,4,11,16,48,55 | grep -v '^nx' | sed "s/^/halox$v,/"
-        done
+    t "3D cycle schedule at $NGPU ranks: fuse 1 and 4, overlap off and on, graphs, direct, depth 4, medians of 5"
+    for cfg in "512x512x512 100" "256x256x256 400"; do
+        set -- $cfg
+        timeout 150 $MPI -np "$NGPU" "$H" run --backend cuda --transport nccl,ipc-put --size $1 --iters $2 --repeat 5 --pattern direct \
+            --depth 4 --fuse 1,4 --overlap=off,on --graph --format csv --quiet 2>"$OUT/multi_$1.err" | cut -d, -f2,3,4,11,16,48,55,13 | grep -v '^nx'
     done | tee "$OUT/multi.csv"
+fi
+if want weak; then
+    t "3D weak scaling, 512^3 per GPU, ipc-put, direct, depth 4, fuse 4, graphs, overlap off and on, 1 and $NGPU GPUs, medians of 5"
+    for ov in off on; do
+        timeout 60 "$H" run --backend cuda --transport ipc-put --size 512x512x512 --iters 100 --repeat 5 --pattern direct --depth 4 --fuse 4 \
+            --overlap=$ov --graph --format csv --quiet 2>"$OUT/weak1_$ov.err" | cut -d, -f2,3,4,11,16,48,55,13 | grep -v '^nx' | sed "s/^/np1,/"
+        timeout 90 $MPI -np "$NGPU" "$H" run --backend cuda --transport ipc-put --size 512x512x$((512 * NGPU)) --iters 100 --repeat 5 \
+            --pattern direct --depth 4 --fuse 4 --overlap=$ov --graph --format csv --quiet 2>"$OUT/weak${NGPU}_$ov.err" |
+            cut -d, -f2,3,4,11,16,48,55,13 | grep -v '^nx' | sed "s/^/np$NGPU,/"
+    done | tee "$OUT/weak.csv"
 fi
 t "done"

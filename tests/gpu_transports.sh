@@ -53,11 +53,12 @@ if [ "$TR" = ipc ] && { [ "$NP" -eq 2 ] || [ "$NP" -eq 4 ]; }; then
     done
     unset HALOX_IPC_FALLBACK
 fi
-# ipc-put with flagged words for its small messages (HALOX_IPC_PUT_LL): some messages of a phase
-# as words, the others with flags; and every message as words
+# ipc-put's messages by way (HALOX_IPC_PUT_LL; the cases above ran its default, 64 KiB): every
+# message with a flag; some messages of a phase as flagged words, the others with flags; every
+# message as words
 if [ "$TR" = ipc-put ]; then
     export HALOX_IPC_PUT_LL
-    for HALOX_IPC_PUT_LL in 2048 1000000000; do
+    for HALOX_IPC_PUT_LL in 0 2048 1000000000; do
         RUN_KNOB="HALOX_IPC_PUT_LL=$HALOX_IPC_PUT_LL " RUN_MPI="-x HALOX_SHARE_GPU -x HALOX_IPC_PUT_LL" verify_case 2 --backend cuda \
             --transport ipc-put --size 131x67 --depth 3 --iters 9 --pattern direct --overlap=on
         RUN_KNOB="HALOX_IPC_PUT_LL=$HALOX_IPC_PUT_LL " RUN_MPI="-x HALOX_SHARE_GPU -x HALOX_IPC_PUT_LL" verify_case 2 --backend cuda \

@@ -38,7 +38,7 @@ static inline unsigned hx_ik_ll_mask(const hx_dev_table *tb, int ph, size_t elem
     return mask;
 }
 
-/* Flagged words (HALOX_IPC_PUT_LL, opt-in, not yet timed on a GPU): the messages in ll_mask go as
+/* Flagged words (HALOX_IPC_PUT_LL, default 64 KiB): the messages in ll_mask go as
  * the resident kernel's 8-byte words, each 4-byte value beside the exchange number, into the same
  * slots (sized for it); the receiver polls every word, so these messages need no fence, no ticket
  * and no flag. Both ends choose a message's way from its size alone, so they agree. The cells of

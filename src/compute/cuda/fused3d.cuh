@@ -141,6 +141,10 @@ __device__ __forceinline__ void sweep3d_fused_body(const T *__restrict__ src, T 
         cp_async_commit();
     }
     const T *fetch = column + (long)(zt + 2 * R + P) * a.sz; /* plane t+P, the one a step copies ahead */
+    cells<T> w0[W]; /* the last 2R+1 planes of level 0: shared loads of the thread's own cells, once each */
+    cp_async_wait<P>(); /* the first 2R planes have landed (this thread's own copies: no barrier needed) */
+#pragma unroll
+    for (int q = 0; q < 2 * R; q++) w0[q] = load_shared_vec(ring + q * plane_cells + me);
     cells<T> w[L - 1][W]; /* w[j-1]: the last 2R+1 planes of level j, for j = 1 .. L-1 */
 #pragma unroll
     for (int j = 0; j < L - 1; j++)
@@ -168,11 +172,9 @@ __device__ __forceinline__ void sweep3d_fused_body(const T *__restrict__ src, T 
         for (int j = 0; j < L; j++) { /* level j+1 (sweep j) at plane t-(j+1)R */
             const int z = t - (j + 1) * R;
             cells<T> out;
-            if (j == 0) {
-                cells<T> zw[W];
-#pragma unroll
-                for (int q = 0; q < W; q++) zw[q] = load_shared_vec(ring + (long)((K - 2 * R + q + NS) % NS) * plane_cells + me);
-                out = fused3d_cell<T, R, BY>(zw, ring + (long)((K - R + NS) % NS) * plane_cells, ty);
+            if (j == 0) { /* this thread's own planes of level 0 stay in w0; the new one from the ring */
+                w0[2 * R] = load_shared_vec(ring + (long)K * plane_cells + me);
+                out = fused3d_cell<T, R, BY>(w0, ring + (long)((K - R + NS) % NS) * plane_cells, ty);
             } else {
                 out = fused3d_cell<T, R, BY>(w[j - 1], cpar + (j - 1) * plane_cells, ty);
             }
@@ -183,6 +185,8 @@ __device__ __forceinline__ void sweep3d_fused_body(const T *__restrict__ src, T 
                 store_cells(dst + (long)z * a.sz + (long)y * a.sy + x0, out, x0, a.lo[j][0], a.hi[j][0]);
             }
         }
+#pragma unroll
+        for (int q = 0; q < 2 * R; q++) w0[q] = w0[q + 1];
 #pragma unroll
         for (int j = 0; j < L - 1; j++)
 #pragma unroll
