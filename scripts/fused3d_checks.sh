@@ -10,6 +10,11 @@ DEVICE_NAME=fused3d
 bundle_on_exit
 want() { [ -z "${STAGES:-}" ] || [[ " $STAGES " == *" $1 "* ]]; }
 for f in "$B"/halox-*.gz; do [ -e "$f" ] && gunzip -kf "$f" && chmod +x "${f%.gz}"; done # carried compressed
+if want tests; then
+    t "GPU tests: fused sweeps at 1 and $NGPU ranks"
+    (cd "$B" && timeout ${TESTS_TIMEOUT:-400} ctest -j1 --timeout 390 -R "${TESTS:-^gpu_fuse_np(1|2)$}" --output-on-failure) >"$OUT/tests.log" 2>&1
+    grep -E "tests passed|Passed|Failed|FAIL|\*\*\*|runs," "$OUT/tests.log" | head -20
+fi
 if want roofline; then
     t "roofline, 3D fused passes: this build beside halox-base, alternated twice"
     for rep in 1 2; do
@@ -19,11 +24,6 @@ if want roofline; then
             echo "== halox$v rep $rep"; grep -E "copy of|512\^3" "$OUT/roofline$v.$rep.txt"
         done
     done
-fi
-if want tests; then
-    t "GPU tests: fused sweeps at 1 and $NGPU ranks"
-    (cd "$B" && timeout ${TESTS_TIMEOUT:-400} ctest -j1 --timeout 390 -R "${TESTS:-^gpu_fuse_np(1|2)$}" --output-on-failure) >"$OUT/tests.log" 2>&1
-    grep -E "tests passed|Passed|Failed|FAIL|\*\*\*|runs," "$OUT/tests.log" | head -20
 fi
 if want sanitize; then
     t "compute-sanitizer on the fused 3D march (a tile inside every box, one on the edges)"

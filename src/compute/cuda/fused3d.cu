@@ -2,11 +2,11 @@
 #include "compute/cuda/fused3d.cuh"
 #include "compute/cuda/ops.h"
 
-template <typename T, int R, int L, int BY, int P>
-__global__ void __launch_bounds__(32 * BY, 1) sweep3d_fused(const T *__restrict__ src, T *__restrict__ dst, fused3d_args a)
+template <typename T, int R, int L, int BY, int P, int RY>
+__global__ void __launch_bounds__(32 * BY / RY) sweep3d_fused(const T *__restrict__ src, T *__restrict__ dst, fused3d_args a)
 {
     extern __shared__ __align__(16) unsigned char fused3d_raw[];
-    sweep3d_fused_body<T, R, L, BY, P>(src, dst, a, blockIdx, reinterpret_cast<T *>(fused3d_raw));
+    sweep3d_fused_body<T, R, L, BY, P, RY>(src, dst, a, blockIdx, reinterpret_cast<T *>(fused3d_raw));
 }
 
 /* Blocks per multiprocessor of each instance, from the occupancy calculator at set-up; 0 where the
@@ -18,9 +18,9 @@ template <typename T, int R, int L> static void prepare_one(int dslot)
 {
     typedef fused3d_tile<T, R, L> C;
     const size_t smem = fused3d_smem<T, R, L, C::BY, C::P>();
-    cudaError_t e = cudaFuncSetAttribute(sweep3d_fused<T, R, L, C::BY, C::P>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    cudaError_t e = cudaFuncSetAttribute(sweep3d_fused<T, R, L, C::BY, C::P, C::RY>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
     int occ = 0;
-    if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, sweep3d_fused<T, R, L, C::BY, C::P>, 32 * C::BY, smem);
+    if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, sweep3d_fused<T, R, L, C::BY, C::P, C::RY>, 32 * C::BY / C::RY, smem);
     if (e == cudaSuccess && occ < 1) e = cudaErrorInvalidConfiguration; /* the block does not fit this GPU */
     if (e != cudaSuccess) {
         cudaGetLastError(); /* not sticky: reported when a pass asks for this kernel */
@@ -52,7 +52,7 @@ static void launch_fused3d(const hx_decomp *d, const hx_box *boxes, const void *
 {
     typedef fused3d_tile<T, R, L> C;
     const fused3d_launch l = fused3d_plan<T, R, L>(boxes, d->alloc, (long)sms * fused3d_occ[dslot][R - 1][L - 2]);
-    sweep3d_fused<T, R, L, C::BY, C::P><<<l.grid, l.block, l.smem, st>>>((const T *)src, (T *)dst, l.a);
+    sweep3d_fused<T, R, L, C::BY, C::P, C::RY><<<l.grid, l.block, l.smem, st>>>((const T *)src, (T *)dst, l.a);
 }
 
 static_assert(HX_FUSE_MAX_3D == 4, "fused3d_table holds levels x radius <= 4");

@@ -44,9 +44,9 @@ template <typename T, int R, int L, int BY, int P> __host__ __device__ constexpr
 }
 
 /* The V outputs of one vector: zw the 2R+1 vectors along z (centre zw[R]), x neighbours by
- * shuffles of the centre, y neighbours from plane (shared, BY rows of 32 vectors) around row ty. */
-template <typename T, int R, int BY>
-__device__ __forceinline__ cells<T> fused3d_cell(const cells<T> (&zw)[2 * R + 1], const T *plane, int ty)
+ * shuffles of the centre, ys the vectors y-R .. y-1, y+1 .. y+R. */
+template <typename T, int R>
+__device__ __forceinline__ cells<T> fused3d_cell(const cells<T> (&zw)[2 * R + 1], const cells<T> (&ys)[2 * R])
 {
     const int V = vec16<T>::n;
     xrow<T, R> c;
@@ -57,12 +57,6 @@ __device__ __forceinline__ cells<T> fused3d_cell(const cells<T> (&zw)[2 * R + 1]
     }
 #pragma unroll
     for (int i = 0; i < V; i++) c.v[R + i] = zw[R].v[i];
-    cells<T> ys[2 * R]; /* y-R .. y-1, y+1 .. y+R; rows past the tile are clamped (they feed only the halo) */
-#pragma unroll
-    for (int k = 0; k < R; k++) {
-        ys[k] = load_shared_vec(plane + ((long)max(ty - R + k, 0) * 32 + threadIdx.x) * V);
-        ys[R + k] = load_shared_vec(plane + ((long)min(ty + k + 1, BY - 1) * 32 + threadIdx.x) * V);
-    }
     return stencil_row3<T, R>(c, ys, zw);
 }
 
@@ -100,27 +94,29 @@ __device__ __forceinline__ void fused3d_outside(const T *__restrict__ src, const
 }
 
 /* tile: this block's place in the grid (x: tile column, y: tile row, z: chunk of zchunk planes);
- * blockDim must be (32, BY); smem: fused3d_smem<T, R, L, BY, P>() bytes, 16-byte aligned. Every
- * thread of the block must call it (barriers inside); a caller that reuses smem for another tile
- * puts a __syncthreads() in between. */
-template <typename T, int R, int L, int BY, int P>
+ * blockDim must be (32, BY / RY): a thread owns RY consecutive rows of the tile, whose y neighbours
+ * inside them come from its registers (RY = 2 halves the shared loads for y neighbours, which
+ * bound the march); smem: fused3d_smem<T, R, L, BY, P>() bytes, 16-byte aligned. Every thread of
+ * the block must call it (barriers inside); a caller that reuses smem for another tile puts a
+ * __syncthreads() in between. */
+template <typename T, int R, int L, int BY, int P, int RY = 1>
 __device__ __forceinline__ void sweep3d_fused_body(const T *__restrict__ src, T *__restrict__ dst, const fused3d_args &a,
                                                    const uint3 tile, T *smem)
 {
     enum { W = 2 * R + 1, NS = W + P };
-    static_assert(L >= 2 && L <= HX_FUSE_MAX_3D && BY > 2 * L * R && P >= 1, "tile too small for the levels");
+    static_assert(L >= 2 && L <= HX_FUSE_MAX_3D && BY > 2 * L * R && P >= 1 && BY % RY == 0, "tile too small for the levels");
     static_assert(NS % W == 0 && NS % 2 == 0, "the march unrolls by NS: ring slots, window names and parities repeat");
     const int V = vec16<T>::n, H = L * R, m = a.margin;
-    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int tx = threadIdx.x, ty0 = threadIdx.y * RY; /* this thread's first row in the tile */
     const long plane_cells = 32L * BY * V;
     const int xt = a.xstart + ((int)tile.x * (32 - 2 * m) - m) * V; /* the tile's first cell in x, may lie left of the row */
     const int yt = a.lo[L - 1][1] + (int)tile.y * (BY - 2 * H) - H;
-    const int x0 = xt + tx * V, y = yt + ty;
+    const int x0 = xt + tx * V;
     const int Z0 = a.lo[L - 1][2] + (int)tile.z * a.zchunk;
     if (Z0 >= a.hi[L - 1][2]) return; /* the whole block */
     const int Z1 = min(Z0 + a.zchunk, a.hi[L - 1][2]);
-    const bool store = tx >= m && tx < 32 - m && ty >= H && ty < BY - H && y < a.hi[L - 1][1];
-    bool tile_in = true; /* the whole tile does, for every sweep but the last (block-uniform) */
+    const bool store_lane = tx >= m && tx < 32 - m;
+    bool tile_in = true; /* the whole tile lies inside every sweep's box but the last (block-uniform) */
     int tf0 = INT_MIN, tf1 = INT_MAX; /* steps t whose planes t-(j+1)R all lie inside sweep j's box in z */
 #pragma unroll
     for (int j = 0; j + 1 < L; j++) {
@@ -130,67 +126,101 @@ __device__ __forceinline__ void sweep3d_fused_body(const T *__restrict__ src, T 
     }
     if (!tile_in) tf1 = INT_MIN;
     T *ring = smem, *cen = smem + NS * plane_cells; /* cen: [parity][level 1 .. L-1] */
-    const long me = ((long)ty * 32 + tx) * V;
-    const int xc = min(max(x0, 0), a.pitch - V), yc = min(max(y, 0), a.rows - 1);
-    const T *column = src + xc + (long)yc * a.sy;
-    const T *column_last = column + (long)(a.planes - 1) * a.sz; /* planes past the allocation are clamped: halo only */
+    const long me = ((long)ty0 * 32 + tx) * V; /* row r of the thread: me + r * 32V */
+    const int xc = min(max(x0, 0), a.pitch - V);
+    const T *column[RY], *column_last[RY]; /* planes past the allocation are clamped: halo only */
+#pragma unroll
+    for (int r = 0; r < RY; r++) {
+        column[r] = src + xc + (long)min(max(yt + ty0 + r, 0), a.rows - 1) * a.sy;
+        column_last[r] = column[r] + (long)(a.planes - 1) * a.sz;
+    }
     const int zt = Z0 - H, last = Z1 - 1 + H; /* level-0 planes zt .. last arrive, one per step */
 #pragma unroll
     for (int k = 0; k < 2 * R + P; k++) {
-        if (zt + k <= last) cp_async16(ring + k * plane_cells + me, zt + k < a.planes ? column + (long)(zt + k) * a.sz : column_last);
+#pragma unroll
+        for (int r = 0; r < RY; r++)
+            if (zt + k <= last)
+                cp_async16(ring + k * plane_cells + me + r * 32 * V, zt + k < a.planes ? column[r] + (long)(zt + k) * a.sz : column_last[r]);
         cp_async_commit();
     }
-    const T *fetch = column + (long)(zt + 2 * R + P) * a.sz; /* plane t+P, the one a step copies ahead */
-    cells<T> w0[W]; /* the last 2R+1 planes of level 0: shared loads of the thread's own cells, once each */
+    long fetch = (long)(zt + 2 * R + P) * a.sz; /* offset of plane t+P, the one a step copies ahead */
+    cells<T> w0[RY][W]; /* the last 2R+1 planes of level 0: shared loads of the thread's own cells, once each */
     cp_async_wait<P>(); /* the first 2R planes have landed (this thread's own copies: no barrier needed) */
 #pragma unroll
-    for (int q = 0; q < 2 * R; q++) w0[q] = load_shared_vec(ring + q * plane_cells + me);
-    cells<T> w[L - 1][W]; /* w[j-1]: the last 2R+1 planes of level j, for j = 1 .. L-1 */
+    for (int r = 0; r < RY; r++)
+#pragma unroll
+        for (int q = 0; q < 2 * R; q++) w0[r][q] = load_shared_vec(ring + q * plane_cells + me + r * 32 * V);
+    cells<T> w[L - 1][RY][W]; /* w[j-1][r]: the last 2R+1 planes of level j, for j = 1 .. L-1 */
 #pragma unroll
     for (int j = 0; j < L - 1; j++)
 #pragma unroll
-        for (int k = 0; k < W; k++)
+        for (int r = 0; r < RY; r++)
 #pragma unroll
-            for (int i = 0; i < V; i++) w[j][k].v[i] = (T)0;
+            for (int k = 0; k < W; k++)
+#pragma unroll
+                for (int i = 0; i < V; i++) w[j][r][k].v[i] = (T)0;
 
     /* one step at plane t of level 0, K = (t - zt) % NS its place in the ring */
     auto step = [&](const int t, const int K) {
         T *cpar = cen + (long)(K & 1) * (L - 1) * plane_cells; /* parity of t - zt */
 #pragma unroll
-        for (int j = 0; j < L - 1; j++) { /* level j+1's centre plane, t-(j+2)R, for its y neighbours */
-            typename vec16<T>::type raw;
-            memcpy(&raw, w[j][R].v, sizeof raw);
-            *reinterpret_cast<typename vec16<T>::type *>(cpar + j * plane_cells + me) = raw;
-        }
+        for (int j = 0; j < L - 1; j++) /* level j+1's centre plane, t-(j+2)R, for its y neighbours */
+#pragma unroll
+            for (int r = 0; r < RY; r++) {
+                typename vec16<T>::type raw;
+                memcpy(&raw, w[j][r][R].v, sizeof raw);
+                *reinterpret_cast<typename vec16<T>::type *>(cpar + j * plane_cells + me + r * 32 * V) = raw;
+            }
         cp_async_wait<P - 1>(); /* plane t has landed (this thread's part) */
         __syncthreads();        /* ... everyone's, and the centre copies are written */
-        if (t + P <= last) cp_async16(ring + (long)((K + P) % NS) * plane_cells + me, t + P < a.planes ? fetch : column_last);
+#pragma unroll
+        for (int r = 0; r < RY; r++)
+            if (t + P <= last)
+                cp_async16(ring + (long)((K + P) % NS) * plane_cells + me + r * 32 * V, t + P < a.planes ? column[r] + fetch : column_last[r]);
         cp_async_commit();
         fetch += a.sz;
         const bool fast = a.nested || (t >= tf0 && t < tf1);
 #pragma unroll
         for (int j = 0; j < L; j++) { /* level j+1 (sweep j) at plane t-(j+1)R */
             const int z = t - (j + 1) * R;
-            cells<T> out;
-            if (j == 0) { /* this thread's own planes of level 0 stay in w0; the new one from the ring */
-                w0[2 * R] = load_shared_vec(ring + (long)K * plane_cells + me);
-                out = fused3d_cell<T, R, BY>(w0, ring + (long)((K - R + NS) % NS) * plane_cells, ty);
-            } else {
-                out = fused3d_cell<T, R, BY>(w[j - 1], cpar + (j - 1) * plane_cells, ty);
+            /* level j's plane z in shared memory, for the y neighbours beyond this thread's rows */
+            const T *plane = j == 0 ? ring + (long)((K - R + NS) % NS) * plane_cells : cpar + (j - 1) * plane_cells;
+            if (j == 0) /* this thread's own planes of level 0 stay in w0; the new one from the ring */
+#pragma unroll
+                for (int r = 0; r < RY; r++) w0[r][2 * R] = load_shared_vec(ring + (long)K * plane_cells + me + r * 32 * V);
+            cells<T> outs[RY];
+#pragma unroll
+            for (int r = 0; r < RY; r++) {
+                const cells<T>(&zw)[W] = j == 0 ? w0[r] : w[j - 1][r];
+                cells<T> ys[2 * R]; /* y-R .. y-1, y+1 .. y+R: a row of this thread, or shared (clamped to the tile: halo only) */
+#pragma unroll
+                for (int k = 0; k < 2 * R; k++) {
+                    const int rr = k < R ? r - R + k : r + 1 + k - R; /* the neighbour's row among this thread's */
+                    if (rr >= 0 && rr < RY) ys[k] = j == 0 ? w0[rr][R] : w[j - 1][rr][R];
+                    else ys[k] = load_shared_vec(plane + ((long)min(max(ty0 + rr, 0), BY - 1) * 32 + tx) * V);
+                }
+                outs[r] = fused3d_cell<T, R>(zw, ys);
             }
-            if (j + 1 < L) {
-                if (!fast) fused3d_outside(src, a, j, x0, y, z, out);
-                w[j][2 * R] = out;
-            } else if (store && z >= Z0) {
-                store_cells(dst + (long)z * a.sz + (long)y * a.sy + x0, out, x0, a.lo[j][0], a.hi[j][0]);
+#pragma unroll
+            for (int r = 0; r < RY; r++) {
+                const int ty = ty0 + r, y = yt + ty;
+                if (j + 1 < L) {
+                    if (!fast) fused3d_outside(src, a, j, x0, y, z, outs[r]);
+                    w[j][r][2 * R] = outs[r];
+                } else if (store_lane && ty >= H && ty < BY - H && y < a.hi[L - 1][1] && z >= Z0) {
+                    store_cells(dst + (long)z * a.sz + (long)y * a.sy + x0, outs[r], x0, a.lo[j][0], a.hi[j][0]);
+                }
             }
         }
 #pragma unroll
-        for (int q = 0; q < 2 * R; q++) w0[q] = w0[q + 1];
+        for (int r = 0; r < RY; r++) {
 #pragma unroll
-        for (int j = 0; j < L - 1; j++)
+            for (int q = 0; q < 2 * R; q++) w0[r][q] = w0[r][q + 1];
 #pragma unroll
-            for (int q = 0; q < 2 * R; q++) w[j][q] = w[j][q + 1];
+            for (int j = 0; j < L - 1; j++)
+#pragma unroll
+                for (int q = 0; q < 2 * R; q++) w[j][r][q] = w[j][r][q + 1];
+        }
     };
     /* whole rounds of NS steps unrolled, so that ring slots and parities are constants and the
      * windows rotate by renaming; then the remaining steps */
@@ -203,18 +233,20 @@ __device__ __forceinline__ void sweep3d_fused_body(const T *__restrict__ src, T 
     cp_async_wait<0>();
 }
 
-/* Tile rows and planes copied ahead (2R+1, so that the ring of level 0 holds 2(2R+1) planes and
- * the march unrolls by it), per instance: the block is 32 x BY threads, one block per
- * multiprocessor (shared memory: 128 to 168 KiB), BY as large as the registers allow without
- * spilling (ptxas output in docs/design.md, "Fused sweeps"): a tile recomputes 2LR of its BY rows. */
-#ifndef HX_FUSED3D_BY_L3 /* a tuning build may set the rows per tile (R = 1: levels 2, 3, 4; R = 2) */
-#define HX_FUSED3D_BY_L2 32
-#define HX_FUSED3D_BY_L3 32
-#define HX_FUSED3D_BY_L4 28
-#define HX_FUSED3D_BY_R2 28
-#endif
+/* The tile of each instance: a block of 32 x BY/RY threads, a thread RY rows (RY = 2 halves the
+ * shared loads for y neighbours but doubles the register windows: 128 registers a thread at 14-16
+ * warps, which spills for fp32 N = 4), one block per multiprocessor (shared memory 128 to 196 KiB,
+ * 2(2R+1) planes of level 0 and two copies of each later level's centre plane). Chosen side by side
+ * on one H200 at 512^3 (docs/results.md, session 10): a tile recomputes 2LR of its BY rows, so BY
+ * as large as registers and shared memory allow. A tuning build may set HX_FUSED3D_BY_L2, _L3,
+ * _L4, _R2 and HX_FUSED3D_RY (all five). */
 template <typename T, int R, int L> struct fused3d_tile {
-    enum { BY = R == 2 ? HX_FUSED3D_BY_R2 : L == 2 ? HX_FUSED3D_BY_L2 : L == 3 ? HX_FUSED3D_BY_L3 : HX_FUSED3D_BY_L4, P = 2 * R + 1 };
+#ifdef HX_FUSED3D_BY_L3
+    enum { BY = R == 2 ? HX_FUSED3D_BY_R2 : L == 2 ? HX_FUSED3D_BY_L2 : L == 3 ? HX_FUSED3D_BY_L3 : HX_FUSED3D_BY_L4, RY = HX_FUSED3D_RY };
+#else
+    enum { RY = R == 2 || L == 3 || (L == 4 && sizeof(T) == 8) ? 2 : 1, BY = L == 4 && RY == 1 ? 28 : 32 };
+#endif
+    enum { P = 2 * R + 1 };
 };
 
 /* The launch of a pass (fused3d.cu; tests/test_fused3d_emu.cpp runs the same): the arguments from
@@ -268,7 +300,7 @@ template <typename T, int R, int L> static inline fused3d_launch fused3d_plan(co
         for (int i = 0; i < 3; i++)
             if (boxes[j + 1].lo[i] < boxes[j].lo[i] + R || boxes[j + 1].hi[i] > boxes[j].hi[i] - R) a.nested = 0;
     const unsigned nzc = (unsigned)((nz + a.zchunk - 1) / a.zchunk);
-    l.block = dim3(32, C::BY);
+    l.block = dim3(32, C::BY / C::RY);
     l.grid = dim3((unsigned)tx, (unsigned)ty, nzc);
     l.smem = fused3d_smem<T, R, L, C::BY, C::P>();
     return l;
