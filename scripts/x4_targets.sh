@@ -22,7 +22,7 @@ $MPI -np 1 $H run --backend cuda --transport ipc --size 512x512 --iters 4000 --r
 $MPI -np "$NGPU" $H run --backend cuda --transport ipc --size 256x256x256 --iters 400 --repeat 5 --pattern direct \
     --depth 2,4 --schedule persistent --format csv --quiet 2>&1 | cols | tee "$OUT/issue13_3d.csv"
 $MPI -np "$NGPU" $H run --backend cuda --transport nccl,ipc-put --size 256x256x256 --iters 400 --repeat 5 --pattern direct \
-    --depth 1,2,4 --fuse 1,2,4 --graph --format csv --quiet 2>&1 | cols | grep -v '^nx' | tee -a "$OUT/issue13_3d.csv"
+    --depth 1,2,4 --fuse 1,2,4 --graph --overlap=off,on --format csv --quiet 2>&1 | cols | grep -v '^nx' | tee -a "$OUT/issue13_3d.csv"
 # the 3D passes read rows from L2 (HALOX_PASS3D=rows) beside the default register-window march, and
 # the role-based fused kernel (opt-in) beside the pass kernel
 HALOX_PASS3D=rows $MPI -x HALOX_PASS3D -np "$NGPU" $H run --backend cuda --transport ipc --size 256x256x256 --iters 400 \
@@ -56,7 +56,7 @@ t "issue 9: weak scaling, 16384^2 and 512^3 per GPU (fused, nccl + graph), 1 and
 for np in 1 "$NGPU"; do
     $MPI -np $np $H run --backend cuda --transport nccl --size $((16384 * np))x16384 --iters 400 --repeat 5 \
         --pattern direct --depth 16 --fuse 4,8 --graph --format csv --quiet 2>&1 | cols | grep -v '^nx'
-    $MPI -np $np $H run --backend cuda --transport nccl --size $((512 * np))x512x512 --stencil jacobi7 --iters 200 \
+    $MPI -np $np $H run --backend cuda --transport nccl,ipc-put --size $((512 * np))x512x512 --stencil jacobi7 --iters 200 \
         --repeat 5 --pattern direct --depth 4 --fuse 1,2,4 --graph --overlap=off --format csv --quiet 2>&1 | cols | grep -v '^nx'
 done | tee "$OUT/issue9_weak.csv"
 fi
