@@ -81,7 +81,7 @@ int cu_sweep_fused3d(hx_backend *bk, int stream, int levels, const hx_box *boxes
     if (fused3d_occ[dslot][r - 1][levels - 2] < 1) {
         snprintf(bk->err, sizeof bk->err, "the fused 3D kernel for %d sweeps of radius %d cannot run on GPU %d: %s (it needs %s)",
                  levels, r, bk->device, cudaGetErrorString(fused3d_why[dslot][r - 1][levels - 2]),
-                 "up to 168 KiB of shared memory per block and an sm_90 image");
+                 "up to 196 KiB of shared memory per block and an sm_90 image");
         return -1;
     }
     fn(d, boxes, src, dst, state(bk)->stream[stream], state(bk)->tile.sms, dslot);

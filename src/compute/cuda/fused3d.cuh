@@ -8,19 +8,21 @@
 
 #include <limits.h>
 
-/* A block of 32 x BY threads owns an x-y tile of 32 vectors x BY rows and marches along z. The
- * tile includes a halo of L*R cells on each side that is recomputed: after level j only the tile
- * shrunk by j*R is right, so only lanes margin .. 31-margin and rows L*R .. BY-1-L*R store.
+/* A block of 32 x BY/RY threads owns an x-y tile of 32 vectors x BY rows and marches along z; a
+ * thread owns RY consecutive rows of one vector. The tile includes a halo of L*R cells on each side
+ * that is recomputed: after level j only the tile shrunk by j*R is right, so only lanes margin ..
+ * 31-margin and rows L*R .. BY-1-L*R store.
  *
- * Level 0 (the source) streams through a ring of 2R+1+P planes in shared memory, filled with
- * cp.async P planes ahead, so loads stay in flight without registers. Level j+1 (sweep j) is
+ * Level 0 (the source) streams through a ring of 2R+1+P planes in shared memory (P = 2R+1), filled
+ * with cp.async P planes ahead, so loads stay in flight without registers. Level j+1 (sweep j) is
  * computed at plane t-(j+1)R while plane t of level 0 arrives: its z neighbours come from a
- * register window of the 2R+1 last planes of level j (the ring for level 0), x neighbours from
- * the adjacent lanes (a warp is one row of the tile), y neighbours from shared memory: level 0's
- * ring, or a copy of the centre plane of each register window that every thread writes at the
- * start of a step. Those copies alternate between two buffers by step parity, so one barrier per
- * step orders everything: the copies of step t are read after it, and rewritten two steps later,
- * after a barrier that every reader of step t has passed.
+ * register window of the 2R+1 last planes of level j (for level 0, the thread's own cells, read
+ * once from the ring), x neighbours from the adjacent lanes (a warp is one row of the tile), y
+ * neighbours from the thread's other rows or from shared memory: level 0's ring, or a copy of the
+ * centre plane of each register window that every thread writes at the start of a step. Those
+ * copies alternate between two buffers by step parity, so one barrier per step orders everything:
+ * the copies of step t are read after it, and rewritten two steps later, after a barrier that
+ * every reader of step t has passed. Shared-memory traffic bounds the march (docs/design.md).
  *
  * As in the 2D body, cells outside a level's sweep box keep the source value and the arithmetic
  * is the shared expression tree, so the result is bit-identical to L separate sweeps. Where every
