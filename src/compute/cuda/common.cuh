@@ -148,6 +148,19 @@ __device__ __forceinline__ cells<T> stencil_row3(const xrow<T, R> &c, const cell
     return out;
 }
 
+/* An opaque copy of v: what is computed from it cannot be hoisted out of the branch that makes it
+ * (the fused bodies' rare fix-ups, whose hoisted addresses would take the march's registers). */
+__device__ __forceinline__ int hx_opaque(int v)
+{
+#ifdef HALOX_EMULATE
+    return v;
+#else
+    int r;
+    asm volatile("mov.b32 %0, %1;" : "=r"(r) : "r"(v));
+    return r;
+#endif
+}
+
 /* A box in the cells of one allocation: the argument of the sweep kernels (and of the diff-norm). */
 struct sweep_args {
     int lo[3], hi[3];

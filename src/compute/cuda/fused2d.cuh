@@ -44,11 +44,18 @@ __device__ __forceinline__ cells<T> level_row(const cells<T> (&w)[2 * R + 1])
 }
 
 /* Cells of one level's row outside that sweep's box take the source value (clamped reads: lanes
- * outside the allocation only feed cells that are never stored). */
+ * outside the allocation only feed cells that are never stored). HX_FUSED2D_OPAQUE=1 (a tuning
+ * build's knob, untimed): its addresses from opaque copies, as the 3D body does, so that ptxas
+ * does not hoist them into the march's registers (fp32 N = 6: 148 -> 125 registers, which is 16
+ * warps per multiprocessor instead of 12; N = 8: 165 -> 155). */
+#ifndef HX_FUSED2D_OPAQUE
+#define HX_FUSED2D_OPAQUE 0
+#endif
 template <typename T, int LD>
 __device__ __forceinline__ void keep_source(cells<T> &out, const T *__restrict__ src, const fused_args &a, int j, int row,
                                             bool row_in, int x0)
 {
+    if (HX_FUSED2D_OPAQUE) row = hx_opaque(row), x0 = hx_opaque(x0);
     const T *sr = src + (long)min(max(row, 0), a.rows - 1) * a.sy;
 #pragma unroll
     for (int i = 0; i < vec16<T>::n; i++) {

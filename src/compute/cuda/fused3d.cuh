@@ -62,18 +62,6 @@ __device__ __forceinline__ cells<T> fused3d_cell(const cells<T> (&zw)[2 * R + 1]
     return stencil_row3<T, R>(c, ys, zw);
 }
 
-/* An opaque copy of v: what is computed from it cannot be hoisted out of the branch that makes it. */
-__device__ __forceinline__ int fused3d_opaque(int v)
-{
-#ifdef HALOX_EMULATE
-    return v;
-#else
-    int r;
-    asm volatile("mov.b32 %0, %1;" : "=r"(r) : "r"(v));
-    return r;
-#endif
-}
-
 /* Cells of level j+1 outside sweep j's box keep the source value. The march's steady state (fast
  * steps) skips it; its addresses are computed from opaque copies so that the compiler does not
  * hoist them out of the march, where they would take the register windows' registers. */
@@ -81,7 +69,7 @@ template <typename T>
 __device__ __forceinline__ void fused3d_outside(const T *__restrict__ src, const fused3d_args &a, int j, int x0_, int y_, int z_,
                                                 cells<T> &out)
 {
-    const int V = vec16<T>::n, x0 = fused3d_opaque(x0_), y = fused3d_opaque(y_), z = fused3d_opaque(z_);
+    const int V = vec16<T>::n, x0 = hx_opaque(x0_), y = hx_opaque(y_), z = hx_opaque(z_);
     const bool z_in = (unsigned)(z - a.lo[j][2]) < (unsigned)(a.hi[j][2] - a.lo[j][2]);
     const bool xy_in = x0 >= a.lo[j][0] && x0 + V <= a.hi[j][0] && y >= a.lo[j][1] && y < a.hi[j][1];
     if (z_in && xy_in) return;
