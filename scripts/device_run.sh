@@ -17,3 +17,16 @@ t() { echo "--- $* ($(($(date +%s) - T0)) s)"; }
 bundle_on_exit() {
     trap '(cd "$OUT" && tar czf "/tmp/$DEVICE_NAME.tgz" . && find . -mindepth 1 -delete && mv "/tmp/$DEVICE_NAME.tgz" .)' EXIT
 }
+# mg_run LABEL NP [mpirun options...] -- [halox mg options...]: one multigrid job at 256^3 per rank
+# (10 timed solves; CSV and stderr under $OUT/mg_LABEL.*) summed up in one line. Environment for the
+# ranks: set it on the call and name it in the mpirun options (VAR=1 mg_run l 2 -x VAR -- ...).
+mg_run() {
+    local label=$1 np=$2 mpiopts=()
+    shift 2
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do mpiopts+=("$1"); shift; done
+    [ $# -gt 0 ] && shift
+    timeout 90 $MPI ${mpiopts[@]+"${mpiopts[@]}"} -np "$np" "$H" mg --backend cuda --size-per-rank 256 --repeat 10 --format csv "$@" \
+        >"$OUT/mg_$label.csv" 2>"$OUT/mg_$label.err"
+    awk -F, -v l="$label" 'NR == 2 { printf "%-34s %s DOF/s, F-cycle median %s s, checksum %s\n", l, $21, $17, $16 }' "$OUT/mg_$label.csv"
+    grep "halox: error" "$OUT/mg_$label.err" | head -2
+}

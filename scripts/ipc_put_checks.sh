@@ -70,33 +70,21 @@ if want breakdown; then
 fi
 if want mg; then
     t "multigrid weak scaling, 256^3 per GPU (FMG, GSRB), nccl vs ipc-put, 1 and $NGPU ranks"
-    mgrun() { # label np args...
-        local label=$1 np=$2
-        shift 2
-        timeout 90 $MPI -np "$np" "$H" mg --backend cuda --size-per-rank 256 --repeat 10 --format csv "$@" \
-            >"$OUT/mg_$label.csv" 2>"$OUT/mg_$label.err"
-        awk -F, -v l="$label" 'NR == 2 { printf "%-34s %s DOF/s, F-cycle median %s s, checksum %s\n", l, $21, $17, $16 }' \
-            "$OUT/mg_$label.csv"
-        grep "halox: error" "$OUT/mg_$label.err" | head -2
-    }
     for tr in nccl ipc-put; do
-        mgrun np1_${tr}_direct_agg8192 1 --transport $tr --pattern direct --agglomerate 8192
-        mgrun np${NGPU}_${tr}_direct_agg8192 "$NGPU" --transport $tr --pattern direct --agglomerate 8192
-        mgrun np${NGPU}_${tr}_direct "$NGPU" --transport $tr --pattern direct
+        mg_run np1_${tr}_direct_agg8192 1 -- --transport $tr --pattern direct --agglomerate 8192
+        mg_run np${NGPU}_${tr}_direct_agg8192 "$NGPU" -- --transport $tr --pattern direct --agglomerate 8192
+        mg_run np${NGPU}_${tr}_direct "$NGPU" -- --transport $tr --pattern direct
     done
-    mgrun np1_ipc-put_staged_agg8192 1 --transport ipc-put --agglomerate 8192
-    mgrun np${NGPU}_ipc-put_staged_agg8192 "$NGPU" --transport ipc-put --agglomerate 8192
+    mg_run np1_ipc-put_staged_agg8192 1 -- --transport ipc-put --agglomerate 8192
+    mg_run np${NGPU}_ipc-put_staged_agg8192 "$NGPU" -- --transport ipc-put --agglomerate 8192
 fi
 if want mgtimers; then
     t "multigrid, 256^3 per GPU, direct, --agglomerate 8192: with and without the per-level timing marks (HALOX_MG_TIMERS=0)"
     for tm in 1 0; do
         for tr in nccl ipc-put; do
             for np in 1 "$NGPU"; do
-                l=np${np}_${tr}_timers$tm
-                HALOX_MG_TIMERS=$tm timeout 90 $MPI -x HALOX_MG_TIMERS -np "$np" "$H" mg --backend cuda --size-per-rank 256 --repeat 10 \
-                    --format csv --transport $tr --pattern direct --agglomerate 8192 >"$OUT/mgt_$l.csv" 2>"$OUT/mgt_$l.err"
-                awk -F, -v l="$l" 'NR == 2 { printf "%-28s %s DOF/s, F-cycle median %s s, checksum %s\n", l, $21, $17, $16 }' "$OUT/mgt_$l.csv"
-                grep "halox: error" "$OUT/mgt_$l.err" | head -2
+                HALOX_MG_TIMERS=$tm mg_run timers_np${np}_${tr}_$tm "$np" -x HALOX_MG_TIMERS -- --transport $tr --pattern direct \
+                    --agglomerate 8192
             done
         done
     done | tee "$OUT/mgtimers.txt"
@@ -108,11 +96,8 @@ if want mgweak; then
         for cfg in "8192 core 1" "4096 core 1" "8192 none 8" "4096 none 8"; do
             set -- $cfg
             for np in 1 "$NGPU"; do
-                l=np${np}_agg$1_bind$2_omp$3_$rep
-                OMP_NUM_THREADS=$3 timeout 90 $MPI -x OMP_NUM_THREADS --bind-to $2 -np "$np" "$H" mg --backend cuda --size-per-rank 256 \
-                    --repeat 10 --format csv --transport ipc-put --pattern direct --agglomerate $1 >"$OUT/mgw_$l.csv" 2>"$OUT/mgw_$l.err"
-                awk -F, -v l="$l" 'NR == 2 { printf "%-32s %s DOF/s, F-cycle median %s s, checksum %s\n", l, $21, $17, $16 }' "$OUT/mgw_$l.csv"
-                grep "halox: error" "$OUT/mgw_$l.err" | head -2
+                OMP_NUM_THREADS=$3 mg_run weak_np${np}_agg$1_bind$2_omp$3_$rep "$np" -x OMP_NUM_THREADS --bind-to $2 -- \
+                    --transport ipc-put --pattern direct --agglomerate $1
             done
         done
     done | tee "$OUT/mgweak.txt"

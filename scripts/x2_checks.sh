@@ -62,27 +62,19 @@ if want march2d; then
 fi
 if want mg; then
     t "multigrid weak scaling, 256^3 per GPU (FMG, GSRB, nccl): coarse levels on the CPU or on fewer GPUs"
-    mgrun() { # label np args...
-        local label=$1 np=$2
-        shift 2
-        timeout 90 $MPI -np "$np" "$H" mg --backend cuda --size-per-rank 256 --repeat 10 --format csv "$@" \
-            >"$OUT/mg_$label.csv" 2>"$OUT/mg_$label.err"
-        awk -F, -v l="$label" 'NR == 2 { printf "%-28s %s DOF/s, F-cycle median %s s, checksum %s\n", l, $21, $17, $16 }' \
-            "$OUT/mg_$label.csv"
-    }
-    mgrun np1_nccl 1 --transport nccl
-    mgrun np1_nccl_direct 1 --transport nccl --pattern direct
-    mgrun np1_ipc_direct 1 --transport ipc --pattern direct
-    mgrun np${NGPU}_nccl "$NGPU" --transport nccl
-    mgrun np${NGPU}_nccl_direct "$NGPU" --transport nccl --pattern direct
-    mgrun np${NGPU}_ipc_direct "$NGPU" --transport ipc --pattern direct
+    mg_run np1_nccl 1 -- --transport nccl
+    mg_run np1_nccl_direct 1 -- --transport nccl --pattern direct
+    mg_run np1_ipc_direct 1 -- --transport ipc --pattern direct
+    mg_run np${NGPU}_nccl "$NGPU" -- --transport nccl
+    mg_run np${NGPU}_nccl_direct "$NGPU" -- --transport nccl --pattern direct
+    mg_run np${NGPU}_ipc_direct "$NGPU" -- --transport ipc --pattern direct
     for a in 65536 8192; do
-        mgrun np${NGPU}_nccl_agg$a "$NGPU" --transport nccl --agglomerate $a
-        mgrun np${NGPU}_nccl_direct_agg$a "$NGPU" --transport nccl --pattern direct --agglomerate $a
+        mg_run np${NGPU}_nccl_agg$a "$NGPU" -- --transport nccl --agglomerate $a
+        mg_run np${NGPU}_nccl_direct_agg$a "$NGPU" -- --transport nccl --pattern direct --agglomerate $a
     done
-    mgrun np${NGPU}_nccl_direct_aggr262144_agg8192 "$NGPU" --transport nccl --pattern direct --agglomerate-ranks 262144 \
+    mg_run np${NGPU}_nccl_direct_aggr262144_agg8192 "$NGPU" -- --transport nccl --pattern direct --agglomerate-ranks 262144 \
         --agglomerate 8192
-    mgrun np${NGPU}_nccl_direct_bottomsmooth "$NGPU" --transport nccl --pattern direct --bottom smooth
+    mg_run np${NGPU}_nccl_direct_bottomsmooth "$NGPU" -- --transport nccl --pattern direct --bottom smooth
 fi
 if want shmem && [ -x build-dev-shmem/halox ]; then
     t "NVSHMEM device API build: gpu_nvshmem_np1, then device API vs nvshmem_ptr stores (HALOX_NVSHMEM_API=0) vs ipc"
