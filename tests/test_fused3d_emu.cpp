@@ -97,6 +97,8 @@ template <typename T, int R, int L> static void run_levels()
 
 template <typename T> static void run_dtype()
 {
+    run_levels<T, 1, 1>(); /* one level: the plain sweep of HALOX_TILE's PIPE 4 */
+    run_levels<T, 2, 1>();
     run_levels<T, 1, 2>();
     run_levels<T, 1, 3>();
     run_levels<T, 1, 4>();

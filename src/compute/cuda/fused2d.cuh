@@ -44,18 +44,26 @@ __device__ __forceinline__ cells<T> level_row(const cells<T> (&w)[2 * R + 1])
 }
 
 /* Cells of one level's row outside that sweep's box take the source value (clamped reads: lanes
- * outside the allocation only feed cells that are never stored). HX_FUSED2D_OPAQUE=1 (a tuning
- * build's knob, untimed): its addresses from opaque copies, as the 3D body does, so that ptxas
- * does not hoist them into the march's registers (fp32 N = 6: 148 -> 125 registers, which is 16
- * warps per multiprocessor instead of 12; N = 8: 165 -> 155). */
-#ifndef HX_FUSED2D_OPAQUE
-#define HX_FUSED2D_OPAQUE 0
+ * outside the allocation only feed cells that are never stored). Its addresses come from opaque
+ * copies, as in the 3D body, so that ptxas does not hoist them into the march's registers (fp32
+ * N = 6: 148 -> 125 registers, 16 warps per multiprocessor instead of 12): side by side on one
+ * H200 (docs/results.md, session 11) that made 16 of the 20 passes 1-18% faster (fp32 jacobi5
+ * N = 6 1519 -> 1276 us, star9 N = 3 1239 -> 1027) and four 0.1-1.4% slower: fp32 radius 1 with
+ * N = 4, 5, 7, 8. Those keep the plain addresses where the loss was above noise (N = 4 and 8).
+ * A tuning build may force either with HX_FUSED2D_OPAQUE=0 or 1. */
+template <typename T, int R, int L> __host__ __device__ constexpr bool fused2d_opaque()
+{
+#ifdef HX_FUSED2D_OPAQUE
+    return HX_FUSED2D_OPAQUE;
+#else
+    return !(sizeof(T) == 4 && R == 1 && (L == 4 || L == 8));
 #endif
-template <typename T, int LD>
+}
+template <typename T, int LD, bool OPAQUE>
 __device__ __forceinline__ void keep_source(cells<T> &out, const T *__restrict__ src, const fused_args &a, int j, int row,
                                             bool row_in, int x0)
 {
-    if (HX_FUSED2D_OPAQUE) row = hx_opaque(row), x0 = hx_opaque(x0);
+    if (OPAQUE) row = hx_opaque(row), x0 = hx_opaque(x0);
     const T *sr = src + (long)min(max(row, 0), a.rows - 1) * a.sy;
 #pragma unroll
     for (int i = 0; i < vec16<T>::n; i++) {
@@ -82,7 +90,7 @@ __device__ __forceinline__ void fused2d_step(const T *__restrict__ src, T *__res
         const int row = t - (j + 1) * R;
         if (j + 1 < L) {
             const bool row_in = (unsigned)(row - a.lo[j][1]) < (unsigned)(a.hi[j][1] - a.lo[j][1]);
-            if (!row_in || !((xin >> j) & 1u)) keep_source<T, LD>(out, src, a, j, row, row_in, x0);
+            if (!row_in || !((xin >> j) & 1u)) keep_source<T, LD, fused2d_opaque<T, R, L>()>(out, src, a, j, row, row_in, x0);
             w[j + 1][(P + 2 * R) % W] = out;
         } else if (store_lane && row >= Y0) {
             store_cells(dst + (long)row * a.sy + x0, out, x0, a.lo[j][0], a.hi[j][0]);

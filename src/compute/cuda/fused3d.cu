@@ -2,8 +2,9 @@
 #include "compute/cuda/fused3d.cuh"
 #include "compute/cuda/ops.h"
 
+/* One block per multiprocessor (shared memory), but two for the one-level tile of radius 1 (98 KiB) */
 template <typename T, int R, int L, int BY, int P, int RY>
-__global__ void __launch_bounds__(32 * BY / RY) sweep3d_fused(const T *__restrict__ src, T *__restrict__ dst, fused3d_args a)
+__global__ void __launch_bounds__(32 * BY / RY, L == 1 && R == 1 ? 2 : 1) sweep3d_fused(const T *__restrict__ src, T *__restrict__ dst, fused3d_args a)
 {
     extern __shared__ __align__(16) unsigned char fused3d_raw[];
     sweep3d_fused_body<T, R, L, BY, P, RY>(src, dst, a, blockIdx, reinterpret_cast<T *>(fused3d_raw));
@@ -11,8 +12,8 @@ __global__ void __launch_bounds__(32 * BY / RY) sweep3d_fused(const T *__restric
 
 /* Blocks per multiprocessor of each instance, from the occupancy calculator at set-up; 0 where the
  * kernel cannot run on this GPU (fused3d_why says why: too little shared memory, no kernel image). */
-static int fused3d_occ[2][2][3];
-static cudaError_t fused3d_why[2][2][3];
+static int fused3d_occ[2][2][HX_FUSE_MAX_3D]; /* [dtype][radius - 1][levels - 1] */
+static cudaError_t fused3d_why[2][2][HX_FUSE_MAX_3D];
 
 template <typename T, int R, int L> static void prepare_one(int dslot)
 {
@@ -26,12 +27,14 @@ template <typename T, int R, int L> static void prepare_one(int dslot)
         cudaGetLastError(); /* not sticky: reported when a pass asks for this kernel */
         occ = 0;
     }
-    fused3d_occ[dslot][R - 1][L - 2] = occ;
-    fused3d_why[dslot][R - 1][L - 2] = e;
+    fused3d_occ[dslot][R - 1][L - 1] = occ;
+    fused3d_why[dslot][R - 1][L - 1] = e;
 }
 
 template <typename T> static void prepare_dtype(int dslot)
 {
+    prepare_one<T, 1, 1>(dslot);
+    prepare_one<T, 2, 1>(dslot);
     prepare_one<T, 1, 2>(dslot);
     prepare_one<T, 1, 3>(dslot);
     prepare_one<T, 1, 4>(dslot);
@@ -51,7 +54,7 @@ template <typename T, int R, int L>
 static void launch_fused3d(const hx_decomp *d, const hx_box *boxes, const void *src, void *dst, cudaStream_t st, int sms, int dslot)
 {
     typedef fused3d_tile<T, R, L> C;
-    const fused3d_launch l = fused3d_plan<T, R, L>(boxes, d->alloc, (long)sms * fused3d_occ[dslot][R - 1][L - 2]);
+    const fused3d_launch l = fused3d_plan<T, R, L>(boxes, d->alloc, (long)sms * fused3d_occ[dslot][R - 1][L - 1]);
     sweep3d_fused<T, R, L, C::BY, C::P, C::RY><<<l.grid, l.block, l.smem, st>>>((const T *)src, (T *)dst, l.a);
 }
 
@@ -78,13 +81,36 @@ int cu_sweep_fused3d(hx_backend *bk, int stream, int levels, const hx_box *boxes
         return -1;
     }
     if (hx_box_cells(&boxes[levels - 1]) == 0) return 0;
-    if (fused3d_occ[dslot][r - 1][levels - 2] < 1) {
+    if (fused3d_occ[dslot][r - 1][levels - 1] < 1) {
         snprintf(bk->err, sizeof bk->err, "the fused 3D kernel for %d sweeps of radius %d cannot run on GPU %d: %s (it needs %s)",
-                 levels, r, bk->device, cudaGetErrorString(fused3d_why[dslot][r - 1][levels - 2]),
+                 levels, r, bk->device, cudaGetErrorString(fused3d_why[dslot][r - 1][levels - 1]),
                  "up to 196 KiB of shared memory per block and an sm_90 image");
         return -1;
     }
     fn(d, boxes, src, dst, state(bk)->stream[stream], state(bk)->tile.sms, dslot);
+    CU_LAUNCHED(bk);
+    return 0;
+}
+
+/* [dtype: float, double][radius 1, 2]: the one-level march, a plain sweep */
+static const fused3d_fn tile3d_table[2][2] = {
+    {launch_fused3d<float, 1, 1>, launch_fused3d<float, 2, 1>},
+    {launch_fused3d<double, 1, 1>, launch_fused3d<double, 2, 1>},
+};
+
+int cu_sweep_tile3d(hx_backend *bk, int stream, const hx_box *box, const void *src, void *dst)
+{
+    const int r = hx_stencil_get(bk->stencil)->radius, dslot = dtype_slot(bk);
+    if (bk->decomp->dim != 3 || r < 1 || r > 2) {
+        snprintf(bk->err, sizeof bk->err, "the shared-tile sweep is 3D, radius 1 or 2 (asked %dD, radius %d)", bk->decomp->dim, r);
+        return -1;
+    }
+    if (fused3d_occ[dslot][r - 1][0] < 1) {
+        snprintf(bk->err, sizeof bk->err, "the shared-tile 3D sweep of radius %d cannot run on GPU %d: %s (it needs %s)", r,
+                 bk->device, cudaGetErrorString(fused3d_why[dslot][r - 1][0]), "up to 160 KiB of shared memory per block and an sm_90 image");
+        return -1;
+    }
+    tile3d_table[dslot][r - 1](bk->decomp, box, src, dst, state(bk)->stream[stream], state(bk)->tile.sms, dslot);
     CU_LAUNCHED(bk);
     return 0;
 }

@@ -94,7 +94,7 @@ __device__ __forceinline__ void sweep3d_fused_body(const T *__restrict__ src, T 
                                                    const uint3 tile, T *smem)
 {
     enum { W = 2 * R + 1, NS = W + P };
-    static_assert(L >= 2 && L <= HX_FUSE_MAX_3D && BY > 2 * L * R && P >= 1 && BY % RY == 0, "tile too small for the levels");
+    static_assert(L >= 1 && L <= HX_FUSE_MAX_3D && BY > 2 * L * R && P >= 1 && BY % RY == 0, "tile too small for the levels");
     static_assert(NS % W == 0 && NS % 2 == 0, "the march unrolls by NS: ring slots, window names and parities repeat");
     const int V = vec16<T>::n, H = L * R, m = a.margin;
     const int tx = threadIdx.x, ty0 = threadIdx.y * RY; /* this thread's first row in the tile */
@@ -140,7 +140,7 @@ __device__ __forceinline__ void sweep3d_fused_body(const T *__restrict__ src, T 
     for (int r = 0; r < RY; r++)
 #pragma unroll
         for (int q = 0; q < 2 * R; q++) w0[r][q] = load_shared_vec(ring + q * plane_cells + me + r * 32 * V);
-    cells<T> w[L - 1][RY][W]; /* w[j-1][r]: the last 2R+1 planes of level j, for j = 1 .. L-1 */
+    cells<T> w[L > 1 ? L - 1 : 1][RY][W]; /* w[j-1][r]: the last 2R+1 planes of level j, for j = 1 .. L-1 (none for L = 1) */
 #pragma unroll
     for (int j = 0; j < L - 1; j++)
 #pragma unroll
@@ -235,6 +235,19 @@ template <typename T, int R, int L> struct fused3d_tile {
     enum { BY = R == 2 ? HX_FUSED3D_BY_R2 : L == 2 ? HX_FUSED3D_BY_L2 : L == 3 ? HX_FUSED3D_BY_L3 : HX_FUSED3D_BY_L4, RY = HX_FUSED3D_RY };
 #else
     enum { RY = R == 2 || L == 3 || (L == 4 && sizeof(T) == 8) ? 2 : 1, BY = L == 4 && RY == 1 ? 28 : 32 };
+#endif
+    enum { P = 2 * R + 1 };
+};
+
+/* L = 1 is a plain sweep through the same march (PIPE 4 of HALOX_TILE, the "shared tile"): every
+ * plane read from DRAM once per z chunk into the ring, y neighbours from shared memory. Its
+ * candidates: 16 warps of two rows (98 KiB for R = 1, two blocks per multiprocessor; 160 KiB for
+ * R = 2). A tuning build may set HX_TILE3D_BY and HX_TILE3D_RY. */
+template <typename T, int R> struct fused3d_tile<T, R, 1> {
+#ifdef HX_TILE3D_BY
+    enum { BY = HX_TILE3D_BY, RY = HX_TILE3D_RY };
+#else
+    enum { BY = 32, RY = 2 };
 #endif
     enum { P = 2 * R + 1 };
 };

@@ -25,7 +25,8 @@ typedef struct {
     int by3, chunk3; /* 3D: block 32 x by3, planes per block */
     int pipe;        /* 3D: planes copied ahead through shared memory (1..3); 0 = register kernel;
                         -1 = by stencil: measured on an H200, the pipeline wins only for radius 2
-                        in fp64 (77% vs 70% of copy bandwidth) and loses for radius 1 (66% vs 79%) */
+                        in fp64 (77% vs 70% of copy bandwidth) and loses for radius 1 (66% vs 79%);
+                        4 = the shared tile, fused3d.cuh's march with one level */
     int rows3;       /* 3D register kernel: rows per thread (1, 2, 4); more rows share their y
                         neighbours in registers (not yet measured on a GPU: default 1) */
     int sms;         /* multiprocessors: small boxes get shorter marches to fill them */
@@ -76,6 +77,8 @@ int cu_sweep_fused(hx_backend *bk, int stream, int levels, const hx_box *boxes, 
 /* fused3d.cu: 3D passes, and their set-up at backend creation (shared memory above 48 KiB, occupancy) */
 int cu_sweep_fused3d(hx_backend *bk, int stream, int levels, const hx_box *boxes, const void *src, void *dst);
 void cu_fused3d_prepare(void);
+/* A plain 3D sweep through the one-level march of fused3d.cuh (HALOX_TILE's PIPE 4) */
+int cu_sweep_tile3d(hx_backend *bk, int stream, const hx_box *box, const void *src, void *dst);
 /* cells.cu */
 int cu_sweep_shell(hx_backend *bk, int stream, int nbox, const hx_box *boxes, const void *src, void *dst);
 /* pack.cu */

@@ -33,9 +33,9 @@ int cu_tile_shape(tile_shape *t, char *err, size_t errlen)
     if (!e) return 0;
     tile_shape u = def;
     if (parse_tile(e, &u) || u.by2 < 1 || u.by2 > 8 || u.by3 < 1 || u.by3 > 8 || chunk_slot(u.chunk2) < 0 ||
-        chunk_slot(u.chunk3) < 0 || u.pipe < -1 || u.pipe > 3 || (u.rows3 != 1 && u.rows3 != 2 && u.rows3 != 4)) {
+        chunk_slot(u.chunk3) < 0 || u.pipe < -1 || u.pipe > 4 || (u.rows3 != 1 && u.rows3 != 2 && u.rows3 != 4)) {
         snprintf(err, errlen, "HALOX_TILE='%s': give BY2,CHUNK2,BY3,CHUNK3[,PIPE[,ROWS3]] with BY in 1..8, CHUNK 8, 16, 32 "
-                 "or 64, PIPE -1 (by stencil) or 0..3, ROWS3 1, 2 or 4", e);
+                 "or 64, PIPE -1 (by stencil), 0..3 or 4 (shared tile), ROWS3 1, 2 or 4", e);
         return -1;
     }
     *t = u;
@@ -73,6 +73,7 @@ int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *src, voi
         chunk /= 2;
     }
     const int pipe = t.pipe >= 0 ? t.pipe : (r == 2 && dslot == 1 ? 2 : 0);
+    if (d->dim == 3 && pipe == 4) return cu_sweep_tile3d(bk, stream, box, src, dst);
     const sweep_launch l = {d, b, src, dst, state(bk)->stream[stream], by, groups, chunk, &a};
     const int rc = d->dim == 3 && pipe > 0 ? cu_launch_sweep3d_pipe(l, dslot, r, pipe)
                    : d->dim == 2           ? cu_launch_sweep2d(l, dslot, r)
