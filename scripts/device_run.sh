@@ -30,3 +30,13 @@ mg_run() {
     awk -F, -v l="$label" 'NR == 2 { printf "%-34s %s DOF/s, F-cycle median %s s, checksum %s\n", l, $21, $17, $16 }' "$OUT/mg_$label.csv"
     grep "halox: error" "$OUT/mg_$label.err" | head -2
 }
+# cs_run TOOL [halox run options...]: one rank's `halox run --verify` under compute-sanitizer's TOOL
+# (4 sweeps, no warm-up), summed up in one line; environment for the run: set it on the call.
+cs_run() {
+    local tool=$1 cs
+    shift
+    cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+    timeout 200 "$cs" --tool "$tool" --error-exitcode 9 "$H" run --backend cuda "$@" --iters 4 --warmup 0 --repeat 1 --verify \
+        --quiet >"$OUT/cs_$tool.log" 2>&1
+    echo "$tool rc=$? $(grep -c bit-identical "$OUT/cs_$tool.log") bit-identical; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/cs_$tool.log" | head -1): $*"
+}

@@ -27,12 +27,9 @@ if want roofline; then
 fi
 if want sanitize; then
     t "compute-sanitizer on the fused 3D march (a tile inside every box, one on the edges)"
-    CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
     for tool in memcheck racecheck synccheck; do
         for args in "--size 260x70x30 --fuse 4 --depth 4 --dtype float" "--size 150x40x20 --stencil star13 --fuse 2 --depth 2 --dtype double"; do
-            timeout 200 "$CS" --tool $tool --error-exitcode 9 "$H" run --backend cuda $args --iters 4 --warmup 0 --repeat 1 \
-                --verify --quiet >"$OUT/cs_$tool.log" 2>&1
-            echo "$tool rc=$? $(grep -c bit-identical "$OUT/cs_$tool.log") bit-identical; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/cs_$tool.log" | head -1): $args"
+            cs_run $tool $args
         done
     done
 fi

@@ -77,12 +77,9 @@ if want sizes; then
 fi
 if want sanitize; then
     t "compute-sanitizer on PIPE 4 (fixed and periodic, both radii)"
-    CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
     for tool in memcheck racecheck synccheck; do
         for args in "--size 150x40x30 --boundary fixed --dtype float" "--size 70x66x20 --stencil star13 --dtype double --depth 2"; do
-            HALOX_TILE=$TILE timeout 200 "$CS" --tool $tool --error-exitcode 9 "$H" run --backend cuda $args --iters 3 --warmup 0 \
-                --repeat 1 --verify --quiet >"$OUT/cs_$tool.log" 2>&1
-            echo "$tool rc=$? $(grep -c bit-identical "$OUT/cs_$tool.log") bit-identical; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/cs_$tool.log" | head -1): $args"
+            HALOX_TILE=$TILE cs_run $tool $args
         done
     done
 fi
