@@ -23,6 +23,8 @@ static void launch_fused(const hx_decomp *d, const hx_box *boxes, const void *vs
     const T *src = (const T *)vsrc;
     T *dst = (T *)vdst;
     const fused2d_launch l = fused2d_plan<T, R, L>(boxes, d->alloc, sms);
+    if constexpr (fused2d_deep_rows<T>() == 256) /* doubles: the 256-row instances exist only there */
+        if (l.rows == 256) return launch_fused_rows<T, R, L, 256>(l, src, dst, st);
     if (l.rows == 128) launch_fused_rows<T, R, L, 128>(l, src, dst, st);
     else if (l.rows == 64) launch_fused_rows<T, R, L, 64>(l, src, dst, st);
     else if (l.rows == 32) launch_fused_rows<T, R, L, 32>(l, src, dst, st);

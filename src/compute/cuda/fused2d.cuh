@@ -189,12 +189,23 @@ __host__ __device__ inline int fused2d_args(const hx_box *boxes, int pitch, int 
 }
 
 /* Rows a warp marches: a march re-reads and recomputes 2LR rows that start it, so long marches for
- * deep fusion, halved (down to 16) until there are `warps` marches. */
-template <int R, int L> __host__ __device__ inline int fused2d_march_rows(int strips, int ny, long warps)
+ * deep fusion (`deep` rows for L x R > 4, 64 otherwise), halved (down to 16) until there are
+ * `warps` marches. */
+template <int R, int L> __host__ __device__ inline int fused2d_march_rows(int strips, int ny, long warps, int deep = 128)
 {
-    int rows = L * R > 4 ? 128 : 64;
+    int rows = L * R > 4 ? deep : 64;
     while (rows > 16 && (long)strips * ((ny + rows - 1) / rows) < warps) rows /= 2;
     return rows;
+}
+
+/* Deep marches of 256 rows for doubles, 128 for floats: side by side on one H200 at 16384^2
+ * (docs/results.md, session 11), 256 rows made every fp64 pass with L x R > 4 1.1-2.5% faster
+ * (jacobi5 N = 8 3607 -> 3516 us) and every such fp32 pass 4.7-6.6% slower (N = 6 1276 -> 1336:
+ * a float strip is twice as wide, so half the marches, and the last wave of blocks runs part
+ * empty). 128-row marches for L x R <= 4 won or lost 1-3% by case: 64 stays. */
+template <typename T> constexpr int fused2d_deep_rows()
+{
+    return sizeof(T) == 8 ? 256 : 128;
 }
 
 template <typename T, int R, int L> static inline fused2d_launch fused2d_plan(const hx_box *boxes, const int *alloc, int sms)
@@ -202,7 +213,7 @@ template <typename T, int R, int L> static inline fused2d_launch fused2d_plan(co
     fused2d_launch l;
     const int strips = fused2d_args<T, R, L>(boxes, alloc[0], alloc[1], l.a);
     const int ny = boxes[L - 1].hi[1] - boxes[L - 1].lo[1];
-    l.rows = fused2d_march_rows<R, L>(strips, ny, 16L * sms); /* about 16 warps per multiprocessor */
+    l.rows = fused2d_march_rows<R, L>(strips, ny, 16L * sms, fused2d_deep_rows<T>()); /* about 16 warps per multiprocessor */
     const int chunks = (ny + l.rows - 1) / l.rows;
     l.block = dim3(32, 4);
     l.grid = dim3((unsigned)(strips > 0 ? strips : 1), (unsigned)((chunks + 3) / 4));
