@@ -25,17 +25,64 @@ template <typename T, int R> constexpr int sweep3d_ahead()
 #endif
 }
 
-/* WALK: two forms of the same march, each the faster for one radius (side by side on one H200,
- * 512^3, docs/results.md, session 11). Walking one plane pointer per step (radius 1) takes 40
- * registers for fp32 against 48 when every address is computed from z: six blocks per
- * multiprocessor instead of five, jacobi7 fp32 323 -> 313 us. For radius 2 the walking form lets
- * ptxas serialise the x neighbours' scalar loads (star13 fp32 368 -> 426 us), so radius 2 computes
- * its addresses from z. */
-template <typename T, int R, int ZCHUNK, int AHEAD = sweep3d_ahead<T, R>()>
-__device__ __forceinline__ void sweep3d_body(const T *__restrict__ src, T *__restrict__ dst, const sweep_args &a,
+/* Two forms of the same march, each the faster for one radius (side by side on one H200, 512^3,
+ * docs/results.md, session 11): the walking form advances one plane pointer per step (40 registers
+ * for fp32 radius 1 against 48: six blocks per multiprocessor instead of five, jacobi7 fp32 323 ->
+ * 313 us); for radius 2 it lets ptxas serialise the x neighbours' scalar loads (star13 fp32 368 ->
+ * 426 us), so radius 2 keeps the indexed form, every address from z. They stay two functions:
+ * one body choosing its addresses by a flag compiled radius 1 differently (fp64 jacobi7 631 ->
+ * 642 us side by side, session 11). */
+template <typename T, int R, int ZCHUNK, int AHEAD>
+__device__ __forceinline__ void sweep3d_walk_body(const T *__restrict__ src, T *__restrict__ dst, const sweep_args &a,
+                                                  const uint3 tile)
+{
+    const int V = vec16<T>::n;
+    const int x0 = a.xbase + (tile.x * blockDim.x + threadIdx.x) * V;
+    const int y = a.lo[1] + tile.y * blockDim.y + threadIdx.y;
+    const int z0 = a.lo[2] + tile.z * ZCHUNK;
+    if (x0 >= a.hi[0] || y >= a.hi[1] || z0 >= a.hi[2]) return;
+    const int z1 = min(z0 + ZCHUNK, a.hi[2]), n = z1 - z0;
+    const T *base = src + x0 + (long)y * a.sy;
+    cells<T> win[2 * R + 1]; /* planes z-R .. z+R */
+#pragma unroll
+    for (int k = 0; k < 2 * R; k++) win[k] = load_vec(base + (long)(z0 + k - R) * a.sz);
+    cells<T> ahead[AHEAD] = {}; /* planes z+R .. z+R+AHEAD-1 */
+#pragma unroll
+    for (int i = 0; i < AHEAD; i++)
+        if (i < n) ahead[i] = load_vec(base + (long)(z0 + R + i) * a.sz);
+    cells<T> ys[2 * R]; /* y-R .. y-1, y+1 .. y+R of the current plane */
+#pragma unroll
+    for (int j = 0; j < R; j++) {
+        ys[j] = load_vec(base + (long)z0 * a.sz - (long)(R - j) * a.sy);
+        ys[R + j] = load_vec(base + (long)z0 * a.sz + (long)(j + 1) * a.sy);
+    }
+    const T *plane = base + (long)z0 * a.sz; /* plane z of this thread's row */
+    for (int s = 0; s < n; s++, plane += a.sz) {
+        win[2 * R] = ahead[0];
+#pragma unroll
+        for (int i = 0; i + 1 < AHEAD; i++) ahead[i] = ahead[i + 1];
+        if (s + AHEAD < n) ahead[AHEAD - 1] = load_vec(plane + (long)(AHEAD + R) * a.sz);
+        cells<T> cur_ys[2 * R]; /* this plane's; ys now takes the next plane's */
+#pragma unroll
+        for (int j = 0; j < 2 * R; j++) cur_ys[j] = ys[j];
+        if (s + 1 < n) {
+#pragma unroll
+            for (int j = 0; j < R; j++) {
+                ys[j] = load_vec(plane + a.sz - (long)(R - j) * a.sy);
+                ys[R + j] = load_vec(plane + a.sz + (long)(j + 1) * a.sy);
+            }
+        }
+        xrow<T, R> c = load_xrow<T, R>(plane - x0, win[R], x0, a.pitch);
+        store_cells(dst + (plane - src), stencil_row3<T, R>(c, cur_ys, win), x0, a.lo[0], a.hi[0]);
+#pragma unroll
+        for (int k = 0; k < 2 * R; k++) win[k] = win[k + 1];
+    }
+}
+
+template <typename T, int R, int ZCHUNK, int AHEAD>
+__device__ __forceinline__ void sweep3d_index_body(const T *__restrict__ src, T *__restrict__ dst, const sweep_args &a,
                                              const uint3 tile)
 {
-    const bool WALK = R == 1;
     const int V = vec16<T>::n;
     const int x0 = a.xbase + (tile.x * blockDim.x + threadIdx.x) * V;
     const int y = a.lo[1] + tile.y * blockDim.y + threadIdx.y;
@@ -56,30 +103,35 @@ __device__ __forceinline__ void sweep3d_body(const T *__restrict__ src, T *__res
         ys[j] = load_vec(base + (long)z0 * a.sz - (long)(R - j) * a.sy);
         ys[R + j] = load_vec(base + (long)z0 * a.sz + (long)(j + 1) * a.sy);
     }
-    const T *walk = base + (long)z0 * a.sz; /* plane z of this thread's row, walking */
-    for (int z = z0; z < z1; z++, walk += a.sz) {
-        const T *plane = WALK ? walk : base + (long)z * a.sz;
+    for (int z = z0; z < z1; z++) {
         win[2 * R] = ahead[0];
 #pragma unroll
         for (int i = 0; i + 1 < AHEAD; i++) ahead[i] = ahead[i + 1];
-        if (z + AHEAD < z1) ahead[AHEAD - 1] = load_vec(WALK ? plane + (long)(AHEAD + R) * a.sz : base + (long)(z + AHEAD + R) * a.sz);
+        if (z + AHEAD < z1) ahead[AHEAD - 1] = load_vec(base + (long)(z + AHEAD + R) * a.sz);
         cells<T> cur_ys[2 * R]; /* this plane's; ys now takes the next plane's */
 #pragma unroll
         for (int j = 0; j < 2 * R; j++) cur_ys[j] = ys[j];
         if (z + 1 < z1) {
-            const T *next = WALK ? plane + a.sz : base + (long)(z + 1) * a.sz;
 #pragma unroll
             for (int j = 0; j < R; j++) {
-                ys[j] = load_vec(next - (long)(R - j) * a.sy);
-                ys[R + j] = load_vec(next + (long)(j + 1) * a.sy);
+                ys[j] = load_vec(base + (long)(z + 1) * a.sz - (long)(R - j) * a.sy);
+                ys[R + j] = load_vec(base + (long)(z + 1) * a.sz + (long)(j + 1) * a.sy);
             }
         }
+        const T *plane = base + (long)z * a.sz;
         xrow<T, R> c = load_xrow<T, R>(plane - x0, win[R], x0, a.pitch);
-        T *out = WALK ? dst + (plane - src) : dst + x0 + (long)y * a.sy + (long)z * a.sz;
-        store_cells(out, stencil_row3<T, R>(c, cur_ys, win), x0, a.lo[0], a.hi[0]);
+        store_cells(dst + x0 + (long)y * a.sy + (long)z * a.sz, stencil_row3<T, R>(c, cur_ys, win), x0, a.lo[0], a.hi[0]);
 #pragma unroll
         for (int k = 0; k < 2 * R; k++) win[k] = win[k + 1];
     }
+}
+
+template <typename T, int R, int ZCHUNK, int AHEAD = sweep3d_ahead<T, R>()>
+__device__ __forceinline__ void sweep3d_body(const T *__restrict__ src, T *__restrict__ dst, const sweep_args &a,
+                                             const uint3 tile)
+{
+    if (R == 1) sweep3d_walk_body<T, R, ZCHUNK, AHEAD>(src, dst, a, tile);
+    else sweep3d_index_body<T, R, ZCHUNK, AHEAD>(src, dst, a, tile);
 }
 
 /* ---------------------------------------------------------------- 3D sweep, RY rows per thread
