@@ -2,11 +2,23 @@
 #include "compute/cuda/fused2d.cuh"
 #include "compute/cuda/ops.h"
 
-/* 128 threads and at least 2 blocks per multiprocessor: ptxas may give a thread up to 255 registers,
- * which the deepest windows need. Without the block count it shaves a few registers off to reach an
- * occupancy step and spills; with it no instance spills (table in docs/design.md, "Fused sweeps"). */
+/* 128 threads and at least 4 blocks (16 warps) per multiprocessor, so ptxas keeps a thread to 128
+ * registers: side by side on one H200 at 16384^2 (docs/results.md, session 11) that made the
+ * passes that needed more 6-15% faster (fp32 jacobi5 N = 7 1662 -> 1481 us, N = 8 1793 -> 1690;
+ * fp64 N = 7 3325 -> 2826, no spill; fp32 N = 7 and 8 spill 24-128 bytes, in L1) and changed the
+ * rest by under 0.5%, but fp64 radius 1 with N = 5 and 6 (1-2% slower): those keep 2 blocks,
+ * where ptxas takes what it needs (up to 255 registers) without spilling. A tuning build may set
+ * HX_FUSED2D_MINB for every instance. */
+template <typename T, int R, int L> constexpr int fused2d_min_blocks()
+{
+#ifdef HX_FUSED2D_MINB
+    return HX_FUSED2D_MINB;
+#else
+    return sizeof(T) == 8 && R == 1 && (L == 5 || L == 6) ? 2 : 4;
+#endif
+}
 template <typename T, int R, int L, int ROWS>
-__global__ void __launch_bounds__(128, 2) sweep2d_fused(const T *__restrict__ src, T *__restrict__ dst, fused_args a)
+__global__ void __launch_bounds__(128, fused2d_min_blocks<T, R, L>()) sweep2d_fused(const T *__restrict__ src, T *__restrict__ dst, fused_args a)
 {
     sweep2d_fused_body<T, R, L>(src, dst, a, (int)blockIdx.x, (int)(blockIdx.y * blockDim.y + threadIdx.y), ROWS);
 }

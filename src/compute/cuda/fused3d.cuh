@@ -70,10 +70,14 @@ __device__ __forceinline__ void fused3d_outside(const T *__restrict__ src, const
                                                 cells<T> &out)
 {
     const int V = vec16<T>::n, x0 = hx_opaque(x0_), y = hx_opaque(y_), z = hx_opaque(z_);
-    const bool yz_in = (unsigned)(z - a.lo[j][2]) < (unsigned)(a.hi[j][2] - a.lo[j][2]) && y >= a.lo[j][1] && y < a.hi[j][1];
-    if (yz_in && x0 >= a.lo[j][0] && x0 + V <= a.hi[j][0]) return; /* the whole vector inside the box */
+    /* y is tested twice, in xy_in and yz_in: written once (session 11) it measured 1-4% slower on
+     * every fused 3D pass (ptxas scheduled the fix-up differently), so it stays */
+    const bool z_in = (unsigned)(z - a.lo[j][2]) < (unsigned)(a.hi[j][2] - a.lo[j][2]);
+    const bool xy_in = x0 >= a.lo[j][0] && x0 + V <= a.hi[j][0] && y >= a.lo[j][1] && y < a.hi[j][1];
+    if (z_in && xy_in) return;
     const int yc = min(max(y, 0), a.rows - 1);
     const T *sr = src + (long)min(max(z, 0), a.planes - 1) * a.sz + (long)yc * a.sy;
+    const bool yz_in = z_in && y >= a.lo[j][1] && y < a.hi[j][1];
 #pragma unroll
     for (int i = 0; i < V; i++) {
         const int x = x0 + i;
