@@ -56,18 +56,24 @@ template <typename T, int R, int L> static void run_case(const fused_case &c)
     const fused2d_launch l = fused2d_plan<T, R, L>(boxes, alloc, c.sms);
     by_rows[l.rows]++;
     checks++;
-    for (int rev = 0; rev < 2; rev++) { /* blocks forwards, then backwards: overlapping writes show */
+    /* level-0 rows in registers, then through a shared-memory queue of 7 rows (fused2d_ring's; the launch's own choice
+     * is one of the two paths) */
+    for (int run = 0; run < 4; run++) { /* blocks forwards, then backwards: overlapping writes show */
+        const int rev = run & 1, dq = run < 2 ? 0 : 7;
         std::fill(dst.begin(), dst.end(), (T)-7);
         hx_emu_reverse_blocks(rev);
-        hx_emu_launch_block(l.grid, l.block, 0, [&] {
-            sweep2d_fused_body<T, R, L>(src.data(), dst.data(), l.a, (int)blockIdx.x, (int)(blockIdx.y * blockDim.y + threadIdx.y),
-                                        l.rows);
+        hx_emu_launch_block(l.grid, l.block, (size_t)dq * 128 * 16, [&] {
+            const int y = (int)(blockIdx.y * blockDim.y + threadIdx.y), tid = (int)(threadIdx.y * blockDim.x + threadIdx.x);
+            T *ring = reinterpret_cast<T *>(hx_emu_shared());
+            if (dq == 0) sweep2d_fused_body<T, R, L>(src.data(), dst.data(), l.a, (int)blockIdx.x, y, l.rows);
+            else sweep2d_fused_body<T, R, L, HX_LD_NC, 7>(src.data(), dst.data(), l.a, (int)blockIdx.x, y, l.rows, ring, tid, 128);
         });
         const long i = emu_first_diff(dst, want);
         if (i < 0 && emu_first_diff(src, src0) < 0) continue;
         failures++;
         printf("FAIL %s R=%d N=%d n=%dx%d g=%d fixed=%#x rows=%d grid=%ux%u blocks %s: ", sizeof(T) == 4 ? "float" : "double",
                R, L, n[0], n[1], g, c.fixed, l.rows, l.grid.x, l.grid.y, rev ? "backwards" : "forwards");
+        printf("(level-0 queue of %d rows) ", dq);
         emu_print_where(i, sy, 0, dst, want);
         return;
     }

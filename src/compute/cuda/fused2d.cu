@@ -20,13 +20,16 @@ template <typename T, int R, int L> constexpr int fused2d_min_blocks()
 template <typename T, int R, int L, int ROWS>
 __global__ void __launch_bounds__(128, fused2d_min_blocks<T, R, L>()) sweep2d_fused(const T *__restrict__ src, T *__restrict__ dst, fused_args a)
 {
-    sweep2d_fused_body<T, R, L>(src, dst, a, (int)blockIdx.x, (int)(blockIdx.y * blockDim.y + threadIdx.y), ROWS);
+    extern __shared__ __align__(16) unsigned char fused2d_raw[];
+    sweep2d_fused_body<T, R, L, HX_LD_NC, fused2d_ring<T, R, L>()>(src, dst, a, (int)blockIdx.x, (int)(blockIdx.y * blockDim.y + threadIdx.y),
+                                                                  ROWS, reinterpret_cast<T *>(fused2d_raw),
+                                                                  (int)(threadIdx.y * blockDim.x + threadIdx.x), (int)(blockDim.x * blockDim.y));
 }
 
 template <typename T, int R, int L, int ROWS>
 static void launch_fused_rows(const fused2d_launch &l, const T *src, T *dst, cudaStream_t st)
 {
-    sweep2d_fused<T, R, L, ROWS><<<l.grid, l.block, 0, st>>>(src, dst, l.a);
+    sweep2d_fused<T, R, L, ROWS><<<l.grid, l.block, l.smem, st>>>(src, dst, l.a);
 }
 
 template <typename T, int R, int L>

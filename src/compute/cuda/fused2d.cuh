@@ -4,6 +4,7 @@
 
 #include "halox/types.h" /* hx_box, HX_FUSE_MAX */
 #include "compute/cuda/common.cuh"
+#include "compute/cuda/cp_async.cuh"
 
 /* Temporal blocking for the sweeps of a deep-halo cycle: level j+1 (sweep k+j) is computed from
  * level j as the rows of level j come out, so the field is read and written once for L sweeps.
@@ -16,9 +17,9 @@
  *
  * Registers: L x (2R+1) vectors of 16 bytes per thread (L x R <= 8: at most 96 floats or 48
  * doubles), with no copies when the window advances: the march is unrolled by 2R+1 steps and
- * each step names its rows by (phase + k) mod (2R+1). Level-0 rows are loaded 2R+1 steps ahead
- * (2R+1 vectors in flight per thread: few warps fit beside these windows). No instance spills
- * (ptxas, 255 registers at most: table in docs/design.md). */
+ * each step names its rows by (phase + k) mod (2R+1). Level-0 rows come through a queue of
+ * fused2d_ring rows per thread in shared memory filled by cp.async (or 2R+1 rows ahead in
+ * registers where that measured faster). Registers and spills: table in docs/design.md. */
 
 struct fused_args {
     int lo[HX_FUSE_MAX][2], hi[HX_FUSE_MAX][2]; /* the box of each level (sweep) */
@@ -102,9 +103,19 @@ __device__ __forceinline__ void fused2d_step(const T *__restrict__ src, T *__res
  * + rows of the last level's box. The lane is threadIdx.x mod 32, so a block may hold its warps
  * along y (the cycle kernel: 32 x 4 threads) or along x (the persistent pass kernel's 1D blocks).
  * A whole warp returns or none of it. LD: the loads' path (HX_LD_NC, or HX_LD_CA in the pass kernel). */
-template <typename T, int R, int L, int LD = HX_LD_NC>
+template <typename T, int R, int L, int LD>
+__device__ __forceinline__ void sweep2d_fused_march_regs(const T *__restrict__ src, T *__restrict__ dst, const fused_args &a,
+                                                         cells<T> (&w)[L][2 * R + 1], const T *col, int t, int last, int x0,
+                                                         unsigned xin, bool store_lane, int Y0);
+
+/* DQ: level-0 rows in flight. 0: 2R+1 rows in registers; DQ > 0: a queue of DQ rows per thread
+ * in shared memory (ring: DQ x nthreads vectors, slot k of thread `tid` at (k nthreads + tid) V),
+ * filled by cp.async, so more bytes stay in flight without registers. A thread reads only the
+ * copies it issued, after the wait that covers them: no barrier. */
+template <typename T, int R, int L, int LD = HX_LD_NC, int DQ = 0>
 __device__ __forceinline__ void sweep2d_fused_body(const T *__restrict__ src, T *__restrict__ dst, const fused_args &a,
-                                                   int strip, int group, int rows)
+                                                   int strip, int group, int rows, T *ring = nullptr, int tid = 0,
+                                                   int nthreads = 0)
 {
     static_assert(R == 1 || R == 2, "the march below is unrolled for radius 1 and 2");
     const int V = vec16<T>::n, W = 2 * R + 1, m = a.margin, lane = (int)(threadIdx.x & 31);
@@ -129,6 +140,49 @@ __device__ __forceinline__ void sweep2d_fused_body(const T *__restrict__ src, T 
     for (int k = 0; k < 2 * R; k++) w[0][k] = ld_vec<LD>(col + (long)(t + k) * a.sy);
     t += 2 * R;
     const int last = Y1 - 1 + L * R;
+    if constexpr (DQ > 0) {
+        const long stride = (long)nthreads * V; /* cells between two slots of one thread */
+        T *const q0 = ring + (long)tid * V, *const qend = q0 + DQ * stride;
+#pragma unroll
+        for (int p = 0; p < DQ; p++) { /* rows t .. t+DQ-1, one group each (empty past the last row) */
+            if (t + p <= last) cp_async16(q0 + p * stride, col + (long)(t + p) * a.sy);
+            cp_async_commit();
+        }
+        T *q = q0; /* the slot of row t */
+        for (; t <= last; t += W) {
+#define HX_FUSED2D_STEP(P)                                                                             \
+        if (P > 0 && t + P > last) break;                                                             \
+        {                                                                                             \
+            cp_async_wait<DQ - 1>(); /* row t+P has landed */                                        \
+            const cells<T> row_in = load_shared_vec(q);                                              \
+            if (t + P + DQ <= last) cp_async16(q, col + (long)(t + P + DQ) * a.sy);                   \
+            cp_async_commit();                                                                       \
+            q += stride;                                                                             \
+            if (q == qend) q = q0;                                                                   \
+            fused2d_step<T, R, L, P % W, LD>(src, dst, a, w, row_in, t + P, x0, xin, store_lane, Y0); \
+        }
+            HX_FUSED2D_STEP(0)
+            HX_FUSED2D_STEP(1)
+            HX_FUSED2D_STEP(2)
+            if (R == 2) {
+                HX_FUSED2D_STEP(3)
+                HX_FUSED2D_STEP(4)
+            }
+#undef HX_FUSED2D_STEP
+        }
+        cp_async_wait<0>();
+    } else {
+        sweep2d_fused_march_regs<T, R, L, LD>(src, dst, a, w, col, t, last, x0, xin, store_lane, Y0);
+    }
+}
+
+/* The march with level-0 rows 2R+1 steps ahead in registers (sweep2d_fused_body with DQ = 0). */
+template <typename T, int R, int L, int LD>
+__device__ __forceinline__ void sweep2d_fused_march_regs(const T *__restrict__ src, T *__restrict__ dst, const fused_args &a,
+                                                         cells<T> (&w)[L][2 * R + 1], const T *col, int t, int last, int x0,
+                                                         unsigned xin, bool store_lane, int Y0)
+{
+    const int V = vec16<T>::n, W = 2 * R + 1;
     cells<T> ahead[W]; /* rows t .. t+2R of the next W steps: loads stay 2R+1 rows ahead */
 #pragma unroll
     for (int p = 0; p < W; p++) {
@@ -159,8 +213,24 @@ __device__ __forceinline__ void sweep2d_fused_body(const T *__restrict__ src, T 
 /* The launch of a pass (fused2d.cu; tests/test_fused2d_emu.cpp runs the same): the arguments from
  * the level boxes and the allocation (alloc: cells per row, rows), the march (rows per warp: the
  * ROWS instance to launch) and a grid of blocks of 32 x 4 threads. */
+/* Level-0 rows in flight per thread in the cycle kernel: a queue of 6 rows in shared memory
+ * (12 KiB a block of 128 threads) instead of 2R+1 in registers. Nsight Compute showed the deep
+ * passes waiting on those loads (session 11: `long_scoreboard` first, DRAM at 23-31% of peak);
+ * side by side on one H200 at 16384^2 (docs/results.md) the queue made 16 of 20 passes 2-34%
+ * faster (fp32 jacobi5 N = 7 1500 -> 996 us: 2.37x -> 3.58x copy; fp64 N = 7 2876 -> 1948) and
+ * fp64 radius 1 with N = 2, 3 5-18% slower: those keep the registers. 9 rows measured the same
+ * or slower than 6. A tuning build may set HX_FUSED2D_RING for every instance (0: registers). */
+template <typename T, int R, int L> __host__ __device__ constexpr int fused2d_ring()
+{
+#ifdef HX_FUSED2D_RING
+    return HX_FUSED2D_RING;
+#else
+    return sizeof(T) == 8 && R == 1 && L <= 3 ? 0 : 6;
+#endif
+}
 struct fused2d_launch {
     fused_args a;
+    size_t smem; /* the queue: fused2d_ring rows x 128 threads x 16 bytes */
     int rows;
     dim3 grid, block;
 };
@@ -216,6 +286,7 @@ template <typename T, int R, int L> static inline fused2d_launch fused2d_plan(co
     l.rows = fused2d_march_rows<R, L>(strips, ny, 16L * sms, fused2d_deep_rows<T>()); /* about 16 warps per multiprocessor */
     const int chunks = (ny + l.rows - 1) / l.rows;
     l.block = dim3(32, 4);
+    l.smem = (size_t)fused2d_ring<T, R, L>() * 128 * 16;
     l.grid = dim3((unsigned)(strips > 0 ? strips : 1), (unsigned)((chunks + 3) / 4));
     return l;
 }
