@@ -99,19 +99,72 @@ __device__ __forceinline__ void fused2d_step(const T *__restrict__ src, T *__res
     }
 }
 
+/* Where the march's level-0 rows come from, DQ steps ahead. DQ > 0: a queue of DQ rows per thread
+ * in shared memory (ring: DQ x nthreads vectors, slot k of thread `tid` at (k nthreads + tid) V),
+ * filled by cp.async, so more bytes stay in flight without registers; a thread reads only the
+ * copies it issued, after the wait that covers them: no barrier. take<P>(t) returns row t+P and
+ * starts the load of the row DQ steps after it. */
+template <typename T, int R, int LD, int DQ> struct fused2d_level0 {
+    const T *col;
+    long sy, stride; /* stride: cells between two slots of one thread */
+    int last;
+    T *q0, *qend, *q; /* the queue; q: the slot of the next row */
+    __device__ __forceinline__ fused2d_level0(const T *col_, long sy_, int t, int last_, T *ring, int tid, int nthreads)
+        : col(col_), sy(sy_), stride((long)nthreads * vec16<T>::n), last(last_)
+    {
+        q0 = ring + (long)tid * vec16<T>::n;
+        qend = q0 + DQ * stride;
+        q = q0;
+#pragma unroll
+        for (int p = 0; p < DQ; p++) { /* rows t .. t+DQ-1, one group each (empty past the last row) */
+            if (t + p <= last) cp_async16(q0 + p * stride, col + (long)(t + p) * sy);
+            cp_async_commit();
+        }
+    }
+    template <int P> __device__ __forceinline__ cells<T> take(int t)
+    {
+        cp_async_wait<DQ - 1>(); /* row t+P has landed */
+        const cells<T> row = load_shared_vec(q);
+        if (t + P + DQ <= last) cp_async16(q, col + (long)(t + P + DQ) * sy);
+        cp_async_commit();
+        q += stride;
+        if (q == qend) q = q0;
+        return row;
+    }
+    __device__ __forceinline__ void finish() { cp_async_wait<0>(); }
+};
+
+/* DQ = 0: 2R+1 rows ahead in registers, slot (phase mod 2R+1). */
+template <typename T, int R, int LD> struct fused2d_level0<T, R, LD, 0> {
+    enum { W = 2 * R + 1 };
+    const T *col;
+    long sy;
+    int last;
+    cells<T> ahead[W]; /* rows t .. t+2R of the next W steps */
+    __device__ __forceinline__ fused2d_level0(const T *col_, long sy_, int t, int last_, T *, int, int) : col(col_), sy(sy_), last(last_)
+    {
+#pragma unroll
+        for (int p = 0; p < W; p++) {
+#pragma unroll
+            for (int i = 0; i < vec16<T>::n; i++) ahead[p].v[i] = (T)0;
+            if (t + p <= last) ahead[p] = ld_vec<LD>(col + (long)(t + p) * sy);
+        }
+    }
+    template <int P> __device__ __forceinline__ cells<T> take(int t)
+    {
+        const cells<T> row = ahead[P % W];
+        if (t + P + W <= last) ahead[P % W] = ld_vec<LD>(col + (long)(t + P + W) * sy);
+        return row;
+    }
+    __device__ __forceinline__ void finish() {}
+};
+
 /* One warp's march: strip `strip` (32 - 2 margin output vectors wide), rows `group` x rows ..
  * + rows of the last level's box. The lane is threadIdx.x mod 32, so a block may hold its warps
  * along y (the cycle kernel: 32 x 4 threads) or along x (the persistent pass kernel's 1D blocks).
- * A whole warp returns or none of it. LD: the loads' path (HX_LD_NC, or HX_LD_CA in the pass kernel). */
-template <typename T, int R, int L, int LD>
-__device__ __forceinline__ void sweep2d_fused_march_regs(const T *__restrict__ src, T *__restrict__ dst, const fused_args &a,
-                                                         cells<T> (&w)[L][2 * R + 1], const T *col, int t, int last, int x0,
-                                                         unsigned xin, bool store_lane, int Y0);
-
-/* DQ: level-0 rows in flight. 0: 2R+1 rows in registers; DQ > 0: a queue of DQ rows per thread
- * in shared memory (ring: DQ x nthreads vectors, slot k of thread `tid` at (k nthreads + tid) V),
- * filled by cp.async, so more bytes stay in flight without registers. A thread reads only the
- * copies it issued, after the wait that covers them: no barrier. */
+ * A whole warp returns or none of it. LD: the loads' path (HX_LD_NC, or HX_LD_CA in the pass kernel).
+ * DQ: level-0 rows in flight (fused2d_level0): 0 in registers, else a queue in shared memory
+ * `ring` of DQ x nthreads vectors, `tid` this thread's place in it. */
 template <typename T, int R, int L, int LD = HX_LD_NC, int DQ = 0>
 __device__ __forceinline__ void sweep2d_fused_body(const T *__restrict__ src, T *__restrict__ dst, const fused_args &a,
                                                    int strip, int group, int rows, T *ring = nullptr, int tid = 0,
@@ -140,65 +193,12 @@ __device__ __forceinline__ void sweep2d_fused_body(const T *__restrict__ src, T 
     for (int k = 0; k < 2 * R; k++) w[0][k] = ld_vec<LD>(col + (long)(t + k) * a.sy);
     t += 2 * R;
     const int last = Y1 - 1 + L * R;
-    if constexpr (DQ > 0) {
-        const long stride = (long)nthreads * V; /* cells between two slots of one thread */
-        T *const q0 = ring + (long)tid * V, *const qend = q0 + DQ * stride;
-#pragma unroll
-        for (int p = 0; p < DQ; p++) { /* rows t .. t+DQ-1, one group each (empty past the last row) */
-            if (t + p <= last) cp_async16(q0 + p * stride, col + (long)(t + p) * a.sy);
-            cp_async_commit();
-        }
-        T *q = q0; /* the slot of row t */
-        for (; t <= last; t += W) {
-#define HX_FUSED2D_STEP(P)                                                                             \
-        if (P > 0 && t + P > last) break;                                                             \
-        {                                                                                             \
-            cp_async_wait<DQ - 1>(); /* row t+P has landed */                                        \
-            const cells<T> row_in = load_shared_vec(q);                                              \
-            if (t + P + DQ <= last) cp_async16(q, col + (long)(t + P + DQ) * a.sy);                   \
-            cp_async_commit();                                                                       \
-            q += stride;                                                                             \
-            if (q == qend) q = q0;                                                                   \
-            fused2d_step<T, R, L, P % W, LD>(src, dst, a, w, row_in, t + P, x0, xin, store_lane, Y0); \
-        }
-            HX_FUSED2D_STEP(0)
-            HX_FUSED2D_STEP(1)
-            HX_FUSED2D_STEP(2)
-            if (R == 2) {
-                HX_FUSED2D_STEP(3)
-                HX_FUSED2D_STEP(4)
-            }
-#undef HX_FUSED2D_STEP
-        }
-        cp_async_wait<0>();
-    } else {
-        sweep2d_fused_march_regs<T, R, L, LD>(src, dst, a, w, col, t, last, x0, xin, store_lane, Y0);
-    }
-}
-
-/* The march with level-0 rows 2R+1 steps ahead in registers (sweep2d_fused_body with DQ = 0). */
-template <typename T, int R, int L, int LD>
-__device__ __forceinline__ void sweep2d_fused_march_regs(const T *__restrict__ src, T *__restrict__ dst, const fused_args &a,
-                                                         cells<T> (&w)[L][2 * R + 1], const T *col, int t, int last, int x0,
-                                                         unsigned xin, bool store_lane, int Y0)
-{
-    const int V = vec16<T>::n, W = 2 * R + 1;
-    cells<T> ahead[W]; /* rows t .. t+2R of the next W steps: loads stay 2R+1 rows ahead */
-#pragma unroll
-    for (int p = 0; p < W; p++) {
-#pragma unroll
-        for (int i = 0; i < V; i++) ahead[p].v[i] = (T)0;
-        if (t + p <= last) ahead[p] = ld_vec<LD>(col + (long)(t + p) * a.sy);
-    }
+    fused2d_level0<T, R, LD, DQ> level0(col, a.sy, t, last, ring, tid, nthreads);
     for (; t <= last; t += W) {
         /* W steps with phases 0 .. 2R: the windows come back to slot order 0 .. 2R */
-#define HX_FUSED2D_STEP(P)                                                                            \
-        if (P > 0 && t + P > last) break;                                                            \
-        {                                                                                            \
-            const cells<T> row_in = ahead[P % W];                                                    \
-            if (t + P + W <= last) ahead[P % W] = ld_vec<LD>(col + (long)(t + P + W) * a.sy);        \
-            fused2d_step<T, R, L, P % W, LD>(src, dst, a, w, row_in, t + P, x0, xin, store_lane, Y0); \
-        }
+#define HX_FUSED2D_STEP(P)                                                                                             \
+        if (P > 0 && t + P > last) break;                                                                             \
+        fused2d_step<T, R, L, P % W, LD>(src, dst, a, w, level0.template take<P>(t), t + P, x0, xin, store_lane, Y0);
         HX_FUSED2D_STEP(0)
         HX_FUSED2D_STEP(1)
         HX_FUSED2D_STEP(2)
@@ -208,11 +208,9 @@ __device__ __forceinline__ void sweep2d_fused_march_regs(const T *__restrict__ s
         }
 #undef HX_FUSED2D_STEP
     }
+    level0.finish();
 }
 
-/* The launch of a pass (fused2d.cu; tests/test_fused2d_emu.cpp runs the same): the arguments from
- * the level boxes and the allocation (alloc: cells per row, rows), the march (rows per warp: the
- * ROWS instance to launch) and a grid of blocks of 32 x 4 threads. */
 /* Level-0 rows in flight per thread in the cycle kernel: a queue of 6 rows in shared memory
  * (12 KiB a block of 128 threads) instead of 2R+1 in registers. Nsight Compute showed the deep
  * passes waiting on those loads (session 11: `long_scoreboard` first, DRAM at 23-31% of peak);
@@ -228,6 +226,11 @@ template <typename T, int R, int L> __host__ __device__ constexpr int fused2d_ri
     return sizeof(T) == 8 && R == 1 && L <= 3 ? 0 : 6;
 #endif
 }
+
+/* The launch of a pass (fused2d.cu; tests/test_fused2d_emu.cpp runs the same): the arguments from
+ * the level boxes and the allocation (alloc: cells per row, rows), the march (rows per warp: the
+ * ROWS instance to launch), the level-0 queue's shared memory and a grid of blocks of 32 x 4
+ * threads. */
 struct fused2d_launch {
     fused_args a;
     size_t smem; /* the queue: fused2d_ring rows x 128 threads x 16 bytes */
