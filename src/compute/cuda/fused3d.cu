@@ -50,6 +50,21 @@ void cu_fused3d_prepare(void)
     prepare_dtype<double>(1);
 }
 
+/* 0 where the instance of `levels` sweeps of radius r runs on this GPU; else -1 with bk->err naming
+ * it (levels 1: the shared-tile sweep) and the reason prepare_one saw. Formats only on failure. */
+static int fused3d_refused(hx_backend *bk, int dslot, int r, int levels)
+{
+    if (fused3d_occ[dslot][r - 1][levels - 1] >= 1) return 0;
+    const char *why = cudaGetErrorString(fused3d_why[dslot][r - 1][levels - 1]);
+    if (levels == 1)
+        snprintf(bk->err, sizeof bk->err, "the shared-tile 3D sweep of radius %d cannot run on GPU %d: %s (it needs %s)", r, bk->device,
+                 why, "up to 160 KiB of shared memory per block and an sm_90 image");
+    else
+        snprintf(bk->err, sizeof bk->err, "the fused 3D kernel for %d sweeps of radius %d cannot run on GPU %d: %s (it needs %s)", levels,
+                 r, bk->device, why, "up to 196 KiB of shared memory per block and an sm_90 image");
+    return -1;
+}
+
 template <typename T, int R, int L>
 static void launch_fused3d(const hx_decomp *d, const hx_box *boxes, const void *src, void *dst, cudaStream_t st, int sms, int dslot)
 {
@@ -81,12 +96,7 @@ int cu_sweep_fused3d(hx_backend *bk, int stream, int levels, const hx_box *boxes
         return -1;
     }
     if (hx_box_cells(&boxes[levels - 1]) == 0) return 0;
-    if (fused3d_occ[dslot][r - 1][levels - 1] < 1) {
-        snprintf(bk->err, sizeof bk->err, "the fused 3D kernel for %d sweeps of radius %d cannot run on GPU %d: %s (it needs %s)",
-                 levels, r, bk->device, cudaGetErrorString(fused3d_why[dslot][r - 1][levels - 1]),
-                 "up to 196 KiB of shared memory per block and an sm_90 image");
-        return -1;
-    }
+    if (fused3d_refused(bk, dslot, r, levels)) return -1;
     fn(d, boxes, src, dst, state(bk)->stream[stream], state(bk)->tile.sms, dslot);
     CU_LAUNCHED(bk);
     return 0;
@@ -105,11 +115,7 @@ int cu_sweep_tile3d(hx_backend *bk, int stream, const hx_box *box, const void *s
         snprintf(bk->err, sizeof bk->err, "the shared-tile sweep is 3D, radius 1 or 2 (asked %dD, radius %d)", bk->decomp->dim, r);
         return -1;
     }
-    if (fused3d_occ[dslot][r - 1][0] < 1) {
-        snprintf(bk->err, sizeof bk->err, "the shared-tile 3D sweep of radius %d cannot run on GPU %d: %s (it needs %s)", r,
-                 bk->device, cudaGetErrorString(fused3d_why[dslot][r - 1][0]), "up to 160 KiB of shared memory per block and an sm_90 image");
-        return -1;
-    }
+    if (fused3d_refused(bk, dslot, r, 1)) return -1;
     tile3d_table[dslot][r - 1](bk->decomp, box, src, dst, state(bk)->stream[stream], state(bk)->tile.sms, dslot);
     CU_LAUNCHED(bk);
     return 0;
