@@ -194,7 +194,7 @@ static long run(const rcase &c, int depth, hx_boundary bnd, long s1, long s2, lo
     } else { /* forced tiles, the fewest threads of persistent.cu's three whose two runs each cover the region */
         sh.tx = c.tx, sh.ty = c.ty, sh.ring = H, sh.pitch = c.tx + 2 * H;
         sh.ntx = (c.nx + c.tx - 1) / c.tx, sh.nty = (c.ny + c.ty - 1) / c.ty, sh.grid = sh.ntx * sh.nty;
-        sh.smem = 2 * (size_t)sh.pitch * (c.ty + 2 * H) * sizeof(T);
+        sh.smem = hx_resident_smem(sh.pitch, c.ty, H, sizeof(T));
         sh.threads = units <= 512 ? 256 : units <= 1024 ? 512 : 1024;
         forced++;
     }

@@ -99,6 +99,11 @@ typedef struct {
     size_t smem;
 } hx_resident_shape;
 
+/* Rows of one of the resident kernel's two shared-memory buffers: the tile, its ring and the
+ * padding of HX_RES_PAD_ROWS. */
+static inline size_t hx_resident_rows(int ty, int H, size_t elem) { return (size_t)(ty + 2 * H + HX_RES_PAD_ROWS(elem)); }
+static inline size_t hx_resident_smem(int pitch, int ty, int H, size_t elem) { return 2 * (size_t)pitch * hx_resident_rows(ty, H, elem) * elem; }
+
 /* The shape for a W x Hy block, ring H, `elem` bytes a cell, on `sms` SMs that grant `optin` bytes
  * of dynamic shared memory a block: the largest-throughput shape whose tiles are all resident at
  * once, minimising the cells an SM updates per sweep (its blocks x a tile and its average ring).
@@ -117,7 +122,7 @@ static inline int hx_resident_choose(int W, int Hy, int H, size_t elem, int sms,
             const int tx = xs[i], ty = ys[j];
             if ((i && xs[i - 1] >= W) || (j && ys[j - 1] >= Hy)) continue; /* same tiles as a smaller shape */
             const long ntiles = (long)((W + tx - 1) / tx) * ((Hy + ty - 1) / ty), bps = (ntiles + sms - 1) / sms;
-            const size_t smem = 2 * (size_t)(tx + 2 * H) * (ty + 2 * H) * elem;
+            const size_t smem = hx_resident_smem(tx + 2 * H, ty, H, elem);
             if (bps > 4 || smem > (size_t)optin) continue;
             const int threads = bps == 1 ? 1024 : bps == 2 ? 512 : 256;
             /* a thread sweeps at most two runs of K rows x V columns of the region */

@@ -232,6 +232,10 @@ template <typename T> struct hx_vals<T, HX_STAR9> {
 #define HX_RES_K(elem) 4
 #endif
 #define HX_RES_V(elem) ((elem) == 4 ? 2 : 1)
+/* Rows of padding after each of the two shared-memory buffers: a run loads all its K rows, starting
+ * up to K - 1 rows late, with R <= 2 rows below them, so its loads may pass the region's last row
+ * by 2K rows; padding after each buffer keeps them off the other buffer, which the sweep writes. */
+#define HX_RES_PAD_ROWS(elem) (2 * HX_RES_K(elem) + 1)
 struct hx_units {
     int n;
     int x[2], y[2]; /* first cell of each run, absolute coordinates */
@@ -239,11 +243,15 @@ struct hx_units {
 
 /* One sweep of [x0, x1) x [y0, y1) from A into B (shared memory, row pitch PW, origin rx0, ry0),
  * each run keeping its column in registers: a cell costs 2R + 1 shared loads instead of 4R + 1.
- * With CHECK, cells outside the sweep box keep their value (fixed-boundary ghosts); without, the
- * whole region lies inside it. With NORM, returns the squared change summed over the core. */
+ * Every load of a run comes before its first store: stores to B would otherwise keep the compiler
+ * from hoisting the next row's loads of A (it cannot tell the buffers apart), and each row would
+ * wait a full shared-memory round trip. Rows past yb are loaded too (from the padding that
+ * hx_resident_smem adds) and dropped. With CHECK, cells outside the sweep box keep their value
+ * (fixed-boundary ghosts); without, the whole region lies inside it. With NORM, returns the
+ * squared change summed over the core. */
 template <typename T, int ST, bool CHECK, bool NORM>
-__device__ __forceinline__ double hx_level(const T *A, T *B, int PW, const hx_units &un, const hx_rtile &t, int x0, int x1, int y0,
-                                           int y1, const hx_box &sb)
+__device__ __forceinline__ double hx_level(const T *__restrict__ A, T *__restrict__ B, int PW, const hx_units &un,
+                                           const hx_rtile &t, int x0, int x1, int y0, int y1, const hx_box &sb)
 {
     constexpr int R = hx_vals<T, ST>::R, K = HX_RES_K(sizeof(T));
     double acc = 0;
@@ -252,21 +260,24 @@ __device__ __forceinline__ double hx_level(const T *A, T *B, int PW, const hx_un
         const int x = un.x[u], ya = max(un.y[u], y0), yb = min(un.y[u] + K, y1);
         if (u >= un.n || x < x0 || x >= x1 || ya >= yb) continue;
         const T *col = A + (x - t.rx0) + PW * (ya - t.ry0);
-        T c[K + 2 * R];
+        T c[K + 2 * R], v[K];
 #pragma unroll
-        for (int i = 0; i < K + 2 * R; i++)
-            if (ya + i - R < yb + R) c[i] = col[PW * (i - R)];
+        for (int i = 0; i < K + 2 * R; i++) c[i] = col[PW * (i - R)];
+        const bool xin = !CHECK || (x >= sb.lo[0] && x < sb.hi[0]);
+#pragma unroll
+        for (int k = 0; k < K; k++) {
+            T w[2 * R + 1]; /* w[R + j]: the cell at x + j (the centre is c's) */
+#pragma unroll
+            for (int j = 1; j <= R; j++) w[R - j] = col[PW * k - j], w[R + j] = col[PW * k + j];
+            const int y = ya + k;
+            v[k] = xin && (!CHECK || (y >= sb.lo[1] && y < sb.hi[1])) ? hx_vals<T, ST>::at(w + R, c + k) : c[k + R];
+        }
 #pragma unroll
         for (int k = 0; k < K; k++) {
             const int y = ya + k;
-            if (y >= yb) break;
-            const T *q = col + PW * k;
-            T v;
-            if (!CHECK || (y >= sb.lo[1] && y < sb.hi[1] && x >= sb.lo[0] && x < sb.hi[0])) v = hx_vals<T, ST>::at(q, c + k);
-            else v = c[k + R];
-            B[q - A] = v;
-            if (NORM && x >= t.cx0 && x < t.cx1 && y >= t.cy0 && y < t.cy1) {
-                const double d = (double)v - (double)c[k + R];
+            if (y < yb) B[(col - A) + PW * k] = v[k];
+            if (NORM && y < yb && x >= t.cx0 && x < t.cx1 && y >= t.cy0 && y < t.cy1) {
+                const double d = (double)v[k] - (double)c[k + R];
                 acc += d * d;
             }
         }
@@ -277,10 +288,11 @@ __device__ __forceinline__ double hx_level(const T *A, T *B, int PW, const hx_un
 /* hx_level for floats, two cells (x, x + 1) per step with 8-byte shared accesses: the pair's
  * row neighbours are the pairs at x - 2 and x + 2, its column neighbours the pairs above and
  * below, kept in registers. Cells of a pair outside [x0, x1) keep their old value (which keeps
- * fixed-boundary ghosts intact); nothing outside the region is read that a result depends on. */
+ * fixed-boundary ghosts intact); nothing outside the region is read that a result depends on.
+ * Loads first, as in hx_level. */
 template <int ST, bool CHECK, bool NORM>
-__device__ __forceinline__ double hx_level_pairs(const float *A, float *B, int PW, const hx_units &un, const hx_rtile &t, int x0,
-                                                 int x1, int y0, int y1, const hx_box &sb)
+__device__ __forceinline__ double hx_level_pairs(const float *__restrict__ A, float *__restrict__ B, int PW, const hx_units &un,
+                                                 const hx_rtile &t, int x0, int x1, int y0, int y1, const hx_box &sb)
 {
     constexpr int R = hx_vals<float, ST>::R, K = HX_RES_K(4);
     double acc = 0;
@@ -289,10 +301,11 @@ __device__ __forceinline__ double hx_level_pairs(const float *A, float *B, int P
         const int xa = un.x[u], ya = max(un.y[u], y0), yb = min(un.y[u] + K, y1);
         if (u >= un.n || xa + 2 <= x0 || xa >= x1 || ya >= yb) continue;
         const float *col = A + (xa - t.rx0) + PW * (ya - t.ry0);
-        float2 c[K + 2 * R];
+        float2 c[K + 2 * R], L[K], Rt[K];
 #pragma unroll
-        for (int i = 0; i < K + 2 * R; i++)
-            if (ya + i - R < yb + R) c[i] = *(const float2 *)(col + PW * (i - R));
+        for (int i = 0; i < K + 2 * R; i++) c[i] = *(const float2 *)(col + PW * (i - R));
+#pragma unroll
+        for (int k = 0; k < K; k++) L[k] = *(const float2 *)(col + PW * k - 2), Rt[k] = *(const float2 *)(col + PW * k + 2);
         bool live[2];
 #pragma unroll
         for (int h = 0; h < 2; h++)
@@ -300,22 +313,20 @@ __device__ __forceinline__ double hx_level_pairs(const float *A, float *B, int P
 #pragma unroll
         for (int k = 0; k < K; k++) {
             const int y = ya + k;
-            if (y >= yb) break;
-            const float *q = col + PW * k;
-            const float2 L = *(const float2 *)(q - 2), Rt = *(const float2 *)(q + 2), m = c[k + R];
+            const float2 m = c[k + R];
             const bool yin = !CHECK || (y >= sb.lo[1] && y < sb.hi[1]);
             float2 v;
             if constexpr (ST == HX_JACOBI5) {
-                v.x = hx_jacobi5v_f32(L.y, m.y, c[k].x, c[k + 2].x);
-                v.y = hx_jacobi5v_f32(m.x, Rt.x, c[k].y, c[k + 2].y);
+                v.x = hx_jacobi5v_f32(L[k].y, m.y, c[k].x, c[k + 2].x);
+                v.y = hx_jacobi5v_f32(m.x, Rt[k].x, c[k].y, c[k + 2].y);
             } else {
-                v.x = hx_star9v_f32(L.y, m.y, c[k + 1].x, c[k + 3].x, L.x, Rt.x, c[k].x, c[k + 4].x);
-                v.y = hx_star9v_f32(m.x, Rt.x, c[k + 1].y, c[k + 3].y, L.y, Rt.y, c[k].y, c[k + 4].y);
+                v.x = hx_star9v_f32(L[k].y, m.y, c[k + 1].x, c[k + 3].x, L[k].x, Rt[k].x, c[k].x, c[k + 4].x);
+                v.y = hx_star9v_f32(m.x, Rt[k].x, c[k + 1].y, c[k + 3].y, L[k].y, Rt[k].y, c[k].y, c[k + 4].y);
             }
             if (!(live[0] && yin)) v.x = m.x;
             if (!(live[1] && yin)) v.y = m.y;
-            *(float2 *)(B + (q - A)) = v;
-            if (NORM && y >= t.cy0 && y < t.cy1) {
+            if (y < yb) *(float2 *)(B + (col - A) + PW * k) = v;
+            if (NORM && y < yb && y >= t.cy0 && y < t.cy1) {
                 const double d0 = (double)v.x - (double)m.x, d1 = (double)v.y - (double)m.y;
                 if (xa >= t.cx0 && xa < t.cx1) acc += d0 * d0;
                 if (xa + 1 >= t.cx0 && xa + 1 < t.cx1) acc += d1 * d1;
@@ -356,7 +367,7 @@ template <typename T, int ST> __global__ void __launch_bounds__(1024) hx_residen
         un.x[0] = t.rx0 + V * (i0 % w), un.y[0] = t.ry0 + (i0 / w) * K;
         un.x[1] = t.rx0 + V * (i1 % w), un.y[1] = t.ry0 + (i1 / w) * K;
     }
-    T *A = (T *)hx_smem_raw, *B = A + (size_t)PW * (p.ty + 2 * H);
+    T *A = (T *)hx_smem_raw, *B = A + (size_t)PW * (p.ty + 2 * H + HX_RES_PAD_ROWS(sizeof(T)));
     __shared__ hx_source src[HX_MAX_SOURCES];
     __shared__ int nsrc;
     if (threadIdx.x == 0) nsrc = hx_ring_sources(p, t, src);
