@@ -99,10 +99,13 @@ typedef struct {
     size_t smem;
 } hx_resident_shape;
 
-/* Rows of one of the resident kernel's two shared-memory buffers: the tile, its ring and the
- * padding of HX_RES_PAD_ROWS. */
+/* Rows of one of the resident kernel's two shared-memory buffers (the tile, its ring and the
+ * padding of HX_RES_PAD_ROWS), and its dynamic shared memory: both buffers and the ring's table. */
 static inline size_t hx_resident_rows(int ty, int H, size_t elem) { return (size_t)(ty + 2 * H + HX_RES_PAD_ROWS(elem)); }
-static inline size_t hx_resident_smem(int pitch, int ty, int H, size_t elem) { return 2 * (size_t)pitch * hx_resident_rows(ty, H, elem) * elem; }
+static inline size_t hx_resident_smem(int pitch, int ty, int H, size_t elem)
+{
+    return 2 * (size_t)pitch * hx_resident_rows(ty, H, elem) * elem + 2 * sizeof(unsigned) * (size_t)hx_ring_cells(pitch - 2 * H, ty, H);
+}
 
 /* The shape for a W x Hy block, ring H, `elem` bytes a cell, on `sms` SMs that grant `optin` bytes
  * of dynamic shared memory a block: the largest-throughput shape whose tiles are all resident at

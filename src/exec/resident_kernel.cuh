@@ -72,15 +72,18 @@ struct hx_rtile {
     int rx0, rx1, ry0, ry1; /* core plus the ring of H cells */
 };
 
-/* Where the ring's cells come from: up to four strips of the rank's own cells (the mailbox) and
- * a rectangle per message. Cell (x, y) is flagged word (x - ox) + stride * (y - oy) of base[par]
- * (HX_LL_WORDS per cell). Built once per launch. */
+/* A rectangle of cells and where their flagged words live: cell (x, y) is word (x - ox) + stride *
+ * (y - oy) of base[par] (HX_LL_WORDS per cell). A tile's ring comes from up to four strips of the
+ * rank's own cells (the mailbox) and a rectangle per message (hx_ring_sources); its core goes to
+ * the mailbox and to every message it overlaps (hx_core_sinks). Both lists are built once per
+ * launch, so a cycle reads no message table from global memory. */
 #define HX_MAX_SOURCES (4 + HX_MAX_MSGS)
 struct hx_source {
-    int x0, x1, y0, y1, ox, oy, end; /* end: running count of cells up to this source */
-    int peer;                        /* the rank that sends it (this rank: a tile's mailbox) */
+    int x0, x1, y0, y1, ox, oy, end; /* end: running count of cells up to this one */
+    int peer;                        /* the rank that sends or receives it (this rank: a tile's mailbox) */
+    int msg;                         /* a message's (not the mailbox) */
     long stride;
-    const unsigned long long *base[2];
+    unsigned long long *base[2];
 };
 
 /* The source of the ring's i-th cell (i < the last source's end). */
@@ -102,14 +105,14 @@ static __device__ int hx_ring_sources(const hx_pparams &p, const hx_rtile &t, hx
             const int x0 = k == 3 ? t.cx1 : t.rx0, x1 = k == 2 ? t.cx0 : t.rx1;
             const int y0 = k == 0 ? t.ry0 : k == 1 ? t.cy1 : t.cy0, y1 = k == 0 ? t.cy0 : k == 1 ? t.ry1 : t.cy1;
             q.x0 = max(x0, p.olo[0]), q.x1 = min(x1, p.ohi[0]), q.y0 = max(y0, p.olo[1]), q.y1 = min(y1, p.ohi[1]);
-            q.ox = q.oy = 0, q.stride = p.sy, q.peer = p.rank;
+            q.ox = q.oy = 0, q.stride = p.sy, q.peer = p.rank, q.msg = 0;
             q.base[0] = p.ll_mail[0], q.base[1] = p.ll_mail[1];
         } else {
             const hx_dev_msg &dm = tb->msg[0][k - 4];
             const hx_box &b = dm.recv_box;
             q.x0 = max(t.rx0, b.lo[0]), q.x1 = min(t.rx1, b.hi[0]), q.y0 = max(t.ry0, b.lo[1]), q.y1 = min(t.ry1, b.hi[1]);
-            q.ox = b.lo[0], q.oy = b.lo[1], q.stride = b.hi[0] - b.lo[0], q.peer = dm.peer;
-            q.base[0] = (const unsigned long long *)dm.my_recv[0], q.base[1] = (const unsigned long long *)dm.my_recv[1];
+            q.ox = b.lo[0], q.oy = b.lo[1], q.stride = b.hi[0] - b.lo[0], q.peer = dm.peer, q.msg = 1;
+            q.base[0] = (unsigned long long *)dm.my_recv[0], q.base[1] = (unsigned long long *)dm.my_recv[1];
         }
         if (q.x0 >= q.x1 || q.y0 >= q.y1) continue;
         cells += (q.x1 - q.x0) * (q.y1 - q.y0);
@@ -119,32 +122,74 @@ static __device__ int hx_ring_sources(const hx_pparams &p, const hx_rtile &t, hx
     return n;
 }
 
-/* Step 1: store the cells of the core that other tiles or ranks read, flagged with e. Only a band
- * of H cells along the core's edges reaches a neighbour's ring. */
-template <typename T>
-__device__ void hx_publish(const hx_pparams &p, const hx_rtile &t, const T *A, unsigned e)
+/* Where the core's cells go: the band of H cells along the core's edges (only it reaches another
+ * tile's ring) to the mailbox, and the core's overlap with each message's send box straight into
+ * that neighbour's receive slots. peer: the receiving rank (this rank: the mailbox). */
+static __device__ int hx_core_sinks(const hx_pparams &p, const hx_rtile &t, hx_source *snk)
 {
     const hx_dev_table *tb = p.table;
-    const int PW = p.pitch, par = (int)(e & 1), W = HX_LL_WORDS(T), H = p.ring;
-    const bool skip = p.skip_from && (long long)e >= p.skip_from;
-    unsigned long long *mail = p.ll_mail[par];
-    auto put_mail = [&](int x, int y) { hx_ll_put<T>(mail + W * (x + p.sy * y), A[(x - t.rx0) + PW * (y - t.ry0)], e); };
+    const int H = p.ring;
+    int n = 0;
+    auto add = [&](int x0, int x1, int y0, int y1, int ox, int oy, long stride, int peer, unsigned long long *b0,
+                   unsigned long long *b1) {
+        if (x0 >= x1 || y0 >= y1) return;
+        hx_source &q = snk[n++];
+        q.x0 = x0, q.x1 = x1, q.y0 = y0, q.y1 = y1, q.ox = ox, q.oy = oy, q.stride = stride, q.peer = peer, q.end = 0;
+        q.msg = b0 != p.ll_mail[0];
+        q.base[0] = b0, q.base[1] = b1;
+    };
+    unsigned long long *m0 = p.ll_mail[0], *m1 = p.ll_mail[1];
     if (2 * H >= t.cx1 - t.cx0 || 2 * H >= t.cy1 - t.cy0) {
-        hx_rect(t.cx0, t.cx1, t.cy0, t.cy1, put_mail);
+        add(t.cx0, t.cx1, t.cy0, t.cy1, 0, 0, p.sy, p.rank, m0, m1);
     } else {
-        hx_rect(t.cx0, t.cx1, t.cy0, t.cy0 + H, put_mail);
-        hx_rect(t.cx0, t.cx1, t.cy1 - H, t.cy1, put_mail);
-        hx_rect(t.cx0, t.cx0 + H, t.cy0 + H, t.cy1 - H, put_mail);
-        hx_rect(t.cx1 - H, t.cx1, t.cy0 + H, t.cy1 - H, put_mail);
+        add(t.cx0, t.cx1, t.cy0, t.cy0 + H, 0, 0, p.sy, p.rank, m0, m1);
+        add(t.cx0, t.cx1, t.cy1 - H, t.cy1, 0, 0, p.sy, p.rank, m0, m1);
+        add(t.cx0, t.cx0 + H, t.cy0 + H, t.cy1 - H, 0, 0, p.sy, p.rank, m0, m1);
+        add(t.cx1 - H, t.cx1, t.cy0 + H, t.cy1 - H, 0, 0, p.sy, p.rank, m0, m1);
     }
-    for (int m = 0; m < tb->nmsg[0] && !skip; m++) {
+    for (int m = 0; m < tb->nmsg[0]; m++) {
         const hx_dev_msg &dm = tb->msg[0][m];
         const hx_box &b = dm.send_box;
-        unsigned long long *dst = (unsigned long long *)dm.remote_recv[par];
-        const int bw = b.hi[0] - b.lo[0];
-        hx_rect(max(t.cx0, b.lo[0]), min(t.cx1, b.hi[0]), max(t.cy0, b.lo[1]), min(t.cy1, b.hi[1]), [&](int x, int y) {
-            hx_ll_put<T>(dst + W * ((x - b.lo[0]) + bw * (y - b.lo[1])), A[(x - t.rx0) + PW * (y - t.ry0)], e);
+        add(max(t.cx0, b.lo[0]), min(t.cx1, b.hi[0]), max(t.cy0, b.lo[1]), min(t.cy1, b.hi[1]), b.lo[0], b.lo[1], b.hi[0] - b.lo[0],
+            dm.peer, (unsigned long long *)dm.remote_recv[0], (unsigned long long *)dm.remote_recv[1]);
+    }
+    return n;
+}
+
+/* Step 1: store the cells of the core that other tiles or ranks read, flagged with e. */
+template <typename T>
+__device__ void hx_publish(const hx_pparams &p, const hx_rtile &t, const T *A, unsigned e, const hx_source *snk, int nsnk)
+{
+    const int PW = p.pitch, par = (int)(e & 1), W = HX_LL_WORDS(T);
+    const bool skip = p.skip_from && (long long)e >= p.skip_from; /* the fault knob: this rank's puts stop */
+    for (int k = 0; k < nsnk; k++) {
+        const hx_source &q = snk[k];
+        if (skip && q.msg) continue;
+        unsigned long long *dst = q.base[par];
+        hx_rect(q.x0, q.x1, q.y0, q.y1, [&](int x, int y) {
+            hx_ll_put<T>(dst + W * ((x - q.ox) + q.stride * (y - q.oy)), A[(x - t.rx0) + PW * (y - t.ry0)], e);
         });
+    }
+}
+
+/* The ring's cells at most, for a core of tx x ty and a ring of H: the size of the ring's table. */
+static __host__ __device__ inline long hx_ring_cells(int tx, int ty, int H) { return (long)(tx + 2 * H) * (ty + 2 * H) - (long)tx * ty; }
+
+/* Where the ring's i-th cell comes from and goes, worked out once per launch (a cycle then spends
+ * no search or division on it): off[i], the word offset in its source (times HX_LL_WORDS); sa[i],
+ * the source's index in the top 8 bits and the cell's place in the tile below. */
+struct hx_ring_map {
+    unsigned *off, *sa;
+};
+static __device__ void hx_ring_table(const hx_rtile &t, int PW, const hx_source *src, int nsrc, hx_ring_map m)
+{
+    const int total = nsrc ? src[nsrc - 1].end : 0;
+    for (int i = (int)threadIdx.x; i < total; i += (int)blockDim.x) {
+        const hx_source &q = hx_source_of(src, i);
+        const int k = (int)(&q - src), li = i - (q.end - (q.x1 - q.x0) * (q.y1 - q.y0)), w = q.x1 - q.x0;
+        const int y = q.y0 + li / w, x = q.x0 + li % w;
+        m.off[i] = (unsigned)((x - q.ox) + q.stride * (y - q.oy));
+        m.sa[i] = (unsigned)k << 24 | (unsigned)((x - t.rx0) + PW * (y - t.ry0));
     }
 }
 
@@ -152,10 +197,9 @@ __device__ void hx_publish(const hx_pparams &p, const hx_rtile &t, const T *A, u
  * that no message brings lie beyond a fixed boundary and keep the values loaded at the start.
  * False when the kernel is abandoned (this wait timed out, or another's did). */
 template <typename T>
-__device__ bool hx_gather(const hx_pparams &p, const hx_rtile &t, T *A, unsigned e, long long sweep, const hx_source *src,
-                          int nsrc)
+__device__ bool hx_gather(const hx_pparams &p, T *A, unsigned e, long long sweep, const hx_source *src, int nsrc, hx_ring_map m)
 {
-    const int PW = p.pitch, par = (int)(e & 1), W = HX_LL_WORDS(T);
+    const int par = (int)(e & 1), W = HX_LL_WORDS(T);
     const int total = nsrc ? src[nsrc - 1].end : 0, N = (int)blockDim.x;
     constexpr int BATCH = 4; /* a ring of up to 4 cells per thread in one batch; more would spill */
     __shared__ int ok;
@@ -163,7 +207,7 @@ __device__ bool hx_gather(const hx_pparams &p, const hx_rtile &t, T *A, unsigned
     __syncthreads();
     for (int i0 = (int)threadIdx.x; i0 < total && ok; i0 += BATCH * N) {
         const unsigned long long *from[BATCH];
-        int at[BATCH];
+        int at[BATCH], k0 = 0;
         T v[BATCH];
         unsigned pending = 0;
 #pragma unroll
@@ -171,11 +215,9 @@ __device__ bool hx_gather(const hx_pparams &p, const hx_rtile &t, T *A, unsigned
             const int i = i0 + u * N;
             at[u] = -1;
             if (i >= total) continue;
-            const hx_source &q = hx_source_of(src, i);
-            const int li = i - (q.end - (q.x1 - q.x0) * (q.y1 - q.y0)), w = q.x1 - q.x0;
-            const int y = q.y0 + li / w, x = q.x0 + li % w;
-            from[u] = q.base[par] + W * ((x - q.ox) + q.stride * (y - q.oy));
-            at[u] = (x - t.rx0) + PW * (y - t.ry0);
+            const unsigned sa = m.sa[i];
+            from[u] = src[sa >> 24].base[par] + W * (size_t)m.off[i];
+            at[u] = (int)(sa & 0xffffffu);
             pending |= 1u << u;
         }
         unsigned long long t0 = 0, waited = 0;
@@ -187,8 +229,8 @@ __device__ bool hx_gather(const hx_pparams &p, const hx_rtile &t, T *A, unsigned
             const int w = hx_watchdog(p.abort_flag, p.timeout_ns, t0, waited);
             if (w == HX_WATCH_WAIT) continue;
             if (w == HX_WATCH_EXPIRED) {
-                const hx_source &q = hx_source_of(src, i0 + (__ffs(pending) - 1) * N); /* the first cell still missing */
-                hx_give_up(p, q.peer, 0, e, sweep, q.peer == p.rank ? HX_WAIT_TILE : HX_WAIT_FLAG, waited);
+                k0 = (int)(m.sa[i0 + (__ffs(pending) - 1) * N] >> 24); /* the first cell still missing */
+                hx_give_up(p, src[k0].peer, 0, e, sweep, src[k0].peer == p.rank ? HX_WAIT_TILE : HX_WAIT_FLAG, waited);
             }
             ok = 0;
             break;
@@ -367,10 +409,16 @@ template <typename T, int ST> __global__ void __launch_bounds__(1024) hx_residen
         un.x[0] = t.rx0 + V * (i0 % w), un.y[0] = t.ry0 + (i0 / w) * K;
         un.x[1] = t.rx0 + V * (i1 % w), un.y[1] = t.ry0 + (i1 / w) * K;
     }
-    T *A = (T *)hx_smem_raw, *B = A + (size_t)PW * (p.ty + 2 * H + HX_RES_PAD_ROWS(sizeof(T)));
-    __shared__ hx_source src[HX_MAX_SOURCES];
-    __shared__ int nsrc;
-    if (threadIdx.x == 0) nsrc = hx_ring_sources(p, t, src);
+    const size_t buf = (size_t)PW * (p.ty + 2 * H + HX_RES_PAD_ROWS(sizeof(T)));
+    T *A = (T *)hx_smem_raw, *B = A + buf;
+    hx_ring_map map;
+    map.off = (unsigned *)(B + buf);
+    map.sa = map.off + hx_ring_cells(p.tx, p.ty, H);
+    __shared__ hx_source src[HX_MAX_SOURCES], snk[HX_MAX_SOURCES];
+    __shared__ int nsrc, nsnk;
+    if (threadIdx.x == 0) nsrc = hx_ring_sources(p, t, src), nsnk = hx_core_sinks(p, t, snk);
+    __syncthreads();
+    hx_ring_table(t, PW, src, nsrc, map);
     const int cur0 = *(volatile int *)p.cur_out;
     const T *start = (const T *)p.field[cur0];
     /* both buffers: cells outside a sweep's box (beyond a fixed boundary) are read from either */
@@ -386,9 +434,9 @@ template <typename T, int ST> __global__ void __launch_bounds__(1024) hx_residen
         const long long sweep = p.done0 + done;
         e++;
         unsigned long long t0 = p.prof ? hx_now_ns() : 0, t1 = 0, t2 = 0;
-        hx_publish<T>(p, t, A, e);
+        hx_publish<T>(p, t, A, e, snk, nsnk);
         if (p.prof) t1 = hx_now_ns();
-        if (!hx_gather<T>(p, t, A, e, sweep, src, nsrc)) return;
+        if (!hx_gather<T>(p, A, e, sweep, src, nsrc, map)) return;
         if (p.prof) t2 = hx_now_ns();
         for (int j = 0; j < m; j++) {
             const int g = (m - 1 - j) * r;
