@@ -117,7 +117,11 @@ static inline int hx_resident_choose(int W, int Hy, int H, size_t elem, int sms,
                                      int (*occupancy)(void *ctx, int threads, size_t smem, int *per_sm), void *ctx,
                                      hx_resident_shape *out)
 {
+#if defined(HX_RES_TILE_X) && defined(HX_RES_TILE_Y) /* a tuning build's one shape */
+    static const int xs[] = {HX_RES_TILE_X}, ys[] = {HX_RES_TILE_Y};
+#else
     static const int xs[] = {16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512}, ys[] = {4, 8, 12, 16, 24, 32, 48, 64, 96, 128};
+#endif
     const int K = HX_RES_K(elem), V = HX_RES_V(elem);
     double best = 0;
     for (int i = 0; i < (int)(sizeof xs / sizeof xs[0]); i++)

@@ -75,7 +75,7 @@ struct hx_rtile {
 /* A rectangle of cells and where their flagged words live: cell (x, y) is word (x - ox) + stride *
  * (y - oy) of base[par] (HX_LL_WORDS per cell). A tile's ring comes from up to four strips of the
  * rank's own cells (the mailbox) and a rectangle per message (hx_ring_sources); its core goes to
- * the mailbox and to every message it overlaps (hx_core_sinks). Both lists are built once per
+ * the mailbox and to every message to another rank it overlaps (hx_core_sinks). Both lists are built once per
  * launch, so a cycle reads no message table from global memory. */
 #define HX_MAX_SOURCES (4 + HX_MAX_MSGS)
 struct hx_source {
@@ -113,6 +113,16 @@ static __device__ int hx_ring_sources(const hx_pparams &p, const hx_rtile &t, hx
             q.x0 = max(t.rx0, b.lo[0]), q.x1 = min(t.rx1, b.hi[0]), q.y0 = max(t.ry0, b.lo[1]), q.y1 = min(t.ry1, b.hi[1]);
             q.ox = b.lo[0], q.oy = b.lo[1], q.stride = b.hi[0] - b.lo[0], q.peer = dm.peer, q.msg = 1;
             q.base[0] = (unsigned long long *)dm.my_recv[0], q.base[1] = (unsigned long long *)dm.my_recv[1];
+            if (dm.peer == p.rank) {
+                /* a message to itself (a periodic side with one rank across): its ghosts are the
+                 * periodic images of owned cells in other tiles' bands, read from the mailbox
+                 * (hx_core_sinks sends nothing for it) */
+                const int nx = p.ohi[0] - p.olo[0], ny = p.ohi[1] - p.olo[1];
+                q.ox = b.lo[0] >= p.ohi[0] ? nx : b.hi[0] <= p.olo[0] ? -nx : 0;
+                q.oy = b.lo[1] >= p.ohi[1] ? ny : b.hi[1] <= p.olo[1] ? -ny : 0;
+                q.stride = p.sy, q.msg = 0;
+                q.base[0] = p.ll_mail[0], q.base[1] = p.ll_mail[1];
+            }
         }
         if (q.x0 >= q.x1 || q.y0 >= q.y1) continue;
         cells += (q.x1 - q.x0) * (q.y1 - q.y0);
@@ -150,6 +160,7 @@ static __device__ int hx_core_sinks(const hx_pparams &p, const hx_rtile &t, hx_s
     for (int m = 0; m < tb->nmsg[0]; m++) {
         const hx_dev_msg &dm = tb->msg[0][m];
         const hx_box &b = dm.send_box;
+        if (dm.peer == p.rank) continue; /* its ghosts come from the mailbox (hx_ring_sources) */
         add(max(t.cx0, b.lo[0]), min(t.cx1, b.hi[0]), max(t.cy0, b.lo[1]), min(t.cy1, b.hi[1]), b.lo[0], b.lo[1], b.hi[0] - b.lo[0],
             dm.peer, (unsigned long long *)dm.remote_recv[0], (unsigned long long *)dm.remote_recv[1]);
     }
