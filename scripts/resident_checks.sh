@@ -4,7 +4,7 @@
 # the tuning variants carried gzip'd (halox-NAME.gz, scripts/variant_build.sh).
 # Stages: tests (ctest -R $TESTS), verify (the persistent schedule against the reference: stencils,
 # dtypes, boundaries, depths, norms), time ($BINS alternated $REPS times: 512² and 1024², every
-# dtype and stencil at 512²), depth (depths at 512², the default build), profile (HALOX_PROFILE's
+# dtype and stencil at 512²; $SIZES, default 512x512 1024x1024), depth (depths at 512², the default build), profile (HALOX_PROFILE's
 # per-cycle split), sanitize (the resident kernel and the 2D fused pass under compute-sanitizer).
 # Usage: STAGES="verify time" BINS="base:halox-base new:halox" scripts/resident_checks.sh build-dev
 set -u
@@ -41,8 +41,7 @@ if want time; then
         for b in $BINS; do
             l=${b%%:*} bin=${b#*:}
             [[ $bin == /* || $bin == */* ]] || bin=$B/$bin
-            one "$l" "$bin" 512x512 16
-            one "$l" "$bin" 1024x1024 16
+            for size in ${SIZES:-512x512 1024x1024}; do one "$l" "$bin" $size 16; done
         done
     done | tee "$OUT/time.csv"
     for b in $BINS; do
