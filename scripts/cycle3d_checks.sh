@@ -3,7 +3,7 @@
 # the fused pass alone (`halox roofline` at a rank's block) beside the whole cycle at the same
 # block (one rank, periodic: the exchange is the rank's messages to itself) with its phases
 # (no graph, so every phase is timed), the cycle with graphs, and the persistent schedule.
-# Stages: roof, phases, graph, persistent. SIZES: the blocks (default: 256x128x128 and 512x256x256,
+# Stages: roof, phases, graph, tests, persistent. SIZES: the blocks (default: 256x128x128 and 512x256x256,
 # a rank's block of 256³ and 512³ on 4 GPUs, which halox splits 1 x 2 x 2).
 # Usage: STAGES="roof phases" SIZES="256x256x64" scripts/cycle3d_checks.sh build-dev
 set -u
@@ -23,18 +23,37 @@ if want roof; then
         grep -Ei "copy|jacobi7|star13" "$OUT/roof_$size.txt" | head -14
     done
 fi
+# BINS: "label:binary ..." timed one after another, REPS rounds (default: this build, 1 round)
+BINS=${BINS:-new:$H}
+bin_of() { local b=${1#*:}; [[ $b == /* || $b == */* ]] && echo "$b" || echo "$B/$b"; }
 if want phases; then
     for size in $SIZES; do
-        t "cycle phases at $size, one rank (ms per phase summed over the run; no graph, overlap off): nx,ny,nz,depth,transport,pack,message,unpack,inner,outer,compute,us,graph,fuse,schedule,kernel"
-        timeout 200 "$H" run $R --size "$size" --depth 4 --fuse 1,4 --transport ipc-put,nccl --overlap=off 2>&1 | cols | tee -a "$OUT/phases.csv"
+        t "cycle phases at $size, one rank (s per phase, mean over ranks, summed over the run; no graph, overlap off): label,nx,ny,nz,depth,transport,pack,message,unpack,inner,outer,compute,us,graph,fuse,schedule,kernel"
+        for rep in $(seq ${REPS:-1}); do
+            for b in $BINS; do
+                timeout 200 "$(bin_of "$b")" run $R --size "$size" --depth 4 --fuse 1,4 --transport ipc-put,nccl --overlap=off 2>&1 | cols |
+                    grep -v '^nx' | sed "s/^/${b%%:*},/" | tee -a "$OUT/phases.csv"
+            done
+        done
     done
 fi
 if want graph; then
     for size in $SIZES; do
         t "cycle with graphs at $size: overlap off/on, fuse 1/2/4"
-        timeout 200 "$H" run $R --size "$size" --depth 4 --fuse 1,2,4 --transport ipc-put --graph --overlap=off,on 2>&1 | cols | grep -v '^nx' |
-            tee -a "$OUT/graph.csv"
+        for rep in $(seq ${REPS:-1}); do
+            for b in $BINS; do
+                timeout 200 "$(bin_of "$b")" run $R --size "$size" --depth 4 --fuse 1,2,4 --transport ipc-put,nccl --graph --overlap=off,on 2>&1 |
+                    cols | grep -v '^nx' | sed "s/^/${b%%:*},/" | tee -a "$OUT/graph.csv"
+            done
+        done
     done
+fi
+if want tests; then
+    t "GPU tests: ${TESTS:-^(gpu_np1|gpu_graph_np1|gpu_nvshmem_np1)$}, then with two ranks a GPU: ${TESTS2:-^(gpu_ipc-put_np2|gpu_ipc-put_fault)$}"
+    (cd "$B" && timeout 300 ctest -j1 --timeout 290 -R "${TESTS:-^(gpu_np1|gpu_graph_np1|gpu_nvshmem_np1)$}" --output-on-failure) >"$OUT/tests.log" 2>&1
+    (cd "$B" && HALOX_TEST_RANKS_PER_GPU=2 timeout 300 ctest -j1 --timeout 290 -R "${TESTS2:-^(gpu_ipc-put_np2|gpu_ipc-put_fault)$}" \
+        --output-on-failure) >>"$OUT/tests.log" 2>&1
+    grep -E "tests passed|Passed|Failed|FAIL|\*\*\*" "$OUT/tests.log" | head -20
 fi
 if want persistent; then
     for size in $SIZES; do

@@ -42,44 +42,80 @@ static inline unsigned hx_ik_ll_mask(const hx_dev_table *tb, int ph, size_t elem
  * the resident kernel's 8-byte words, each 4-byte value beside the exchange number, into the same
  * slots (sized for it); the receiver polls every word, so these messages need no fence, no ticket
  * and no flag. Both ends choose a message's way from its size alone, so they agree. The cells of
- * the phase's flagged messages, spread over every thread of the grid: pack stores them, unpack
- * waits for each (watchdog) and writes it into the field. False when a wait gave up. */
+ * all the phase's flagged messages are numbered one after another and spread over every thread of
+ * the grid, HX_BATCH in flight per thread, as hx_copy_msgs does: pack stores them, unpack polls a
+ * batch's words together (watchdog) and writes them into the field. (Message after message cost a
+ * round trip each: a direct 3D exchange has 20 flagged messages, edges and corners, and one rank
+ * at 256x128x128 with depth 4 spent about 50 us an exchange.) False when a wait gave up. Every
+ * thread of the block must call it (barriers). */
 template <typename T> __device__ bool hx_ik_ll_copy(const hx_ik_args &a, unsigned long long e, bool pack)
 {
     const hx_pparams &p = a.p;
     const hx_dev_table *tb = p.table;
-    const int par = (int)(e & 1), W = HX_LL_WORDS(T);
-    const long stride = (long)gridDim.x * blockDim.x;
-    T *f = (T *)p.field[0];
-    bool ok = true;
-    for (int m = 0; m < tb->nmsg[a.phase] && ok; m++) {
-        if (!((a.ll_mask >> m) & 1u)) continue;
-        const hx_dev_msg &dm = tb->msg[a.phase][m];
-        const hx_box &b = pack ? dm.send_box : dm.recv_box;
-        const int w = b.hi[0] - b.lo[0], h = b.hi[1] - b.lo[1];
-        const long cells = hx_box_cells_dev(b);
-        for (long i = (long)blockIdx.x * blockDim.x + threadIdx.x; i < cells && ok; i += stride) {
-            int c[3];
-            hx_box_cell(b, i, w, h, cells, c);
-            T *cell = f + p.sy * c[1] + p.sz * c[2] + c[0];
-            if (pack) {
-                hx_ll_put<T>((unsigned long long *)dm.remote_recv[par] + i * W, __ldcg(cell), (unsigned)e);
-                continue;
-            }
-            const unsigned long long *word = (const unsigned long long *)dm.my_recv[par] + i * W;
-            T v;
-            unsigned long long t0 = 0, waited = 0;
-            for (unsigned spin = 1; !hx_ll_get<T>(word, (unsigned)e, &v); spin++) {
-                if (spin % 64) continue;
-                const int wd = hx_watchdog(p.abort_flag, p.timeout_ns, t0, waited);
-                if (wd == HX_WATCH_WAIT) continue;
-                if (wd == HX_WATCH_EXPIRED) hx_give_up(p, dm.peer, a.phase, (long long)e, -1, HX_WAIT_FLAG, waited);
-                ok = false;
-                break;
-            }
-            if (ok) *cell = v;
+    const int par = (int)(e & 1), W = HX_LL_WORDS(T), ph = a.phase, nmsg = tb->nmsg[ph];
+    __shared__ long start[HX_MAX_MSGS + 1];
+    __shared__ int ok;
+    if (threadIdx.x == 0) {
+        start[0] = 0;
+        ok = 1;
+        for (int m = 0; m < nmsg; m++) {
+            const hx_dev_msg &dm = tb->msg[ph][m];
+            start[m + 1] = start[m] + ((a.ll_mask >> m) & 1u ? hx_box_cells_dev(pack ? dm.send_box : dm.recv_box) : 0);
         }
     }
+    __syncthreads();
+    const long n = start[nmsg], stride = (long)gridDim.x * blockDim.x;
+    T *f = (T *)p.field[0];
+    int m = 0; /* the message of this thread's cell: its cells only move forward */
+    for (long i0 = (long)blockIdx.x * blockDim.x + threadIdx.x; i0 < n && ok; i0 += stride * HX_BATCH) {
+        unsigned long long *word[HX_BATCH];
+        T *cell[HX_BATCH];
+        T v[HX_BATCH];
+        int from[HX_BATCH];
+        unsigned todo = 0;
+#pragma unroll
+        for (int u = 0; u < HX_BATCH; u++) {
+            const long j = i0 + stride * u;
+            if (j >= n) continue;
+            while (j >= start[m + 1]) m++;
+            const hx_dev_msg &dm = tb->msg[ph][m];
+            const hx_box &b = pack ? dm.send_box : dm.recv_box;
+            const long i = j - start[m];
+            int c[3];
+            hx_box_cell(b, i, b.hi[0] - b.lo[0], b.hi[1] - b.lo[1], start[m + 1] - start[m], c);
+            cell[u] = f + p.sy * c[1] + p.sz * c[2] + c[0];
+            word[u] = (unsigned long long *)(pack ? dm.remote_recv[par] : dm.my_recv[par]) + i * W;
+            from[u] = m;
+            todo |= 1u << u;
+        }
+        if (pack) {
+#pragma unroll
+            for (int u = 0; u < HX_BATCH; u++)
+                if (todo >> u & 1) v[u] = __ldcg(cell[u]); /* every load of the batch before the first store */
+#pragma unroll
+            for (int u = 0; u < HX_BATCH; u++)
+                if (todo >> u & 1) hx_ll_put<T>(word[u], v[u], (unsigned)e);
+            continue;
+        }
+        unsigned pending = todo;
+        unsigned long long t0 = 0, waited = 0;
+        for (unsigned spin = 1; pending; spin++) {
+#pragma unroll
+            for (int u = 0; u < HX_BATCH; u++)
+                if ((pending >> u & 1) && hx_ll_get<T>(word[u], (unsigned)e, &v[u])) pending &= ~(1u << u);
+            if (!pending || spin % 64) continue;
+            const int wd = hx_watchdog(p.abort_flag, p.timeout_ns, t0, waited);
+            if (wd == HX_WATCH_WAIT) continue;
+            if (wd == HX_WATCH_EXPIRED) /* the message of the first word still missing */
+                hx_give_up(p, tb->msg[ph][from[__ffs(pending) - 1]].peer, a.phase, (long long)e, -1, HX_WAIT_FLAG, waited);
+            ok = 0;
+            break;
+        }
+#pragma unroll
+        for (int u = 0; u < HX_BATCH; u++)
+            if ((todo >> u & 1) && !(pending >> u & 1)) *cell[u] = v[u];
+    }
+    __syncthreads(); /* ok: every thread's last word seen */
     return ok;
 }
 

@@ -72,7 +72,7 @@ static int launch_move(hx_backend *bk, int stream, const hx_phase *ph, void *fie
         if (m->count > most) most = m->count;
     }
     const int threads = 256;
-    long blocks = (most + threads - 1) / threads;
+    long blocks = (most + threads * MOVE_BATCH - 1) / (threads * MOVE_BATCH); /* MOVE_BATCH cells a thread */
     if (blocks > 4096) blocks = 4096;
     dim3 grid((unsigned)blocks, (unsigned)ph->nmsg);
     const long sy = d->alloc[0], sz = (long)d->alloc[0] * d->alloc[1];

@@ -17,19 +17,44 @@ struct dev_phase {
     dev_msg m[HX_MAX_MSGS];
 };
 
-/* Message msg of the phase, grid-stride over its cells: block is this block's index among the
- * nblocks that share the message (blockIdx.x, gridDim.x of a launch with blockIdx.y = message). */
+/* Message msg of the phase, grid-stride over its cells, MOVE_BATCH loads in flight per thread:
+ * block is this block's index among the nblocks that share the message (blockIdx.x, gridDim.x of
+ * a launch with blockIdx.y = message). Cell coordinates by 32-bit division where the message
+ * allows (a 64-bit one costs several times the instructions; the branch is uniform). */
+#define MOVE_BATCH 4
 template <typename T, bool TO_BUF>
 __device__ __forceinline__ void move_phase_body(T *__restrict__ field, T *__restrict__ buf, const dev_phase &ph, long sy,
                                                 long sz, unsigned msg, unsigned block, unsigned nblocks)
 {
     const dev_msg m = ph.m[msg];
-    for (long i = block * (long)blockDim.x + threadIdx.x; i < m.count; i += (long)nblocks * blockDim.x) {
-        const long row = i / m.nx;
-        const int x = (int)(i - row * m.nx), y = (int)(row % m.ny), z = (int)(row / m.ny);
-        const long f = (m.lo[0] + x) + sy * (m.lo[1] + y) + sz * (m.lo[2] + z);
-        if (TO_BUF) buf[m.offset + i] = field[f];
-        else field[f] = buf[m.offset + i];
+    const long stride = (long)nblocks * blockDim.x;
+    const bool small = m.count <= 0x7fffffffL;
+    for (long i0 = block * (long)blockDim.x + threadIdx.x; i0 < m.count; i0 += stride * MOVE_BATCH) {
+        long f[MOVE_BATCH];
+        T v[MOVE_BATCH];
+#pragma unroll
+        for (int u = 0; u < MOVE_BATCH; u++) {
+            const long i = i0 + stride * u;
+            if (i >= m.count) continue;
+            long row;
+            int x, y, z;
+            if (small) {
+                const unsigned r = (unsigned)i / (unsigned)m.nx;
+                x = (int)((unsigned)i - r * (unsigned)m.nx), y = (int)(r % (unsigned)m.ny), z = (int)(r / (unsigned)m.ny);
+            } else {
+                row = i / m.nx;
+                x = (int)(i - row * m.nx), y = (int)(row % m.ny), z = (int)(row / m.ny);
+            }
+            f[u] = (m.lo[0] + x) + sy * (m.lo[1] + y) + sz * (m.lo[2] + z);
+            v[u] = TO_BUF ? field[f[u]] : buf[m.offset + i]; /* every load of the batch before the first store */
+        }
+#pragma unroll
+        for (int u = 0; u < MOVE_BATCH; u++) {
+            const long i = i0 + stride * u;
+            if (i >= m.count) continue;
+            if (TO_BUF) buf[m.offset + i] = v[u];
+            else field[f[u]] = v[u];
+        }
     }
 }
 
