@@ -3,7 +3,7 @@
 # the fused pass alone (`halox roofline` at a rank's block) beside the whole cycle at the same
 # block (one rank, periodic: the exchange is the rank's messages to itself) with its phases
 # (no graph, so every phase is timed), the cycle with graphs, and the persistent schedule.
-# Stages: roof, phases, graph, tests, persistent. SIZES: the blocks (default: 256x128x128 and 512x256x256,
+# Stages: roof, phases, graph, tests, ncu, persistent. SIZES: the blocks (default: 256x128x128 and 512x256x256,
 # a rank's block of 256³ and 512³ on 4 GPUs, which halox splits 1 x 2 x 2).
 # Usage: STAGES="roof phases" SIZES="256x256x64" scripts/cycle3d_checks.sh build-dev
 set -u
@@ -54,6 +54,20 @@ if want tests; then
     (cd "$B" && HALOX_TEST_RANKS_PER_GPU=2 timeout 300 ctest -j1 --timeout 290 -R "${TESTS2:-^(gpu_ipc-put_np2|gpu_ipc-put_fault)$}" \
         --output-on-failure) >>"$OUT/tests.log" 2>&1
     grep -E "tests passed|Passed|Failed|FAIL|\*\*\*" "$OUT/tests.log" | head -20
+fi
+if want ncu; then
+    t "Nsight Compute at ${SIZES%% *}, depth 4, one rank: ipc-put's putget kernel, nccl's pack, the fused pass (fuse 4)"
+    stalls=barrier,long_scoreboard,short_scoreboard,wait,mio_throttle,lg_throttle,membar,not_selected,selected,no_instruction,branch_resolving,drain
+    m=gpu__time_duration.sum,smsp__inst_executed.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active,dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,dram__bytes_write.sum,launch__grid_size,launch__block_size
+    for r in ${stalls//,/ }; do m=$m,smsp__average_warps_issue_stalled_${r}_per_issue_active.ratio; done
+    for k in "ik_putget:ipc-put:1" "move_phase:nccl:1" "sweep3d_fused:ipc-put:4"; do
+        IFS=: read -r kern tr fuse <<<"$k"
+        timeout 150 ncu --kernel-name-base demangled -k regex:"$kern" -s 20 -c 2 --metrics $m "$H" run --backend cuda --size "${SIZES%% *}" \
+            --depth 4 --fuse $fuse --transport $tr --overlap=off --iters 40 --repeat 1 --quiet >"$OUT/ncu_$kern.txt" 2>&1
+        echo "== $kern ($tr, fuse $fuse)"
+        grep -E "$kern|duration|inst_executed|issue_active|dram__|stalled|warps_active|grid_size|block_size" "$OUT/ncu_$kern.txt" |
+            sed 's/smsp__average_warps_issue_stalled_//; s/_per_issue_active.ratio//' | awk '{$1=$1; print}' | head -40
+    done
 fi
 if want persistent; then
     for size in $SIZES; do

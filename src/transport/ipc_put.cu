@@ -11,7 +11,9 @@
 #include "transport/ipc_put.cuh"
 #include "transport/ipc_put.h"
 
+#ifndef IK_THREADS /* a tuning build may set it (at most 1024) */
 #define IK_THREADS 256
+#endif
 
 struct hx_ipc_put {
     hx_dev_table host;            /* the table, to size the launches */
