@@ -3,7 +3,7 @@
 # the fused pass alone (`halox roofline` at a rank's block) beside the whole cycle at the same
 # block (one rank, periodic: the exchange is the rank's messages to itself) with its phases
 # (no graph, so every phase is timed), the cycle with graphs, and the persistent schedule.
-# Stages: roof, phases, graph, tests, ncu, persistent. SIZES: the blocks (default: 256x128x128 and 512x256x256,
+# Stages: roof, phases, graph, tests, ncu, mg, persistent. SIZES: the blocks (default: 256x128x128 and 512x256x256,
 # a rank's block of 256³ and 512³ on 4 GPUs, which halox splits 1 x 2 x 2).
 # Usage: STAGES="roof phases" SIZES="256x256x64" scripts/cycle3d_checks.sh build-dev
 set -u
@@ -67,6 +67,14 @@ if want ncu; then
         echo "== $kern ($tr, fuse $fuse)"
         grep -E "$kern|duration|inst_executed|issue_active|dram__|stalled|warps_active|grid_size|block_size" "$OUT/ncu_$kern.txt" |
             sed 's/smsp__average_warps_issue_stalled_//; s/_per_issue_active.ratio//' | awk '{$1=$1; print}' | head -40
+    done
+fi
+if want mg; then
+    t "halox mg, 256^3 on one GPU (FMG, 10 timed solves), each binary of BINS, transports ipc-put and nccl"
+    for rep in $(seq ${REPS:-1}); do
+        for b in $BINS; do
+            for tr in ipc-put nccl; do H=$(bin_of "$b") mg_run "${b%%:*}-$tr-$rep" 1 -- --transport $tr; done
+        done
     done
 fi
 if want persistent; then

@@ -11,8 +11,15 @@
 #include "transport/ipc_put.cuh"
 #include "transport/ipc_put.h"
 
-#ifndef IK_THREADS /* a tuning build may set it (at most 1024) */
+/* Threads of a block: the put and get kernels keep blocks small, because a get block spins on an
+ * SM while the interior sweep may want it (overlap); putget runs alone, one block per SM, so it
+ * takes whole SMs (one H200, 3D 256x128x128, depth 4: 42.5 us an exchange with 256 threads, 35.3
+ * with 1024; ranks sharing a GPU keep 256, see hx_ipc_put_create). A tuning build may set either. */
+#ifndef IK_THREADS
 #define IK_THREADS 256
+#endif
+#ifndef IK_PUTGET_THREADS
+#define IK_PUTGET_THREADS 1024
 #endif
 
 struct hx_ipc_put {
@@ -22,7 +29,7 @@ struct hx_ipc_put {
     unsigned *ticket;             /* device: put blocks done */
     int *abort_flag;              /* device */
     hx_watch *watch_host, *watch_dev;
-    int rank, blocks_max, sms, any;
+    int rank, blocks_max, sms, any, putget_threads;
     unsigned ll_mask[HX_MAX_PHASES]; /* per phase: the messages sent as flagged words */
     size_t elem;
     long long skip_from;
@@ -53,6 +60,10 @@ int hx_ipc_put_create(const hx_dev_table *table, int rank, size_t elem, long ll_
     IK_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     k->blocks_max = 2 * sms;
     k->sms = sms;
+    /* ranks sharing a GPU (the tests' HALOX_SHARE_GPU=1): every rank's putget blocks must fit at
+     * once, since each spins for the others' flags, so they stay small */
+    const char *share = getenv("HALOX_SHARE_GPU");
+    k->putget_threads = share && atoi(share) == 1 ? IK_THREADS : IK_PUTGET_THREADS;
     IK_TRY(cudaMalloc((void **)&k->table, sizeof *table));
     IK_TRY(cudaMemcpy(k->table, table, sizeof *table, cudaMemcpyHostToDevice));
     IK_TRY(cudaMalloc((void **)&k->seq, sizeof *k->seq));
@@ -89,14 +100,14 @@ int hx_ipc_put_check(hx_ipc_put *k, char *err, size_t n)
 
 template <typename T> __global__ void __launch_bounds__(IK_THREADS) ik_put(hx_ik_args a) { hx_ik_put<T>(a); }
 template <typename T> __global__ void __launch_bounds__(IK_THREADS) ik_get(hx_ik_args a) { hx_ik_get<T>(a); }
-template <typename T> __global__ void __launch_bounds__(IK_THREADS) ik_putget(hx_ik_args a) { hx_ik_putget<T>(a); }
+template <typename T> __global__ void __launch_bounds__(IK_PUTGET_THREADS) ik_putget(hx_ik_args a) { hx_ik_putget<T>(a); }
 
-/* Blocks for a phase: enough for HX_BATCH cells a thread, at most two per SM. */
-static int blocks_for(const hx_ipc_put *k, int phase)
+/* Blocks of `threads` for a phase: enough for HX_BATCH cells a thread, at most two per SM. */
+static int blocks_for(const hx_ipc_put *k, int phase, int threads)
 {
     long cells = 0;
     for (int m = 0; m < k->host.nmsg[phase]; m++) cells += k->host.msg[phase][m].count;
-    const long per_block = (long)IK_THREADS * HX_BATCH, b = (cells + per_block - 1) / per_block;
+    const long per_block = (long)threads * HX_BATCH, b = (cells + per_block - 1) / per_block;
     return b < 1 ? 1 : b > k->blocks_max ? k->blocks_max : (int)b;
 }
 
@@ -122,9 +133,10 @@ int hx_ipc_put_launch(hx_ipc_put *k, hx_ik_kind kind, int phase, void *stream, v
     a.seq = k->seq;
     a.ticket = k->ticket;
     a.ll_mask = k->ll_mask[phase];
-    int blocks = blocks_for(k, phase);
+    const int threads = kind == HX_IK_PUTGET ? k->putget_threads : IK_THREADS;
+    int blocks = blocks_for(k, phase, threads);
     if (kind == HX_IK_PUTGET && blocks > k->sms) blocks = k->sms; /* see hx_ik_putget */
-    const dim3 grid((unsigned)blocks), block(IK_THREADS);
+    const dim3 grid((unsigned)blocks), block((unsigned)threads);
     cudaStream_t st = (cudaStream_t)stream;
     if (k->elem == 8) {
         if (kind == HX_IK_PUT) ik_put<double><<<grid, block, 0, st>>>(a);
