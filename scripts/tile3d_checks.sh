@@ -5,7 +5,7 @@
 # gzip'd (halox-NAME.gz, scripts/variant_build.sh).
 # Stages: verify (PIPE 4 against the reference, 1 and 2 ranks on one GPU), tests (ctest -R $TESTS),
 # roofline ($ROOFS: builds and tile shapes, alternated twice), ncu (the plain sweep's DRAM bytes),
-# sizes ($SIZES_RUNS at the multi-GPU per-rank sizes), sanitize (PIPE 4 under compute-sanitizer).
+# sizes ($SIZES_RUNS at the multi-GPU per-rank sizes, or $SIZES3), sanitize (PIPE 4 under compute-sanitizer).
 # Usage: STAGES="verify roofline" ROOFS="base:: zz32::4,8,8,32 nozz:-nozz:" scripts/tile3d_checks.sh build-dev
 set -u
 cd "$(dirname "$0")/.."
@@ -66,7 +66,7 @@ if want sizes; then
     # SIZES_RUNS: label:binary suffix:HALOX_TILE entries
     SIZES_RUNS=${SIZES_RUNS:-"register:: tile::$TILE"}
     t "plain 3D sweeps at the per-rank sizes of the multi-GPU runs: $SIZES_RUNS"
-    for s in 256x256x512 512x512x256 256 128; do
+    for s in ${SIZES3:-256x256x512 512x512x256 256 128}; do
         for e in $SIZES_RUNS; do
             IFS=: read -r label suffix tile <<<"$e"
             env ${tile:+HALOX_TILE=$tile} timeout 60 "$H$suffix" roofline --backend cuda --small 0 --size2d 1024 --size3d $s --fused=off \

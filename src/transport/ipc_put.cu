@@ -12,14 +12,19 @@
 #include "transport/ipc_put.h"
 
 /* Threads of a block: the put and get kernels keep blocks small, because a get block spins on an
- * SM while the interior sweep may want it (overlap); putget runs alone, one block per SM, so it
- * takes whole SMs (one H200, 3D 256x128x128, depth 4: 42.5 us an exchange with 256 threads, 35.3
- * with 1024; ranks sharing a GPU keep 256, see hx_ipc_put_create). A tuning build may set either. */
+ * SM while the interior sweep may want it (overlap); putget runs alone, at most one block per SM,
+ * so a phase too large for one 256-thread block per SM grows its blocks up to IK_PUTGET_THREADS
+ * (one H200, 3D 256x128x128, depth 4: 42.5 us an exchange with 256 threads, 35.3 with 1024),
+ * while small phases (multigrid's coarse levels) keep 256 on more SMs (putget_shape). Ranks
+ * sharing a GPU keep 256, see hx_ipc_put_create. A tuning build may set either. */
 #ifndef IK_THREADS
 #define IK_THREADS 256
 #endif
 #ifndef IK_PUTGET_THREADS
 #define IK_PUTGET_THREADS 1024
+#endif
+#ifndef IK_PUTGET_MIN /* putget's narrowest block (a tuning build sets 1024 for session 12's fixed shape) */
+#define IK_PUTGET_MIN IK_THREADS
 #endif
 
 struct hx_ipc_put {
@@ -111,6 +116,20 @@ static int blocks_for(const hx_ipc_put *k, int phase, int threads)
     return b < 1 ? 1 : b > k->blocks_max ? k->blocks_max : (int)b;
 }
 
+/* putget's grid: at most one block per SM (hx_ik_putget); blocks of IK_THREADS while that covers
+ * the phase at HX_BATCH cells a thread, else wider blocks, in steps of IK_THREADS, up to
+ * k->putget_threads. */
+static void putget_shape(const hx_ipc_put *k, int phase, int *blocks, int *threads)
+{
+    int t = IK_PUTGET_MIN < k->putget_threads ? IK_PUTGET_MIN : k->putget_threads, b = blocks_for(k, phase, t);
+    while (b > k->sms && t * 2 <= k->putget_threads) {
+        t *= 2;
+        b = blocks_for(k, phase, t);
+    }
+    *threads = t;
+    *blocks = b > k->sms ? k->sms : b;
+}
+
 int hx_ipc_put_launch(hx_ipc_put *k, hx_ik_kind kind, int phase, void *stream, void *field, long sy, long sz, char *err,
                       size_t n)
 {
@@ -133,9 +152,9 @@ int hx_ipc_put_launch(hx_ipc_put *k, hx_ik_kind kind, int phase, void *stream, v
     a.seq = k->seq;
     a.ticket = k->ticket;
     a.ll_mask = k->ll_mask[phase];
-    const int threads = kind == HX_IK_PUTGET ? k->putget_threads : IK_THREADS;
-    int blocks = blocks_for(k, phase, threads);
-    if (kind == HX_IK_PUTGET && blocks > k->sms) blocks = k->sms; /* see hx_ik_putget */
+    int threads = IK_THREADS, blocks;
+    if (kind == HX_IK_PUTGET) putget_shape(k, phase, &blocks, &threads);
+    else blocks = blocks_for(k, phase, threads);
     const dim3 grid((unsigned)blocks), block((unsigned)threads);
     cudaStream_t st = (cudaStream_t)stream;
     if (k->elem == 8) {
