@@ -23,9 +23,11 @@ for np in $nps; do
                     "ROLES --size 300x40 --schedule fused --depth 1 --pattern direct --norm-every 2" \
                     "ROLES --size 30x20x24 --stencil star13 --schedule fused --depth 1 --pattern direct --dtype double" \
                     "IPCPUT --size 67x53 --depth 3 --pattern staged --overlap --boundary fixed" \
-                    "IPCPUT --size 20x18x16 --stencil star13 --depth 1 --pattern direct --no-overlap --dtype double"; do
+                    "IPCPUT --size 20x18x16 --stencil star13 --depth 1 --pattern direct --no-overlap --dtype double" \
+                    "IPCPUT --size 128x96x96 --depth 4 --pattern direct --no-overlap"; do
             # ROLES: the role-based fused kernel (HALOX_ROLES=1); IPCPUT: transport ipc-put's put, get
-            # (with overlap) and putget (without) kernels in the cycle schedule
+            # (with overlap) and putget (without) kernels in the cycle schedule; the last one's phase
+            # is large enough for putget's blocks wider than 256 threads (putget_shape)
             roles=0 tr=ipc
             [ "${args%% *}" = ROLES ] && roles=1 && args=${args#ROLES }
             [ "${args%% *}" = IPCPUT ] && tr=ipc-put && args=${args#IPCPUT }

@@ -66,16 +66,17 @@ static int fused3d_refused(hx_backend *bk, int dslot, int r, int levels)
 }
 
 template <typename T, int R, int L>
-static void launch_fused3d(const hx_decomp *d, const hx_box *boxes, const void *src, void *dst, cudaStream_t st, int sms, int dslot)
+static void launch_fused3d(const hx_decomp *d, const hx_box *boxes, const void *src, void *dst, cudaStream_t st, int sms, int dslot,
+                           int zsplit)
 {
     typedef fused3d_tile<T, R, L> C;
-    const fused3d_launch l = fused3d_plan<T, R, L>(boxes, d->alloc, (long)sms * fused3d_occ[dslot][R - 1][L - 1]);
+    const fused3d_launch l = fused3d_plan<T, R, L>(boxes, d->alloc, (long)sms * fused3d_occ[dslot][R - 1][L - 1], zsplit);
     sweep3d_fused<T, R, L, C::BY, C::P, C::RY><<<l.grid, l.block, l.smem, st>>>((const T *)src, (T *)dst, l.a);
 }
 
 static_assert(HX_FUSE_MAX_3D == 4, "fused3d_table holds levels x radius <= 4");
 
-typedef void (*fused3d_fn)(const hx_decomp *, const hx_box *, const void *, void *, cudaStream_t, int, int);
+typedef void (*fused3d_fn)(const hx_decomp *, const hx_box *, const void *, void *, cudaStream_t, int, int, int);
 
 /* [dtype: float, double][radius 1, 2][levels 2, 3, 4]: levels x radius <= HX_FUSE_MAX_3D (4) */
 static const fused3d_fn fused3d_table[2][2][3] = {
@@ -97,7 +98,7 @@ int cu_sweep_fused3d(hx_backend *bk, int stream, int levels, const hx_box *boxes
     }
     if (hx_box_cells(&boxes[levels - 1]) == 0) return 0;
     if (fused3d_refused(bk, dslot, r, levels)) return -1;
-    fn(d, boxes, src, dst, state(bk)->stream[stream], state(bk)->tile.sms, dslot);
+    fn(d, boxes, src, dst, state(bk)->stream[stream], state(bk)->tile.sms, dslot, state(bk)->tile.zsplit3);
     CU_LAUNCHED(bk);
     return 0;
 }
@@ -116,7 +117,7 @@ int cu_sweep_tile3d(hx_backend *bk, int stream, const hx_box *box, const void *s
         return -1;
     }
     if (fused3d_refused(bk, dslot, r, 1)) return -1;
-    tile3d_table[dslot][r - 1](bk->decomp, box, src, dst, state(bk)->stream[stream], state(bk)->tile.sms, dslot);
+    tile3d_table[dslot][r - 1](bk->decomp, box, src, dst, state(bk)->stream[stream], state(bk)->tile.sms, dslot, state(bk)->tile.zsplit3);
     CU_LAUNCHED(bk);
     return 0;
 }

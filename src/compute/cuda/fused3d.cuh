@@ -256,14 +256,16 @@ template <typename T, int R> struct fused3d_tile<T, R, 1> {
 
 /* The launch of a pass (fused3d.cu; tests/test_fused3d_emu.cpp runs the same): the arguments from
  * the level boxes and the allocation (alloc: cells per row, rows, planes), z cut into chunks for
- * `slots` blocks resident at once, the grid of 32 x BY blocks and their shared memory. */
+ * `slots` blocks resident at once (or into `zsplit` chunks where it is > 0), the grid of 32 x BY
+ * blocks and their shared memory. */
 struct fused3d_launch {
     fused3d_args a;
     dim3 grid, block;
     size_t smem;
 };
 
-template <typename T, int R, int L> static inline fused3d_launch fused3d_plan(const hx_box *boxes, const int *alloc, long slots)
+template <typename T, int R, int L>
+static inline fused3d_launch fused3d_plan(const hx_box *boxes, const int *alloc, long slots, int zsplit = 0)
 {
     typedef fused3d_tile<T, R, L> C;
     const int V = vec16<T>::n, H = L * R;
@@ -295,6 +297,7 @@ template <typename T, int R, int L> static inline fused3d_launch fused3d_plan(co
         const double cost = (double)((tx * ty * k + slots - 1) / slots) * (chunk + 2 * H + 2 * R);
         if (cost < best_cost * 0.999) best_cost = cost, best = k;
     }
+    if (zsplit > 0) best = zsplit < nz ? zsplit : nz; /* a tuning run's fixed split (HALOX_FUSED3D_ZSPLIT) */
     a.zchunk = (nz + best - 1) / best;
     /* Level j+1 at a cell of box j+1 reads level j within R: inside box j when box j+1 is box j
      * shrunk by R (deep-halo sides). Then cells outside the boxes feed nothing that is stored and

@@ -30,6 +30,8 @@ typedef struct {
     int rows3;       /* 3D register kernel: rows per thread (1, 2, 4); more rows share their y
                         neighbours in registers (not yet measured on a GPU: default 1) */
     int sms;         /* multiprocessors: small boxes get shorter marches to fill them */
+    int zsplit3;     /* fused 3D passes: z chunks of a pass, 0 = by the cost model (HALOX_FUSED3D_ZSPLIT
+                        fixes it for tuning runs) */
 } tile_shape;
 
 typedef struct {

@@ -26,12 +26,22 @@ static int parse_tile(const char *e, tile_shape *u)
 
 int cu_tile_shape(tile_shape *t, char *err, size_t errlen)
 {
-    const tile_shape def = {4, 8, 8, 16, -1, 1, 132};
+    const tile_shape def = {4, 8, 8, 16, -1, 1, 132, 0};
     *t = def;
+    const char *z = getenv("HALOX_FUSED3D_ZSPLIT");
+    if (z && *z) {
+        char *end;
+        long v = strtol(z, &end, 10);
+        if (*end || v < 1 || v > 1024) {
+            snprintf(err, errlen, "HALOX_FUSED3D_ZSPLIT='%s': give the z chunks of a fused 3D pass, 1 to 1024 (unset: by the cost model)", z);
+            return -1;
+        }
+        t->zsplit3 = (int)v;
+    }
     /* HALOX_TILE="BY2,CHUNK2,BY3,CHUNK3[,PIPE[,ROWS3]]" overrides, for tuning runs of `halox roofline` */
     const char *e = getenv("HALOX_TILE");
     if (!e) return 0;
-    tile_shape u = def;
+    tile_shape u = *t;
     if (parse_tile(e, &u) || u.by2 < 1 || u.by2 > 8 || u.by3 < 1 || u.by3 > 8 || chunk_slot(u.chunk2) < 0 ||
         chunk_slot(u.chunk3) < 0 || u.pipe < -1 || u.pipe > 4 || (u.rows3 != 1 && u.rows3 != 2 && u.rows3 != 4)) {
         snprintf(err, errlen, "HALOX_TILE='%s': give BY2,CHUNK2,BY3,CHUNK3[,PIPE[,ROWS3]] with BY in 1..8, CHUNK 8, 16, 32 "
