@@ -69,7 +69,9 @@ static const hx_option run_options[] = {
      .help = "axis by axis with corners forwarded (4/6 messages), or all 8/26 neighbours at once",
      F(pattern), .report = "pattern"},
     {.name = "overlap", .type = HX_OPT_FLAG, .def = "on", .flags = SW, .group = EXCHANGE,
-     .help = "compute the interior while halos travel", F(overlap), .report = "overlap"},
+     .help = "compute the interior of a cycle's first sweep while halos travel (with --fuse, that sweep runs "
+             "outside the fused pass)",
+     F(overlap), .report = "overlap"},
     {.name = "fuse", .type = HX_OPT_INT, .meta = "N", .lo = 1, .hi = 8, .def = "1", .flags = SW,
      .group = EXCHANGE, .what = "the sweeps per pass (1 = off)",
      .help = "compute up to N sweeps of a cycle in one pass over the field: temporal blocking, cuda backend, "
