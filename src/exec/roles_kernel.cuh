@@ -142,9 +142,9 @@ template <typename T> __device__ void hx_role_send(const hx_pparams &p, const T 
     if (threadIdx.x == 0) {
         __threadfence_system(); /* cumulative after the block's barrier: the block's puts before the count */
         if (hx_count_last(p.bar + HX_ROLE_SENT, (unsigned)ns)) { /* every sender of this exchange has put */
-            __threadfence_system();
+            __threadfence_system(); /* one fence for every flag (hx_store_relaxed_sys) */
             for (int ph = 0; ph < tb->nphases && !skip; ph++)
-                for (int m = 0; m < tb->nmsg[ph]; m++) hx_store_release_sys(tb->msg[ph][m].remote_flag, (unsigned long long)e);
+                for (int m = 0; m < tb->nmsg[ph]; m++) hx_store_relaxed_sys(tb->msg[ph][m].remote_flag, (unsigned long long)e);
         }
     }
 }

@@ -9,6 +9,7 @@
 #ifdef HALOX_EMULATE
 __device__ __forceinline__ unsigned long long hx_now_ns() { return hx_emu_now_ns(); }
 __device__ __forceinline__ void hx_store_release_sys(unsigned long long *a, unsigned long long v) { *(volatile unsigned long long *)a = v; }
+__device__ __forceinline__ void hx_store_relaxed_sys(unsigned long long *a, unsigned long long v) { *(volatile unsigned long long *)a = v; }
 __device__ __forceinline__ unsigned long long hx_load_acquire_sys(const unsigned long long *a) { return *(const volatile unsigned long long *)a; }
 __device__ __forceinline__ unsigned long long hx_load_acquire_gpu(const unsigned long long *a) { return *(const volatile unsigned long long *)a; }
 /* a flagged word moves whole on a GPU only from an aligned address (else it faults): so here */
@@ -48,6 +49,14 @@ __device__ __forceinline__ unsigned long long hx_now_ns()
 __device__ __forceinline__ void hx_store_release_sys(unsigned long long *a, unsigned long long v)
 {
     asm volatile("st.release.sys.global.u64 [%0], %1;" ::"l"(a), "l"(v) : "memory");
+}
+
+/* A flag store with no fence of its own: after a __threadfence_system() of the same thread it
+ * publishes what that fence ordered (a fence and a strong store make a release), so one fence
+ * serves several flags; a release store per flag costs a system-scope fence each. */
+__device__ __forceinline__ void hx_store_relaxed_sys(unsigned long long *a, unsigned long long v)
+{
+    asm volatile("st.relaxed.sys.global.u64 [%0], %1;" ::"l"(a), "l"(v) : "memory");
 }
 
 /* A flag load after which the writes it publishes are visible (system or GPU scope). */

@@ -138,8 +138,16 @@ template <typename T> __device__ unsigned long long hx_ik_put_part(const hx_ik_a
         if (flags) __threadfence_system(); /* cumulative: the block's stores, ordered by the barrier above */
         if (atomicInc(a.ticket, gridDim.x - 1) == gridDim.x - 1) {
             if (flags) __threadfence_system(); /* the last block: every other block's fenced stores come before */
+            /* one fence for all the flags (a release store each cost a system fence each, one after
+             * another: 3D 256x128x128, 6 flags a phase) */
             for (int m = 0; m < nmsg && !skip; m++)
-                if (!((a.ll_mask >> m) & 1u)) hx_store_release_sys(p.table->msg[a.phase][m].remote_flag, e);
+                if (!((a.ll_mask >> m) & 1u)) {
+#ifdef HX_IK_RELEASE_EACH /* a tuning build: session 12's release store per flag */
+                    hx_store_release_sys(p.table->msg[a.phase][m].remote_flag, e);
+#else
+                    hx_store_relaxed_sys(p.table->msg[a.phase][m].remote_flag, e);
+#endif
+                }
             if (a.first) *(volatile unsigned long long *)a.seq = e;
         }
     }
