@@ -116,8 +116,8 @@ static int blocks_for(const hx_ipc_put *k, int phase, int threads)
     return b < 1 ? 1 : b > k->blocks_max ? k->blocks_max : (int)b;
 }
 
-/* putget's grid: at most one block per SM (hx_ik_putget); blocks of IK_THREADS while that covers
- * the phase at HX_BATCH cells a thread, else wider blocks, in steps of IK_THREADS, up to
+/* putget's grid: at most one block per SM (hx_ik_putget); blocks of IK_PUTGET_MIN threads while
+ * that covers the phase at HX_BATCH cells a thread, else blocks twice as wide, and so on up to
  * k->putget_threads. */
 static void putget_shape(const hx_ipc_put *k, int phase, int *blocks, int *threads)
 {
