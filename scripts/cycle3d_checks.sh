@@ -11,7 +11,6 @@ cd "$(dirname "$0")/.."
 DEVICE_NAME=cycle3d
 . scripts/device_run.sh
 bundle_on_exit
-want() { [ -z "${STAGES:-}" ] || [[ " $STAGES " == *" $1 "* ]]; }
 SIZES=${SIZES:-256x128x128 512x256x256}
 # nx ny nz depth transport pack message unpack inner outer compute us_per_sweep graph fuse schedule kernel
 cols() { cut -d, -f2,3,4,11,16,20,23,26,29,32,35,48,51,55,64,68; }

@@ -8,7 +8,6 @@ cd "$(dirname "$0")/.."
 DEVICE_NAME=fused3d
 . scripts/device_run.sh
 bundle_on_exit
-want() { [ -z "${STAGES:-}" ] || [[ " $STAGES " == *" $1 "* ]]; }
 for f in "$B"/halox-*.gz; do [ -e "$f" ] && gunzip -kf "$f" && chmod +x "${f%.gz}"; done # carried compressed
 if want tests; then
     t "GPU tests: fused sweeps at 1 and $NGPU ranks"

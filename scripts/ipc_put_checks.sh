@@ -10,7 +10,6 @@ cd "$(dirname "$0")/.."
 DEVICE_NAME=ipcput
 . scripts/device_run.sh
 bundle_on_exit
-want() { [ -z "${STAGES:-}" ] || [[ " $STAGES " == *" $1 "* ]]; }
 cols() { cut -d, -f2,3,4,11,16,48,50,55,64,68; } # nx ny nz depth transport us_per_sweep verified fuse schedule kernel
 if want tests; then
     t "GPU tests: ipc-put at 2 ranks, the device faults (ipc-put's watchdog included), graphs, the schedules (balanced march rows)"

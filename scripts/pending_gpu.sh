@@ -20,7 +20,6 @@ SLOTS=$((NGPU * PER))
 export HALOX_TEST_RANKS_PER_GPU=$PER HALOX_SHARE_GPU=0
 [ "$PER" -gt 1 ] && HALOX_SHARE_GPU=1
 MPI="$MPI -x HALOX_SHARE_GPU"
-want() { [ -z "${STAGES:-}" ] || [[ " $STAGES " == *" $1 "* ]]; }
 fail=0
 
 if want tests; then

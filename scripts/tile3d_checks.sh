@@ -12,7 +12,6 @@ cd "$(dirname "$0")/.."
 DEVICE_NAME=tile3d
 . scripts/device_run.sh
 bundle_on_exit
-want() { [ -z "${STAGES:-}" ] || [[ " $STAGES " == *" $1 "* ]]; }
 for f in "$B"/halox-*.gz; do [ -e "$f" ] && gunzip -kf "$f" && chmod +x "${f%.gz}"; done # carried compressed
 TILE=4,8,8,16,4 # the default shape with PIPE 4
 if want verify; then

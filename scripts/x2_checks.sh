@@ -11,7 +11,6 @@ cd "$(dirname "$0")/.."
 DEVICE_NAME=x2
 . scripts/device_run.sh
 bundle_on_exit
-want() { [ -z "${STAGES:-}" ] || [[ " $STAGES " == *" $1 "* ]]; }
 if want raw && [ -x "$B/raw_flag_pingpong" ]; then
     t "bare flag ping-pong and the steps towards halox's flagged words"
     timeout 60 "$B/raw_flag_pingpong" | tee "$OUT/raw.txt"

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 DEVICE_NAME=x4
 . scripts/device_run.sh
 bundle_on_exit
-want() { [ -z "${STAGES:-}" ] || [[ " $STAGES " == *" $1 "* ]]; } # STAGES="i13 i13roles i9 i10 i11" picks
+# STAGES="i13 i13roles i9 i10 i11" picks
 cols() { cut -d, -f2,3,4,11,16,48,51,55,64,68; } # nx ny nz depth transport us_per_sweep graph fuse schedule kernel
 if want i13; then
 t "issue 13: device schedules vs the best cycle setting (fp32, direct, 4000 sweeps)"
