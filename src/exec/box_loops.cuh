@@ -55,6 +55,33 @@ __device__ __forceinline__ void hx_box_cell(const hx_box &b, long i, int w, int 
     c[0] = b.lo[0] + (int)(i - (long)r * w), c[1] = b.lo[1] + r % h, c[2] = b.lo[2] + r / h;
 }
 
+/* The cells of phase ph's messages numbered one message after another (pack: their send boxes,
+ * else their receive boxes; nmsg of them), counting only the messages in `take` (bit m): start[m] is
+ * message m's first number, start[nmsg] the total. By one thread, into shared memory. */
+__device__ __forceinline__ void hx_msgs_start(const hx_dev_table *tb, int ph, int nmsg, bool pack, unsigned take, long *start)
+{
+    start[0] = 0;
+    for (int m = 0; m < nmsg; m++) {
+        const hx_dev_msg &dm = tb->msg[ph][m];
+        start[m + 1] = start[m] + ((take >> m) & 1u ? hx_box_cells_dev(pack ? dm.send_box : dm.recv_box) : 0);
+    }
+}
+
+/* Cell j of that numbering: m advances to its message (a thread's cells only move forward), i gets
+ * its index in the message (and in the message's slot); returns its place in the field f. */
+template <typename T>
+__device__ __forceinline__ T *hx_msgs_cell(const hx_dev_table *tb, int ph, const long *start, long j, bool pack, T *f, long sy,
+                                           long sz, int &m, long &i)
+{
+    while (j >= start[m + 1]) m++;
+    const hx_dev_msg &dm = tb->msg[ph][m];
+    const hx_box &b = pack ? dm.send_box : dm.recv_box;
+    i = j - start[m];
+    int c[3];
+    hx_box_cell(b, i, b.hi[0] - b.lo[0], b.hi[1] - b.lo[1], start[m + 1] - start[m], c);
+    return f + sy * c[1] + sz * c[2] + c[0];
+}
+
 /* Every message of phase ph copied at once (pack: field f -> each neighbour's receive slot of
  * parity par, or with `stage` into each message's local stage; else each of this rank's receive
  * slots -> f; a slot in its box's row-major order), by the k-th of nb blocks (the pass kernel:
@@ -71,13 +98,7 @@ __device__ void hx_copy_msgs(const hx_dev_table *tb, int ph, int par, long sy, l
 {
     __shared__ long start[HX_MAX_MSGS + 1];
     const int nmsg = tb->nmsg[ph];
-    if (threadIdx.x == 0) { /* messages in skip_mask (bit m) count no cells: another loop moves them */
-        start[0] = 0;
-        for (int m = 0; m < nmsg; m++) {
-            const hx_dev_msg &dm = tb->msg[ph][m];
-            start[m + 1] = start[m] + ((skip_mask >> m) & 1u ? 0 : hx_box_cells_dev(pack ? dm.send_box : dm.recv_box));
-        }
-    }
+    if (threadIdx.x == 0) hx_msgs_start(tb, ph, nmsg, pack, ~skip_mask, start); /* skip_mask's: another loop moves them */
     __syncthreads();
     const long n = start[nmsg], stride = (long)nb * blockDim.x;
     int m = 0; /* the message of this thread's cell: its cells only move forward */
@@ -88,14 +109,9 @@ __device__ void hx_copy_msgs(const hx_dev_table *tb, int ph, int par, long sy, l
         for (int u = 0; u < HX_BATCH; u++) {
             const long j = i0 + stride * u;
             if (j >= n) continue;
-            while (j >= start[m + 1]) m++;
+            long i;
+            T *cell = hx_msgs_cell(tb, ph, start, j, pack, f, sy, sz, m, i);
             const hx_dev_msg &dm = tb->msg[ph][m];
-            const hx_box &b = pack ? dm.send_box : dm.recv_box;
-            const int w = b.hi[0] - b.lo[0], h = b.hi[1] - b.lo[1];
-            const long i = j - start[m], cells = start[m + 1] - start[m];
-            int c[3];
-            hx_box_cell(b, i, w, h, cells, c);
-            T *cell = f + sy * c[1] + sz * c[2] + c[0];
             T *slot = (T *)(pack ? (stage ? dm.stage : dm.remote_recv[par]) : dm.my_recv[par]) + i;
             v[u] = __ldcg(pack ? cell : slot);
             to[u] = pack ? slot : cell;

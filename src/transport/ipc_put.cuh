@@ -56,12 +56,8 @@ template <typename T> __device__ bool hx_ik_ll_copy(const hx_ik_args &a, unsigne
     __shared__ long start[HX_MAX_MSGS + 1];
     __shared__ int ok;
     if (threadIdx.x == 0) {
-        start[0] = 0;
         ok = 1;
-        for (int m = 0; m < nmsg; m++) {
-            const hx_dev_msg &dm = tb->msg[ph][m];
-            start[m + 1] = start[m] + ((a.ll_mask >> m) & 1u ? hx_box_cells_dev(pack ? dm.send_box : dm.recv_box) : 0);
-        }
+        hx_msgs_start(tb, ph, nmsg, pack, a.ll_mask, start);
     }
     __syncthreads();
     const long n = start[nmsg], stride = (long)gridDim.x * blockDim.x;
@@ -77,13 +73,9 @@ template <typename T> __device__ bool hx_ik_ll_copy(const hx_ik_args &a, unsigne
         for (int u = 0; u < HX_BATCH; u++) {
             const long j = i0 + stride * u;
             if (j >= n) continue;
-            while (j >= start[m + 1]) m++;
+            long i;
+            cell[u] = hx_msgs_cell(tb, ph, start, j, pack, f, p.sy, p.sz, m, i);
             const hx_dev_msg &dm = tb->msg[ph][m];
-            const hx_box &b = pack ? dm.send_box : dm.recv_box;
-            const long i = j - start[m];
-            int c[3];
-            hx_box_cell(b, i, b.hi[0] - b.lo[0], b.hi[1] - b.lo[1], start[m + 1] - start[m], c);
-            cell[u] = f + p.sy * c[1] + p.sz * c[2] + c[0];
             word[u] = (unsigned long long *)(pack ? dm.remote_recv[par] : dm.my_recv[par]) + i * W;
             from[u] = m;
             todo |= 1u << u;
