@@ -36,13 +36,12 @@ __device__ __forceinline__ void move_phase_body(T *__restrict__ field, T *__rest
         for (int u = 0; u < MOVE_BATCH; u++) {
             const long i = i0 + stride * u;
             if (i >= m.count) continue;
-            long row;
             int x, y, z;
             if (small) {
                 const unsigned r = (unsigned)i / (unsigned)m.nx;
                 x = (int)((unsigned)i - r * (unsigned)m.nx), y = (int)(r % (unsigned)m.ny), z = (int)(r / (unsigned)m.ny);
             } else {
-                row = i / m.nx;
+                const long row = i / m.nx;
                 x = (int)(i - row * m.nx), y = (int)(row % m.ny), z = (int)(row / m.ny);
             }
             f[u] = (m.lo[0] + x) + sy * (m.lo[1] + y) + sz * (m.lo[2] + z);
