@@ -3,9 +3,10 @@
 # the fused pass alone (`halox roofline` at a rank's block) beside the whole cycle at the same
 # block (one rank, periodic: the exchange is the rank's messages to itself) with its phases
 # (no graph, so every phase is timed), the cycle with graphs, and the persistent schedule.
-# Stages: roof, phases, graph, tests, ncu, mg, persistent. SIZES: the blocks (default: 256x128x128 and 512x256x256,
+# Stages: roof, phases, graph, verify, tests, ncu, mg, persistent. SIZES: the blocks (default: 256x128x128 and 512x256x256,
 # a rank's block of 256³ and 512³ on 4 GPUs, which halox splits 1 x 2 x 2).
 # Usage: STAGES="roof phases" SIZES="256x256x64" scripts/cycle3d_checks.sh build-dev
+# The graph stage's FUSES, TRANSPORTS and OVERLAPS narrow it (defaults 1,2,4; ipc-put,nccl; off,on).
 set -u
 cd "$(dirname "$0")/.."
 DEVICE_NAME=cycle3d
@@ -22,15 +23,27 @@ if want roof; then
         grep -Ei "copy|jacobi7|star13" "$OUT/roof_$size.txt" | head -14
     done
 fi
-# BINS: "label:binary ..." timed one after another, REPS rounds (default: this build, 1 round)
+# BINS: "label:binary[:VAR=value] ..." timed one after another, REPS rounds (default: this build, 1
+# round); the optional VAR=value is set for that binary's ranks. NP ranks (default 1; more run
+# under mpirun, one GPU each where there are enough).
 BINS=${BINS:-new:$H}
-bin_of() { local b=${1#*:}; [[ $b == /* || $b == */* ]] && echo "$b" || echo "$B/$b"; }
+bin_of() { local b=${1#*:}; b=${b%%:*}; [[ $b == /* || $b == */* ]] && echo "$b" || echo "$B/$b"; }
+# launch ENTRY halox-arguments...: the binary of BINS entry ENTRY on NP ranks, with its VAR=value
+launch() {
+    local b=$1 env=() x=()
+    shift
+    local rest=${b#*:}
+    if [[ $rest == *:* ]]; then env=("${rest#*:}"); x=(-x "${rest#*:}"); x[1]=${x[1]%%=*}; fi
+    if [ "${NP:-1}" -gt 1 ]; then
+        env ${env[@]+"${env[@]}"} timeout 200 $MPI ${x[@]+"${x[@]}"} -np "$NP" "$(bin_of "$b")" "$@"
+    else env ${env[@]+"${env[@]}"} timeout 200 "$(bin_of "$b")" "$@"; fi
+}
 if want phases; then
     for size in $SIZES; do
         t "cycle phases at $size, one rank (s per phase, mean over ranks, summed over the run; no graph, overlap off): label,nx,ny,nz,depth,transport,pack,message,unpack,inner,outer,compute,us,graph,fuse,schedule,kernel"
         for rep in $(seq ${REPS:-1}); do
             for b in $BINS; do
-                timeout 200 "$(bin_of "$b")" run $R --size "$size" --depth 4 --fuse 1,4 --transport ipc-put,nccl --overlap=off 2>&1 | cols |
+                launch "$b" run $R --size "$size" --depth 4 --fuse 1,4 --transport ipc-put,nccl --overlap=off 2>&1 | cols |
                     grep -v '^nx' | sed "s/^/${b%%:*},/" | tee -a "$OUT/phases.csv"
             done
         done
@@ -41,9 +54,22 @@ if want graph; then
         t "cycle with graphs at $size: overlap off/on, fuse 1/2/4"
         for rep in $(seq ${REPS:-1}); do
             for b in $BINS; do
-                timeout 200 "$(bin_of "$b")" run $R --size "$size" --depth 4 --fuse 1,2,4 --transport ipc-put,nccl --graph --overlap=off,on 2>&1 |
+                launch "$b" run $R --size "$size" --depth 4 --fuse ${FUSES:-1,2,4} --transport ${TRANSPORTS:-ipc-put,nccl} --graph --overlap=${OVERLAPS:-off,on} 2>&1 |
                     cols | grep -v '^nx' | sed "s/^/${b%%:*},/" | tee -a "$OUT/graph.csv"
             done
+        done
+    done
+fi
+if want verify; then
+    t "bit for bit against the reference, each binary of BINS on NP ranks: ipc-put and nccl, depth 1 and 4, fuse 1 and 4, direct and staged"
+    for b in $BINS; do
+        for size in ${VERIFY_SIZES:-256x256x256 200x150x90 1024x1024 301x257}; do
+            launch "$b" run --backend cuda --size "$size" --transport ipc-put,nccl --depth 1,4 --fuse 1,4 --pattern direct,staged \
+                --iters 24 --repeat 1 --warmup 0 --verify --format csv --quiet >"$OUT/verify.csv" 2>"$OUT/verify.err"
+            rc=$?
+            runs=$(grep -vc '^dim' "$OUT/verify.csv") ok=$(awk -F, 'NR > 1 && $50 == 1' "$OUT/verify.csv" | wc -l)
+            if [ $rc -eq 0 ] && [ "$runs" -eq 16 ] && [ "$ok" -eq 16 ]; then echo "PASS ${b%%:*} np${NP:-1} $size: 16 runs bit-identical"
+            else echo "FAIL ${b%%:*} np${NP:-1} $size: exit $rc, $ok of $runs runs bit-identical (16 expected)"; tail -2 "$OUT/verify.err"; fi
         done
     done
 fi

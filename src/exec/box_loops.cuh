@@ -56,30 +56,49 @@ __device__ __forceinline__ void hx_box_cell(const hx_box &b, long i, int w, int 
 }
 
 /* The cells of phase ph's messages numbered one message after another (pack: their send boxes,
- * else their receive boxes; nmsg of them), counting only the messages in `take` (bit m): start[m] is
- * message m's first number, start[nmsg] the total. By one thread, into shared memory. */
-__device__ __forceinline__ void hx_msgs_start(const hx_dev_table *tb, int ph, int nmsg, bool pack, unsigned take, long *start)
+ * else their receive boxes; nmsg of them), counting only the messages in `take` (bit m), with
+ * what a cell's lookup needs of each box, in shared memory: v[m].start is message m's first number,
+ * v[nmsg].start the total. Built by the 32 lanes of the block's first warp at once, a lane a
+ * message (nmsg <= HX_MAX_MSGS < 32) and a scan by shuffles: a loop by one thread waited for the
+ * table once per message, 26 in a direct 3D exchange, about 4 us a call while the block stood at
+ * its barrier (the put-get trace of session 14). */
+typedef struct {
+    long start;
+    int lo[3], w, h;
+} hx_msg_view;
+
+__device__ __forceinline__ void hx_msgs_view(const hx_dev_table *tb, int ph, int nmsg, bool pack, unsigned take, hx_msg_view *v)
 {
-    start[0] = 0;
-    for (int m = 0; m < nmsg; m++) {
-        const hx_dev_msg &dm = tb->msg[ph][m];
-        start[m + 1] = start[m] + ((take >> m) & 1u ? hx_box_cells_dev(pack ? dm.send_box : dm.recv_box) : 0);
+    const int lane = (int)(threadIdx.x & 31);
+    long cells = 0;
+    if (lane < nmsg) {
+        const hx_dev_msg &dm = tb->msg[ph][lane];
+        const hx_box &b = pack ? dm.send_box : dm.recv_box;
+        for (int a = 0; a < 3; a++) v[lane].lo[a] = b.lo[a];
+        v[lane].w = b.hi[0] - b.lo[0];
+        v[lane].h = b.hi[1] - b.lo[1];
+        cells = (take >> lane) & 1u ? hx_box_cells_dev(b) : 0;
     }
+    long sum = cells; /* inclusive scan over the lanes */
+    for (int d = 1; d < 32; d <<= 1) {
+        const long o = __shfl_up_sync(0xffffffffu, sum, (unsigned)d);
+        if (lane >= d) sum += o;
+    }
+    if (lane < nmsg) v[lane].start = sum - cells;
+    if (lane == (nmsg > 0 ? nmsg - 1 : 0)) v[nmsg].start = sum;
 }
 
 /* Cell j of that numbering: m advances to its message (a thread's cells only move forward), i gets
  * its index in the message (and in the message's slot); returns its place in the field f. */
 template <typename T>
-__device__ __forceinline__ T *hx_msgs_cell(const hx_dev_table *tb, int ph, const long *start, long j, bool pack, T *f, long sy,
-                                           long sz, int &m, long &i)
+__device__ __forceinline__ T *hx_msgs_cell(const hx_msg_view *v, long j, T *f, long sy, long sz, int &m, long &i)
 {
-    while (j >= start[m + 1]) m++;
-    const hx_dev_msg &dm = tb->msg[ph][m];
-    const hx_box &b = pack ? dm.send_box : dm.recv_box;
-    i = j - start[m];
-    int c[3];
-    hx_box_cell(b, i, b.hi[0] - b.lo[0], b.hi[1] - b.lo[1], start[m + 1] - start[m], c);
-    return f + sy * c[1] + sz * c[2] + c[0];
+    while (j >= v[m + 1].start) m++;
+    const hx_msg_view &mv = v[m];
+    i = j - mv.start;
+    const int r = hx_row_of(i, mv.w, v[m + 1].start - mv.start);
+    const int x = mv.lo[0] + (int)(i - (long)r * mv.w), y = mv.lo[1] + r % mv.h, z = mv.lo[2] + r / mv.h;
+    return f + sy * y + sz * z + x;
 }
 
 /* Every message of phase ph copied at once (pack: field f -> each neighbour's receive slot of
@@ -96,11 +115,11 @@ template <typename T>
 __device__ void hx_copy_msgs(const hx_dev_table *tb, int ph, int par, long sy, long sz, int k, int nb, T *f, bool pack,
                              bool stage = false, unsigned skip_mask = 0)
 {
-    __shared__ long start[HX_MAX_MSGS + 1];
+    __shared__ hx_msg_view view[HX_MAX_MSGS + 1];
     const int nmsg = tb->nmsg[ph];
-    if (threadIdx.x == 0) hx_msgs_start(tb, ph, nmsg, pack, ~skip_mask, start); /* skip_mask's: another loop moves them */
+    if (threadIdx.x < 32) hx_msgs_view(tb, ph, nmsg, pack, ~skip_mask, view); /* skip_mask's: another loop moves them */
     __syncthreads();
-    const long n = start[nmsg], stride = (long)nb * blockDim.x;
+    const long n = view[nmsg].start, stride = (long)nb * blockDim.x;
     int m = 0; /* the message of this thread's cell: its cells only move forward */
     for (long i0 = (long)k * blockDim.x + threadIdx.x; i0 < n; i0 += stride * HX_BATCH) {
         T v[HX_BATCH]; /* every load of the batch in flight before the first store */
@@ -110,7 +129,7 @@ __device__ void hx_copy_msgs(const hx_dev_table *tb, int ph, int par, long sy, l
             const long j = i0 + stride * u;
             if (j >= n) continue;
             long i;
-            T *cell = hx_msgs_cell(tb, ph, start, j, pack, f, sy, sz, m, i);
+            T *cell = hx_msgs_cell(view, j, f, sy, sz, m, i);
             const hx_dev_msg &dm = tb->msg[ph][m];
             T *slot = (T *)(pack ? (stage ? dm.stage : dm.remote_recv[par]) : dm.my_recv[par]) + i;
             v[u] = __ldcg(pack ? cell : slot);

@@ -12,6 +12,8 @@ __device__ __forceinline__ void hx_store_release_sys(unsigned long long *a, unsi
 __device__ __forceinline__ void hx_store_relaxed_sys(unsigned long long *a, unsigned long long v) { *(volatile unsigned long long *)a = v; }
 __device__ __forceinline__ unsigned long long hx_load_acquire_sys(const unsigned long long *a) { return *(const volatile unsigned long long *)a; }
 __device__ __forceinline__ unsigned long long hx_load_acquire_gpu(const unsigned long long *a) { return *(const volatile unsigned long long *)a; }
+__device__ __forceinline__ void hx_fence_acq_rel_sys() {}
+__device__ __forceinline__ void hx_fence_acq_rel_gpu() {}
 /* a flagged word moves whole on a GPU only from an aligned address (else it faults): so here */
 __device__ __forceinline__ void hx_ll_store(unsigned long long *a, unsigned long long v)
 {
@@ -58,6 +60,12 @@ __device__ __forceinline__ void hx_store_relaxed_sys(unsigned long long *a, unsi
 {
     asm volatile("st.relaxed.sys.global.u64 [%0], %1;" ::"l"(a), "l"(v) : "memory");
 }
+
+/* Fences lighter than __threadfence_system() / __threadfence() (fence.sc): in the PTX memory
+ * model an acq_rel fence followed by a strong store is a release, and one before a strong load an
+ * acquire, which is all the flag protocols here need; they need no single order of all fences. */
+__device__ __forceinline__ void hx_fence_acq_rel_sys() { asm volatile("fence.acq_rel.sys;" ::: "memory"); }
+__device__ __forceinline__ void hx_fence_acq_rel_gpu() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
 
 /* A flag load after which the writes it publishes are visible (system or GPU scope). */
 __device__ __forceinline__ unsigned long long hx_load_acquire_sys(const unsigned long long *a)

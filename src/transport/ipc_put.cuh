@@ -53,14 +53,12 @@ template <typename T> __device__ bool hx_ik_ll_copy(const hx_ik_args &a, unsigne
     const hx_pparams &p = a.p;
     const hx_dev_table *tb = p.table;
     const int par = (int)(e & 1), W = HX_LL_WORDS(T), ph = a.phase, nmsg = tb->nmsg[ph];
-    __shared__ long start[HX_MAX_MSGS + 1];
+    __shared__ hx_msg_view view[HX_MAX_MSGS + 1];
     __shared__ int ok;
-    if (threadIdx.x == 0) {
-        ok = 1;
-        hx_msgs_start(tb, ph, nmsg, pack, a.ll_mask, start);
-    }
+    if (threadIdx.x == 0) ok = 1;
+    if (threadIdx.x < 32) hx_msgs_view(tb, ph, nmsg, pack, a.ll_mask, view);
     __syncthreads();
-    const long n = start[nmsg], stride = (long)gridDim.x * blockDim.x;
+    const long n = view[nmsg].start, stride = (long)gridDim.x * blockDim.x;
     T *f = (T *)p.field[0];
     int m = 0; /* the message of this thread's cell: its cells only move forward */
     for (long i0 = (long)blockIdx.x * blockDim.x + threadIdx.x; i0 < n && ok; i0 += stride * HX_BATCH) {
@@ -74,7 +72,7 @@ template <typename T> __device__ bool hx_ik_ll_copy(const hx_ik_args &a, unsigne
             const long j = i0 + stride * u;
             if (j >= n) continue;
             long i;
-            cell[u] = hx_msgs_cell(tb, ph, start, j, pack, f, p.sy, p.sz, m, i);
+            cell[u] = hx_msgs_cell(view, j, f, p.sy, p.sz, m, i);
             const hx_dev_msg &dm = tb->msg[ph][m];
             word[u] = (unsigned long long *)(pack ? dm.remote_recv[par] : dm.my_recv[par]) + i * W;
             from[u] = m;
@@ -111,6 +109,47 @@ template <typename T> __device__ bool hx_ik_ll_copy(const hx_ik_args &a, unsigne
     return ok;
 }
 
+/* HX_IK_TRACE=E (a diagnostic build): put-get's thread 0 of every block prints the global timer at
+ * its steps for exchanges E and E + 1: start, data stored, ticket taken (and flags set, in the last
+ * block), flags seen, plain messages unpacked, flagged words unpacked. */
+#ifdef HX_IK_TRACE
+#include <cstdio>
+__shared__ unsigned long long hx_ik_tr[6];
+__shared__ int hx_ik_last;
+#define HX_IK_MARK(i) (threadIdx.x == 0 ? (void)(hx_ik_tr[i] = hx_now_ns()) : (void)0)
+#else
+#define HX_IK_MARK(i) ((void)0)
+#endif
+
+/* The fences of the put's ticket chain: by default (HX_IK_FENCE 2) fence.acq_rel.gpu in each block,
+ * which orders the block's stores before its ticket (the tickets' chain stays within the GPU), and
+ * fence.acq_rel.sys in the last block, whose flag stores then publish, cumulatively, every store
+ * that came before its ticket (PTX memory model: fences synchronise through the ticket's atomics,
+ * and a fence before a strong store is a release). Tuning builds: 0 fence.sc.sys in both
+ * (__threadfence_system, before session 14), 1 fence.acq_rel.sys in both. On 2 x H100, 3D 256^3,
+ * depth 4: 2 is 1.5-2% faster than 0 and 1 (docs/results.md, session 14). */
+#ifndef HX_IK_FENCE
+#define HX_IK_FENCE 2
+#endif
+__device__ __forceinline__ void hx_ik_fence_block()
+{
+#if HX_IK_FENCE == 0
+    __threadfence_system();
+#elif HX_IK_FENCE == 1
+    hx_fence_acq_rel_sys();
+#else
+    hx_fence_acq_rel_gpu();
+#endif
+}
+__device__ __forceinline__ void hx_ik_fence_last()
+{
+#if HX_IK_FENCE == 0
+    __threadfence_system();
+#else
+    hx_fence_acq_rel_sys();
+#endif
+}
+
 /* The put of a phase, by every thread of the block; returns the exchange number it used. */
 template <typename T> __device__ unsigned long long hx_ik_put_part(const hx_ik_args &a)
 {
@@ -124,12 +163,13 @@ template <typename T> __device__ unsigned long long hx_ik_put_part(const hx_ik_a
         if (a.ll_mask) hx_ik_ll_copy<T>(a, e, true);
     }
     __syncthreads();
+    HX_IK_MARK(1);
     const int nmsg = p.table->nmsg[a.phase];
     const bool flags = (a.ll_mask & ((1u << nmsg) - 1u)) != ((1u << nmsg) - 1u); /* some message goes with a flag */
     if (threadIdx.x == 0 && (flags || a.first)) {
-        if (flags) __threadfence_system(); /* cumulative: the block's stores, ordered by the barrier above */
+        if (flags) hx_ik_fence_block(); /* cumulative: the block's stores, ordered by the barrier above */
         if (atomicInc(a.ticket, gridDim.x - 1) == gridDim.x - 1) {
-            if (flags) __threadfence_system(); /* the last block: every other block's fenced stores come before */
+            if (flags) hx_ik_fence_last(); /* the last block: every other block's fenced stores come before */
             /* one fence for all the flags (a release store each cost a system fence each, one after
              * another: 3D 256x128x128, 6 flags a phase) */
             for (int m = 0; m < nmsg && !skip; m++)
@@ -141,8 +181,12 @@ template <typename T> __device__ unsigned long long hx_ik_put_part(const hx_ik_a
 #endif
                 }
             if (a.first) *(volatile unsigned long long *)a.seq = e;
+#ifdef HX_IK_TRACE
+            hx_ik_last = 1;
+#endif
         }
     }
+    HX_IK_MARK(2);
     return e;
 }
 
@@ -151,9 +195,12 @@ template <typename T> __device__ void hx_ik_get_part(const hx_ik_args &a, unsign
 {
     const hx_pparams &p = a.p;
     if (!hx_wait_phase(p, a.phase, (long long)e, -1, a.ll_mask)) return; /* flagged words carry no flag */
+    HX_IK_MARK(3);
     hx_copy_msgs<T>(p.table, a.phase, (int)(e & 1), p.sy, p.sz, (int)blockIdx.x, (int)gridDim.x, (T *)p.field[0], false, false,
                     a.ll_mask);
+    HX_IK_MARK(4);
     if (a.ll_mask) hx_ik_ll_copy<T>(a, e, false);
+    HX_IK_MARK(5);
 }
 
 template <typename T> __device__ void hx_ik_put(const hx_ik_args &a)
@@ -175,7 +222,19 @@ template <typename T> __device__ void hx_ik_get(const hx_ik_args &a)
 template <typename T> __device__ void hx_ik_putget(const hx_ik_args &a)
 {
     if (*(volatile int *)a.p.abort_flag) return;
+#ifdef HX_IK_TRACE
+    if (threadIdx.x == 0) hx_ik_last = 0;
+    HX_IK_MARK(0);
+    const unsigned long long e = hx_ik_put_part<T>(a);
+    hx_ik_get_part<T>(a, e);
+    unsigned smid;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
+    if (threadIdx.x == 0 && (e == HX_IK_TRACE || e == HX_IK_TRACE + 1))
+        printf("iktrace rank %d e %llu block %d sm %u last %d t %llu %llu %llu %llu %llu %llu\n", a.p.rank, e, (int)blockIdx.x,
+               smid, hx_ik_last, hx_ik_tr[0], hx_ik_tr[1], hx_ik_tr[2], hx_ik_tr[3], hx_ik_tr[4], hx_ik_tr[5]);
+#else
     hx_ik_get_part<T>(a, hx_ik_put_part<T>(a));
+#endif
 }
 
 #endif
