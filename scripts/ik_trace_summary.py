@@ -1,19 +1,41 @@
-import sys, collections
-rows = collections.defaultdict(list)
-for line in open(sys.argv[1]):
-    if 'iktrace' not in line: continue
-    w = line.split('iktrace ')[1].split()
-    rank, e, blk, last = int(w[1]), int(w[3]), int(w[5]), int(w[9])
-    t = list(map(int, w[11:17]))
-    rows[(rank, e, sys.argv[1])].append((blk, last, t))
-for key in sorted(rows):
-    r = rows[key]
-    base = min(x[2][0] for x in r)
-    import statistics as st
-    names = ['start', 'stored', 'ticket', 'flags seen', 'unpacked', 'words unpacked']
-    print(key[:2], 'blocks', len(r), 'kernel span %.1f us' % ((max(x[2][5] for x in r) - base) / 1e3))
-    for i, n in enumerate(names):
-        v = [(x[2][i] - base) / 1e3 for x in r]
-        print('  %-15s min %6.1f  med %6.1f  max %6.1f' % (n, min(v), st.median(v), max(v)))
-    lb = [x for x in r if x[1]]
-    if lb: print('  last block %d: ticket->flags set at %.1f' % (lb[0][0], (lb[0][2][2] - base) / 1e3))
+#!/usr/bin/env python3
+"""Sum up the put-get trace of a diagnostic build (src/transport/ipc_put.cuh, HX_IK_TRACE=E): thread 0
+of every put-get block prints the global timer at each step of exchanges E and E + 1, as lines
+`iktrace rank R e E block B sm S last L t T0 .. T5` anywhere in the files given (a run's stdout, or
+scripts/cycle3d_checks.sh's graph.csv). For each rank and exchange: the span of the kernel and, per
+step, the minimum, median and maximum over the blocks in microseconds from the first block's start.
+Usage: ik_trace_summary.py FILE...   (one halox job per file: two jobs' exchange E would mix)."""
+import collections
+import statistics
+import sys
+
+STEPS = ["start", "data stored", "ticket taken", "flags seen", "plain unpacked", "words unpacked"]
+
+
+def main(paths):
+    runs = collections.defaultdict(list)
+    for path in paths:
+        for line in open(path, errors="replace"):
+            if "iktrace " not in line:
+                continue
+            w = line.split("iktrace ", 1)[1].split()
+            rank, e, block, last = int(w[1]), int(w[3]), int(w[5]), int(w[9])
+            runs[(path, rank, e)].append((block, last, [int(x) for x in w[11:17]]))
+    if not runs:
+        sys.exit("ik_trace_summary.py: no iktrace lines: was halox built with -DHX_IK_TRACE=E, and ran it E exchanges?")
+    for (path, rank, e), blocks in sorted(runs.items()):
+        t0 = min(b[2][0] for b in blocks)
+        span = (max(b[2][5] for b in blocks) - t0) / 1e3
+        print(f"{path}: rank {rank}, exchange {e}: {len(blocks)} blocks, kernel span {span:.1f} us")
+        for i, name in enumerate(STEPS):
+            v = [(b[2][i] - t0) / 1e3 for b in blocks]
+            print(f"  {name:15s} min {min(v):6.1f}  med {statistics.median(v):6.1f}  max {max(v):6.1f}")
+        for b in blocks:
+            if b[1]:
+                print(f"  the last block ({b[0]}) took its ticket and set the flags by {(b[2][2] - t0) / 1e3:.1f}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2 or sys.argv[1] in ("-h", "--help"):
+        sys.exit(__doc__)
+    main(sys.argv[1:])
