@@ -126,6 +126,7 @@ template <typename T> static hx_ik_args &ik_args(ik_rank<T> &r, int q, int op, i
     a.seq = &r.seq;
     a.ticket = &r.ticket;
     a.ll_mask = hx_ik_ll_mask(&r.table, phase, sizeof(T), ik_ll_cells * (long)sizeof(T)); /* as ipc_put.cu chooses them */
+    a.self_mask = hx_ik_self_mask(&r.table, phase, q);
     return a;
 }
 

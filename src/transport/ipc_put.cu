@@ -36,6 +36,7 @@ struct hx_ipc_put {
     hx_watch *watch_host, *watch_dev;
     int rank, blocks_max, sms, any, putget_threads;
     unsigned ll_mask[HX_MAX_PHASES]; /* per phase: the messages sent as flagged words */
+    unsigned self_mask[HX_MAX_PHASES]; /* per phase: the messages to this rank itself */
     size_t elem;
     long long skip_from;
 };
@@ -57,6 +58,7 @@ int hx_ipc_put_create(const hx_dev_table *table, int rank, size_t elem, long ll_
     for (int p = 0; p < table->nphases; p++) {
         k->any |= table->nmsg[p] > 0;
         k->ll_mask[p] = hx_ik_ll_mask(table, p, elem, ll_bytes);
+        k->self_mask[p] = hx_ik_self_mask(table, p, rank);
     }
     const char *fault = getenv("HALOX_FAULT_SKIP_PUTS"); /* this rank puts nothing from exchange 3 on */
     k->skip_from = fault && *fault && atoi(fault) == rank ? 3 : 0;
@@ -152,6 +154,7 @@ int hx_ipc_put_launch(hx_ipc_put *k, hx_ik_kind kind, int phase, void *stream, v
     a.seq = k->seq;
     a.ticket = k->ticket;
     a.ll_mask = k->ll_mask[phase];
+    a.self_mask = k->self_mask[phase];
     int threads = IK_THREADS, blocks;
     if (kind == HX_IK_PUTGET) putget_shape(k, phase, &blocks, &threads);
     else blocks = blocks_for(k, phase, threads);

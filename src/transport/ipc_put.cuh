@@ -26,7 +26,32 @@ typedef struct {
     unsigned long long *seq;     /* exchanges begun on this transport (device) */
     unsigned *ticket;            /* put blocks done, wrapping at the grid size (device) */
     unsigned ll_mask;            /* bit m: message m of the phase travels as flagged words (below) */
+    unsigned self_mask;          /* bit m: message m goes from this rank to itself (HX_IK_SELF_FIRST) */
 } hx_ik_args;
+
+/* Messages of phase ph that rank sends to itself (a periodic axis of one rank); the same bits
+ * name the incoming messages that come from itself, since those are the same messages. */
+static inline unsigned hx_ik_self_mask(const hx_dev_table *tb, int ph, int rank)
+{
+    unsigned mask = 0;
+    for (int m = 0; m < tb->nmsg[ph]; m++)
+        if (tb->msg[ph][m].peer == rank) mask |= 1u << m;
+    return mask;
+}
+
+/* Tuning builds, both off by default until timed on GPUs (written in session 14, when no device
+ * time was left; the host emulator test runs them, test_ipc_put_emu_first):
+ *   HX_IK_SELF_FIRST=1: the last put block sets the flags of a rank's messages to itself after a
+ *     GPU-scope fence, before the system fence that the other flags need (about 4 us on one
+ *     H100), and get unpacks those messages while it waits for the neighbours';
+ *   HX_IK_LL_FIRST=1: put stores the flagged words before the plain messages, and get unpacks
+ *     them before it waits for any flag (they carry their own). */
+#ifndef HX_IK_SELF_FIRST
+#define HX_IK_SELF_FIRST 0
+#endif
+#ifndef HX_IK_LL_FIRST
+#define HX_IK_LL_FIRST 0
+#endif
 
 /* Which messages of phase ph go as flagged words: those of at most ll_bytes. Both ends of a message
  * see the same count, so they choose the same way. */
@@ -158,13 +183,35 @@ template <typename T> __device__ unsigned long long hx_ik_put_part(const hx_ik_a
     const unsigned long long e = *(volatile unsigned long long *)a.seq + (a.first ? 1 : 0);
     const bool skip = p.skip_from && (long long)e >= p.skip_from; /* the tests' fault: put nothing */
     if (!skip) {
+#if HX_IK_LL_FIRST
+        if (a.ll_mask) hx_ik_ll_copy<T>(a, e, true);
+#endif
         hx_copy_msgs<T>(p.table, a.phase, (int)(e & 1), p.sy, p.sz, (int)blockIdx.x, (int)gridDim.x, (T *)p.field[0], true,
                         false, a.ll_mask);
+#if !HX_IK_LL_FIRST
         if (a.ll_mask) hx_ik_ll_copy<T>(a, e, true);
+#endif
     }
     __syncthreads();
     HX_IK_MARK(1);
     const int nmsg = p.table->nmsg[a.phase];
+    /* the last block sets the flags; the #else branch is the default, written as it was timed
+     * (folding both into one form changed the default's SASS) */
+#if HX_IK_SELF_FIRST
+    const unsigned flagged = ((1u << nmsg) - 1u) & ~a.ll_mask; /* the messages that go with a flag */
+    const unsigned self = flagged & a.self_mask, others = flagged & ~self;
+    if (threadIdx.x == 0 && (flagged || a.first)) {
+        if (flagged) hx_ik_fence_block(); /* cumulative: the block's stores, ordered by the barrier above */
+        if (atomicInc(a.ticket, gridDim.x - 1) == gridDim.x - 1) {
+            if (self && !skip) {
+                hx_fence_acq_rel_gpu(); /* the readers are this GPU's blocks */
+                for (int m = 0; m < nmsg; m++)
+                    if ((self >> m) & 1u) hx_store_relaxed_sys(p.table->msg[a.phase][m].remote_flag, e);
+            }
+            if (others) hx_ik_fence_last();
+            for (int m = 0; m < nmsg && !skip; m++)
+                if ((others >> m) & 1u) hx_store_relaxed_sys(p.table->msg[a.phase][m].remote_flag, e);
+#else
     const bool flags = (a.ll_mask & ((1u << nmsg) - 1u)) != ((1u << nmsg) - 1u); /* some message goes with a flag */
     if (threadIdx.x == 0 && (flags || a.first)) {
         if (flags) hx_ik_fence_block(); /* cumulative: the block's stores, ordered by the barrier above */
@@ -180,6 +227,7 @@ template <typename T> __device__ unsigned long long hx_ik_put_part(const hx_ik_a
                     hx_store_relaxed_sys(p.table->msg[a.phase][m].remote_flag, e);
 #endif
                 }
+#endif
             if (a.first) *(volatile unsigned long long *)a.seq = e;
 #ifdef HX_IK_TRACE
             hx_ik_last = 1;
@@ -194,12 +242,28 @@ template <typename T> __device__ unsigned long long hx_ik_put_part(const hx_ik_a
 template <typename T> __device__ void hx_ik_get_part(const hx_ik_args &a, unsigned long long e)
 {
     const hx_pparams &p = a.p;
-    if (!hx_wait_phase(p, a.phase, (long long)e, -1, a.ll_mask)) return; /* flagged words carry no flag */
+#if HX_IK_LL_FIRST
+    if (a.ll_mask && !hx_ik_ll_copy<T>(a, e, false)) return;
+#endif
+#if HX_IK_SELF_FIRST
+    const unsigned self = ((1u << p.table->nmsg[a.phase]) - 1u) & ~a.ll_mask & a.self_mask;
+    if (self) { /* its own messages, while the neighbours' are on their way */
+        if (!hx_wait_phase(p, a.phase, (long long)e, -1, ~self)) return;
+        hx_copy_msgs<T>(p.table, a.phase, (int)(e & 1), p.sy, p.sz, (int)blockIdx.x, (int)gridDim.x, (T *)p.field[0], false,
+                        false, ~self);
+    }
+#else
+    const unsigned self = 0;
+#endif
+    /* flagged words carry no flag */
+    if (!hx_wait_phase(p, a.phase, (long long)e, -1, a.ll_mask | self)) return;
     HX_IK_MARK(3);
     hx_copy_msgs<T>(p.table, a.phase, (int)(e & 1), p.sy, p.sz, (int)blockIdx.x, (int)gridDim.x, (T *)p.field[0], false, false,
-                    a.ll_mask);
+                    a.ll_mask | self);
     HX_IK_MARK(4);
+#if !HX_IK_LL_FIRST
     if (a.ll_mask) hx_ik_ll_copy<T>(a, e, false);
+#endif
     HX_IK_MARK(5);
 }
 
