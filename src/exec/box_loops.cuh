@@ -111,9 +111,9 @@ __device__ __forceinline__ T *hx_msgs_cell(const hx_msg_view *v, long j, T *f, l
  * message would cost a round trip to L2 (or over NVLink) per message, of which a direct 3D
  * exchange has 26. Every thread of the block must call it (a barrier: the message offsets go to
  * shared memory). */
-template <typename T>
+template <typename T, bool DELTA = false>
 __device__ void hx_copy_msgs(const hx_dev_table *tb, int ph, int par, long sy, long sz, int k, int nb, T *f, bool pack,
-                             bool stage = false, unsigned skip_mask = 0)
+                             bool stage = false, unsigned skip_mask = 0, const long *delta = nullptr)
 {
     __shared__ hx_msg_view view[HX_MAX_MSGS + 1];
     const int nmsg = tb->nmsg[ph];
@@ -131,7 +131,8 @@ __device__ void hx_copy_msgs(const hx_dev_table *tb, int ph, int par, long sy, l
             long i;
             T *cell = hx_msgs_cell(view, j, f, sy, sz, m, i);
             const hx_dev_msg &dm = tb->msg[ph][m];
-            T *slot = (T *)(pack ? (stage ? dm.stage : dm.remote_recv[par]) : dm.my_recv[par]) + i;
+            /* DELTA (ipc-put's HX_IK_SELF_DIRECT): pack into the field at delta[m] from the cell */
+            T *slot = DELTA ? cell + delta[m] : (T *)(pack ? (stage ? dm.stage : dm.remote_recv[par]) : dm.my_recv[par]) + i;
             v[u] = __ldcg(pack ? cell : slot);
             to[u] = pack ? slot : cell;
         }

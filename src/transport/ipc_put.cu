@@ -37,6 +37,10 @@ struct hx_ipc_put {
     int rank, blocks_max, sms, any, putget_threads;
     unsigned ll_mask[HX_MAX_PHASES]; /* per phase: the messages sent as flagged words */
     unsigned self_mask[HX_MAX_PHASES]; /* per phase: the messages to this rank itself */
+#if HX_IK_SELF_DIRECT
+    unsigned direct_mask[HX_MAX_PHASES]; /* per phase: those copied straight into the ghosts */
+    signed char self_to[HX_MAX_PHASES][HX_MAX_MSGS];
+#endif
     size_t elem;
     long long skip_from;
 };
@@ -59,6 +63,10 @@ int hx_ipc_put_create(const hx_dev_table *table, int rank, size_t elem, long ll_
         k->any |= table->nmsg[p] > 0;
         k->ll_mask[p] = hx_ik_ll_mask(table, p, elem, ll_bytes);
         k->self_mask[p] = hx_ik_self_mask(table, p, rank);
+#if HX_IK_SELF_DIRECT
+        k->direct_mask[p] = hx_ik_direct_mask(table, p, rank, k->self_to[p]);
+        k->ll_mask[p] &= ~k->direct_mask[p];
+#endif
     }
     const char *fault = getenv("HALOX_FAULT_SKIP_PUTS"); /* this rank puts nothing from exchange 3 on */
     k->skip_from = fault && *fault && atoi(fault) == rank ? 3 : 0;
@@ -155,6 +163,10 @@ int hx_ipc_put_launch(hx_ipc_put *k, hx_ik_kind kind, int phase, void *stream, v
     a.ticket = k->ticket;
     a.ll_mask = k->ll_mask[phase];
     a.self_mask = k->self_mask[phase];
+#if HX_IK_SELF_DIRECT
+    a.direct_mask = k->direct_mask[phase];
+    memcpy(a.self_to, k->self_to[phase], sizeof a.self_to);
+#endif
     int threads = IK_THREADS, blocks;
     if (kind == HX_IK_PUTGET) putget_shape(k, phase, &blocks, &threads);
     else blocks = blocks_for(k, phase, threads);

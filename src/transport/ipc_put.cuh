@@ -27,6 +27,8 @@ typedef struct {
     unsigned *ticket;            /* put blocks done, wrapping at the grid size (device) */
     unsigned ll_mask;            /* bit m: message m of the phase travels as flagged words (below) */
     unsigned self_mask;          /* bit m: message m goes from this rank to itself (HX_IK_SELF_FIRST) */
+    unsigned direct_mask;        /* bit m: message m is copied into this rank's ghosts (HX_IK_SELF_DIRECT) */
+    signed char self_to[HX_MAX_MSGS]; /* for those: the incoming message whose receive box it fills */
 } hx_ik_args;
 
 /* Messages of phase ph that rank sends to itself (a periodic axis of one rank); the same bits
@@ -39,13 +41,45 @@ static inline unsigned hx_ik_self_mask(const hx_dev_table *tb, int ph, int rank)
     return mask;
 }
 
-/* Tuning builds, both off by default until timed on GPUs (written in session 14, when no device
+/* A rank's messages to itself that can go straight from their send box into the receive box of
+ * the incoming message whose slot they would fill (the same slot address, and boxes of the same
+ * shape); to[m] gets that message, -1 for the others. Returns the mask of those messages. */
+static inline unsigned hx_ik_direct_mask(const hx_dev_table *tb, int ph, int rank, signed char *to)
+{
+    unsigned mask = 0;
+    for (int m = 0; m < tb->nmsg[ph]; m++) {
+        const hx_dev_msg &out = tb->msg[ph][m];
+        to[m] = -1;
+        for (int q = 0; q < tb->nmsg[ph] && out.peer == rank; q++) {
+            const hx_dev_msg &in = tb->msg[ph][q];
+            bool same = in.peer == rank && in.my_recv[0] == out.remote_recv[0] && in.count == out.count;
+            for (int d = 0; d < 3 && same; d++)
+                same = in.recv_box.hi[d] - in.recv_box.lo[d] == out.send_box.hi[d] - out.send_box.lo[d];
+            if (same) to[m] = (signed char)q, mask |= 1u << m;
+        }
+    }
+    return mask;
+}
+
+/* Tuning builds, off by default until timed on GPUs (written in session 14, when no device
  * time was left; the host emulator test runs them, test_ipc_put_emu_first):
  *   HX_IK_SELF_FIRST=1: the last put block sets the flags of a rank's messages to itself after a
  *     GPU-scope fence, before the system fence that the other flags need (about 4 us on one
  *     H100), and get unpacks those messages while it waits for the neighbours';
  *   HX_IK_LL_FIRST=1: put stores the flagged words before the plain messages, and get unpacks
- *     them before it waits for any flag (they carry their own). */
+ *     them before it waits for any flag (they carry their own);
+ *   HX_IK_SELF_DIRECT=1: put copies a rank's messages to itself straight into its ghost cells (no
+ *     slot, no flag, no unpack: nothing in the kernel reads a phase's receive boxes, and the next
+ *     kernel on the stream sees them), where hx_ik_direct_mask finds their receive box. */
+#ifndef HX_IK_SELF_DIRECT
+#define HX_IK_SELF_DIRECT 0
+#endif
+/* the messages of a phase that carry no flag: flagged words, and those copied straight */
+#if HX_IK_SELF_DIRECT
+#define HX_IK_NOFLAG(a) ((a).ll_mask | (a).direct_mask)
+#else
+#define HX_IK_NOFLAG(a) ((a).ll_mask)
+#endif
 #ifndef HX_IK_SELF_FIRST
 #define HX_IK_SELF_FIRST 0
 #endif
@@ -175,6 +209,24 @@ __device__ __forceinline__ void hx_ik_fence_last()
 #endif
 }
 
+#if HX_IK_SELF_DIRECT
+/* HX_IK_SELF_DIRECT: the messages in direct_mask copied from their send boxes straight into the
+ * receive boxes of the messages self_to names, an offset per message in the field. */
+template <typename T> __device__ void hx_ik_direct_copy(const hx_ik_args &a)
+{
+    const hx_pparams &p = a.p;
+    const hx_dev_table *tb = p.table;
+    __shared__ long delta[HX_MAX_MSGS];
+    const int m = (int)threadIdx.x;
+    if (m < tb->nmsg[a.phase] && ((a.direct_mask >> m) & 1u)) { /* before hx_copy_msgs's barrier */
+        const hx_box &s = tb->msg[a.phase][m].send_box, &r = tb->msg[a.phase][a.self_to[m]].recv_box;
+        delta[m] = (long)(r.lo[0] - s.lo[0]) + p.sy * (r.lo[1] - s.lo[1]) + p.sz * (r.lo[2] - s.lo[2]);
+    }
+    hx_copy_msgs<T, true>(tb, a.phase, 0, p.sy, p.sz, (int)blockIdx.x, (int)gridDim.x, (T *)p.field[0], true, false,
+                          ~a.direct_mask, delta);
+}
+#endif
+
 /* The put of a phase, by every thread of the block; returns the exchange number it used. */
 template <typename T> __device__ unsigned long long hx_ik_put_part(const hx_ik_args &a)
 {
@@ -187,7 +239,10 @@ template <typename T> __device__ unsigned long long hx_ik_put_part(const hx_ik_a
         if (a.ll_mask) hx_ik_ll_copy<T>(a, e, true);
 #endif
         hx_copy_msgs<T>(p.table, a.phase, (int)(e & 1), p.sy, p.sz, (int)blockIdx.x, (int)gridDim.x, (T *)p.field[0], true,
-                        false, a.ll_mask);
+                        false, HX_IK_NOFLAG(a));
+#if HX_IK_SELF_DIRECT
+        if (a.direct_mask) hx_ik_direct_copy<T>(a);
+#endif
 #if !HX_IK_LL_FIRST
         if (a.ll_mask) hx_ik_ll_copy<T>(a, e, true);
 #endif
@@ -198,7 +253,7 @@ template <typename T> __device__ unsigned long long hx_ik_put_part(const hx_ik_a
     /* the last block sets the flags; the #else branch is the default, written as it was timed
      * (folding both into one form changed the default's SASS) */
 #if HX_IK_SELF_FIRST
-    const unsigned flagged = ((1u << nmsg) - 1u) & ~a.ll_mask; /* the messages that go with a flag */
+    const unsigned flagged = ((1u << nmsg) - 1u) & ~HX_IK_NOFLAG(a); /* the messages that go with a flag */
     const unsigned self = flagged & a.self_mask, others = flagged & ~self;
     if (threadIdx.x == 0 && (flagged || a.first)) {
         if (flagged) hx_ik_fence_block(); /* cumulative: the block's stores, ordered by the barrier above */
@@ -212,7 +267,7 @@ template <typename T> __device__ unsigned long long hx_ik_put_part(const hx_ik_a
             for (int m = 0; m < nmsg && !skip; m++)
                 if ((others >> m) & 1u) hx_store_relaxed_sys(p.table->msg[a.phase][m].remote_flag, e);
 #else
-    const bool flags = (a.ll_mask & ((1u << nmsg) - 1u)) != ((1u << nmsg) - 1u); /* some message goes with a flag */
+    const bool flags = (HX_IK_NOFLAG(a) & ((1u << nmsg) - 1u)) != ((1u << nmsg) - 1u); /* some message goes with a flag */
     if (threadIdx.x == 0 && (flags || a.first)) {
         if (flags) hx_ik_fence_block(); /* cumulative: the block's stores, ordered by the barrier above */
         if (atomicInc(a.ticket, gridDim.x - 1) == gridDim.x - 1) {
@@ -220,7 +275,7 @@ template <typename T> __device__ unsigned long long hx_ik_put_part(const hx_ik_a
             /* one fence for all the flags (a release store each cost a system fence each, one after
              * another: 3D 256x128x128, 6 flags a phase) */
             for (int m = 0; m < nmsg && !skip; m++)
-                if (!((a.ll_mask >> m) & 1u)) {
+                if (!((HX_IK_NOFLAG(a) >> m) & 1u)) {
 #ifdef HX_IK_RELEASE_EACH /* a tuning build: session 12's release store per flag */
                     hx_store_release_sys(p.table->msg[a.phase][m].remote_flag, e);
 #else
@@ -246,7 +301,7 @@ template <typename T> __device__ void hx_ik_get_part(const hx_ik_args &a, unsign
     if (a.ll_mask && !hx_ik_ll_copy<T>(a, e, false)) return;
 #endif
 #if HX_IK_SELF_FIRST
-    const unsigned self = ((1u << p.table->nmsg[a.phase]) - 1u) & ~a.ll_mask & a.self_mask;
+    const unsigned self = ((1u << p.table->nmsg[a.phase]) - 1u) & ~HX_IK_NOFLAG(a) & a.self_mask;
     if (self) { /* its own messages, while the neighbours' are on their way */
         if (!hx_wait_phase(p, a.phase, (long long)e, -1, ~self)) return;
         hx_copy_msgs<T>(p.table, a.phase, (int)(e & 1), p.sy, p.sz, (int)blockIdx.x, (int)gridDim.x, (T *)p.field[0], false,
@@ -256,10 +311,10 @@ template <typename T> __device__ void hx_ik_get_part(const hx_ik_args &a, unsign
     const unsigned self = 0;
 #endif
     /* flagged words carry no flag */
-    if (!hx_wait_phase(p, a.phase, (long long)e, -1, a.ll_mask | self)) return;
+    if (!hx_wait_phase(p, a.phase, (long long)e, -1, HX_IK_NOFLAG(a) | self)) return;
     HX_IK_MARK(3);
     hx_copy_msgs<T>(p.table, a.phase, (int)(e & 1), p.sy, p.sz, (int)blockIdx.x, (int)gridDim.x, (T *)p.field[0], false, false,
-                    a.ll_mask | self);
+                    HX_IK_NOFLAG(a) | self);
     HX_IK_MARK(4);
 #if !HX_IK_LL_FIRST
     if (a.ll_mask) hx_ik_ll_copy<T>(a, e, false);
