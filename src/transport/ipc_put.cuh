@@ -2,8 +2,8 @@
  * with no host step between them and none per exchange at all (so a CUDA graph can replay them):
  *   put  every block packs its share of the phase's cells straight from the field into the
  *        neighbours' receive slots (CUDA IPC mappings; hx_copy_msgs), fences, and takes a
- *        ticket; the block with the last ticket has seen every block's fence and sets each
- *        neighbour's flag to the exchange number with a release store;
+ *        ticket; the block with the last ticket has seen every block's fence, fences at system
+ *        scope once and sets each neighbour's flag to the exchange number (hx_ik_put_part);
  *   get  every block waits (acquire, with the device watchdog) until each of its rank's flags of
  *        the phase has reached the exchange number, then unpacks its share into the ghost cells.
  * hx_exchange_run, with nothing to overlap, runs both in one kernel (putget).
@@ -62,7 +62,7 @@ static inline unsigned hx_ik_direct_mask(const hx_dev_table *tb, int ph, int ran
 }
 
 /* Tuning builds, off by default until timed on GPUs (written in session 14, when no device
- * time was left; the host emulator test runs them, test_ipc_put_emu_first):
+ * time was left; the host emulator tests test_ipc_put_emu_first and _direct run them):
  *   HX_IK_SELF_FIRST=1: the last put block sets the flags of a rank's messages to itself after a
  *     GPU-scope fence, before the system fence that the other flags need (about 4 us on one
  *     H100), and get unpacks those messages while it waits for the neighbours';
