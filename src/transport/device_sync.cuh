@@ -53,9 +53,10 @@ __device__ __forceinline__ void hx_store_release_sys(unsigned long long *a, unsi
     asm volatile("st.release.sys.global.u64 [%0], %1;" ::"l"(a), "l"(v) : "memory");
 }
 
-/* A flag store with no fence of its own: after a __threadfence_system() of the same thread it
- * publishes what that fence ordered (a fence and a strong store make a release), so one fence
- * serves several flags; a release store per flag costs a system-scope fence each. */
+/* A flag store with no fence of its own: after a fence of the same thread (__threadfence_system()
+ * or hx_fence_acq_rel_*, whose scope must hold the flag's readers) it publishes what that fence
+ * ordered (a fence and a strong store make a release), so one fence serves several flags; a
+ * release store per flag costs a system-scope fence each. */
 __device__ __forceinline__ void hx_store_relaxed_sys(unsigned long long *a, unsigned long long v)
 {
     asm volatile("st.relaxed.sys.global.u64 [%0], %1;" ::"l"(a), "l"(v) : "memory");
