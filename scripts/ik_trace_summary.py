@@ -14,13 +14,25 @@ STEPS = ["start", "data stored", "ticket taken", "flags seen", "plain unpacked",
 
 def main(paths):
     runs = collections.defaultdict(list)
+    torn = 0
     for path in paths:
         for line in open(path, errors="replace"):
             if "iktrace " not in line:
                 continue
+            # two ranks' printf output can interleave mid-line: such a line is skipped and counted
             w = line.split("iktrace ", 1)[1].split()
-            rank, e, block, last = int(w[1]), int(w[3]), int(w[5]), int(w[9])
-            runs[(path, rank, e)].append((block, last, [int(x) for x in w[11:17]]))
+            try:
+                rank, e, block, last = int(w[1]), int(w[3]), int(w[5]), int(w[9])
+                t = [int(x) for x in w[11:17]]
+            except (IndexError, ValueError):
+                torn += 1
+                continue
+            if len(t) != 6 or len(w) != 17 or any(b < a for a, b in zip(t, t[1:])):
+                torn += 1
+                continue
+            runs[(path, rank, e)].append((block, last, t))
+    if torn:
+        print(f"({torn} torn lines skipped: ranks' output interleaved)")
     if not runs:
         sys.exit("ik_trace_summary.py: no iktrace lines: was halox built with -DHX_IK_TRACE=E, and ran it E exchanges?")
     for (path, rank, e), blocks in sorted(runs.items()):

@@ -123,7 +123,7 @@ template <typename T> static hx_ik_args &ik_args(ik_rank<T> &r, int q, int op, i
     a.p.rank = q;
     a.p.skip_from = skip_from;
     a.phase = phase;
-    a.first = op != GET && phase == 0;
+    a.first = op != GET && phase == hx_ik_first_phase(&r.table); /* as ipc_put.cu */
     a.seq = &r.seq;
     a.ticket = &r.ticket;
     a.ll_mask = hx_ik_ll_mask(&r.table, phase, sizeof(T), ik_ll_cells * (long)sizeof(T)); /* as ipc_put.cu chooses them */
@@ -143,6 +143,7 @@ template <typename T> static void ik_launch(const ik_case &cs, std::vector<ik_ra
     std::vector<hx_emu_grid> grids;
     for (size_t i = 0; i < steps.size(); i++) {
         ik_rank<T> &r = rk[(size_t)steps[i].rank];
+        if (r.table.nmsg[steps[i].phase] == 0) continue; /* ipc_put.cu launches nothing for it */
         hx_ik_args &a = ik_args(r, steps[i].rank, steps[i].op, steps[i].phase, 0);
         if (steps[i].op == PUT) body[i] = [&a] { hx_ik_put<T>(a); };
         else if (steps[i].op == GET) body[i] = [&a] { hx_ik_get<T>(a); };
@@ -186,6 +187,7 @@ template <typename T> static void ik_run(const ik_case &cs, int sched, const cha
     const char *what = ik_setup<T>(cs, rk);
     const int nr = (int)rk.size(), rounds = 5;
     int nph = what ? 0 : rk[0].plan.nphases, bad_rank = -1, at = -1;
+    const int fp = what ? 0 : hx_ik_first_phase(&rk[0].table); /* the same on every rank of a grid */
     for (int k = 1; k <= rounds && !what; k++) {
         /* sched 2: rank 0 ran ahead in round k - 1, its field has k's values and its first put of k is done */
         for (int q = 0; q < nr; q++)
@@ -193,7 +195,7 @@ template <typename T> static void ik_run(const ik_case &cs, int sched, const cha
         for (int p = 0; p < nph && !what; p++) {
             std::vector<ik_step> puts, gets, even_put, odd_put, even_get, odd_get;
             for (int q = 0; q < nr; q++) {
-                if (!(sched == 2 && k > 1 && q == 0 && p == 0)) (q % 2 ? odd_put : even_put).push_back({q, PUT, p});
+                if (!(sched == 2 && k > 1 && q == 0 && p == fp)) (q % 2 ? odd_put : even_put).push_back({q, PUT, p});
                 (q % 2 ? odd_get : even_get).push_back({q, GET, p});
             }
             if (sched >= 3) { /* 3: every rank one putget kernel a phase; 4: even ranks putget, odd ones put, then get */
@@ -221,7 +223,7 @@ template <typename T> static void ik_run(const ik_case &cs, int sched, const cha
                     ik_launch<T>(cs, rk, std::vector<ik_step>{{0, GET, p}});
                     if ((what = ik_check(rk[0], k, &at))) bad_rank = 0;
                     ik_fill(rk[0], k + 1);
-                    ik_launch<T>(cs, rk, std::vector<ik_step>{{0, PUT, 0}}); /* into the other parity */
+                    ik_launch<T>(cs, rk, std::vector<ik_step>{{0, PUT, fp}}); /* into the other parity */
                     gets.erase(gets.begin()); /* rank 0's get is done */
                 }
                 ik_launch<T>(cs, rk, gets);
@@ -297,6 +299,9 @@ template <typename T> static void cases()
         {3, {9, 8, 7}, {2, 1, 1}, 1, HX_PERIODIC, HX_DIRECT, 2, 64},
         {3, {9, 8, 7}, {2, 1, 2}, 2, HX_FIXED, HX_DIRECT, 3, 32},
         {3, {9, 8, 7}, {1, 2, 2}, 1, HX_PERIODIC, HX_STAGED, 1, 64},
+        /* phases without messages (x, and y too): the first with them numbers the exchange */
+        {2, {12, 9, 1}, {1, 2, 1}, 2, HX_FIXED, HX_STAGED, 3, 32},
+        {3, {9, 8, 7}, {1, 1, 3}, 1, HX_FIXED, HX_STAGED, 2, 64},
     };
     /* flagged words for no message, for the small ones only (corners and edges: a phase mixes both
      * ways), for every one */

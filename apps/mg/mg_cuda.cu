@@ -136,21 +136,17 @@ int cu_copy(mg_kctx *k, const mg_geom *g, double *dst, const double *src)
 
 int cu_bc(mg_kctx *k, const mg_geom *g, double *a)
 {
-    const dim3 b(32, 8);
-    cudaStream_t st = ST(k)->st;
-    /* x, then y, then z, in stream order (the edges and corners depend on it) */
-    if (g->bnd_lo[0] || g->bnd_hi[0]) {
-        LAUNCH(k_bc_x, dim3((g->n[1] + 2 + 31) / 32, (g->n[2] + 2 + 7) / 8), b, st, *g, a);
-        LAUNCHED(k, "boundary kernel (x)");
+    int any = 0, w = 0, h = 0; /* the largest extended face plane */
+    for (int d = 0; d < 3; d++) any |= g->bnd_lo[d] | g->bnd_hi[d];
+    if (!any) return 0;
+    for (int d = 0; d < 3; d++) {
+        const int u = d == 0 ? 1 : 0, v = d == 2 ? 1 : 2;
+        if (g->n[u] + 2 > w) w = g->n[u] + 2;
+        if (g->n[v] + 2 > h) h = g->n[v] + 2;
     }
-    if (g->bnd_lo[1] || g->bnd_hi[1]) {
-        LAUNCH(k_bc_y, dim3((g->n[0] + 2 + 31) / 32, (g->n[2] + 2 + 7) / 8), b, st, *g, a);
-        LAUNCHED(k, "boundary kernel (y)");
-    }
-    if (g->bnd_lo[2] || g->bnd_hi[2]) {
-        LAUNCH(k_bc_z, dim3((g->n[0] + 2 + 31) / 32, (g->n[1] + 2 + 7) / 8), b, st, *g, a);
-        LAUNCHED(k, "boundary kernel (z)");
-    }
+    /* one launch for the six faces (k_bc): a coarse level's exchange is bound by launches */
+    LAUNCH(k_bc, dim3((w + 31) / 32, (h + 7) / 8, 6), dim3(32, 8), ST(k)->st, *g, a);
+    LAUNCHED(k, "boundary kernel");
     return 0;
 }
 

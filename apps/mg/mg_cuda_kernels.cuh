@@ -10,26 +10,31 @@ __device__ __forceinline__ long at(const mg_geom &g, int i, int j, int k)
     return (long)i + g.sy * (long)j + g.sz * (long)k;
 }
 
-__global__ void k_bc_x(mg_geom g, double *a)
+/* Every ghost beyond a domain face in one launch: blockIdx.z = face (2 axis + side), thread (x, y)
+ * = a cell of that face's extended plane (edges and corners too). A ghost beyond domain faces of
+ * the axes in S is (-1)^|S| times the cell reflected inside along all of them: what the x, y, z
+ * passes of mg_cpu.c leave there (negation is exact, so bit for bit). Its source is owned, or a
+ * neighbour's ghost along the other axes, never a cell this kernel writes: so no order is needed,
+ * and a cell on two faces is written twice with one value. */
+__global__ void k_bc(mg_geom g, double *a)
 {
-    const int j = blockIdx.x * blockDim.x + threadIdx.x, k = blockIdx.y * blockDim.y + threadIdx.y;
-    if (j >= g.n[1] + 2 || k >= g.n[2] + 2) return;
-    if (g.bnd_lo[0]) a[at(g, 0, j, k)] = -a[at(g, 1, j, k)];
-    if (g.bnd_hi[0]) a[at(g, g.n[0] + 1, j, k)] = -a[at(g, g.n[0], j, k)];
-}
-__global__ void k_bc_y(mg_geom g, double *a)
-{
-    const int i = blockIdx.x * blockDim.x + threadIdx.x, k = blockIdx.y * blockDim.y + threadIdx.y;
-    if (i >= g.n[0] + 2 || k >= g.n[2] + 2) return;
-    if (g.bnd_lo[1]) a[at(g, i, 0, k)] = -a[at(g, i, 1, k)];
-    if (g.bnd_hi[1]) a[at(g, i, g.n[1] + 1, k)] = -a[at(g, i, g.n[1], k)];
-}
-__global__ void k_bc_z(mg_geom g, double *a)
-{
-    const int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
-    if (i >= g.n[0] + 2 || j >= g.n[1] + 2) return;
-    if (g.bnd_lo[2]) a[at(g, i, j, 0)] = -a[at(g, i, j, 1)];
-    if (g.bnd_hi[2]) a[at(g, i, j, g.n[2] + 1)] = -a[at(g, i, j, g.n[2])];
+    const int ax = (int)blockIdx.z >> 1, hi = (int)blockIdx.z & 1;
+    if (!(hi ? g.bnd_hi[ax] : g.bnd_lo[ax])) return;
+    const int u = ax == 0 ? 1 : 0, v = ax == 2 ? 1 : 2; /* the face's two axes */
+    const int cu = (int)(blockIdx.x * blockDim.x + threadIdx.x), cv = (int)(blockIdx.y * blockDim.y + threadIdx.y);
+    if (cu > g.n[u] + 1 || cv > g.n[v] + 1) return;
+    int c[3];
+    c[ax] = hi ? g.n[ax] + 1 : 0;
+    c[u] = cu;
+    c[v] = cv;
+    int s[3], neg = 0;
+    for (int d = 0; d < 3; d++) {
+        s[d] = c[d];
+        if (c[d] == 0 && g.bnd_lo[d]) s[d] = 1, neg ^= 1;
+        else if (c[d] == g.n[d] + 1 && g.bnd_hi[d]) s[d] = g.n[d], neg ^= 1;
+    }
+    const double x = a[at(g, s[0], s[1], s[2])];
+    a[at(g, c[0], c[1], c[2])] = neg ? -x : x;
 }
 
 /* thread x = the x-th cell of colour c in row (j, k) */

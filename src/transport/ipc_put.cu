@@ -35,6 +35,7 @@ struct hx_ipc_put {
     int *abort_flag;              /* device */
     hx_watch *watch_host, *watch_dev;
     int rank, blocks_max, sms, any, putget_threads;
+    int first_phase;              /* the first phase with messages: its put numbers the exchange */
     unsigned ll_mask[HX_MAX_PHASES]; /* per phase: the messages sent as flagged words */
     unsigned self_mask[HX_MAX_PHASES]; /* per phase: the messages to this rank itself */
 #if HX_IK_SELF_DIRECT
@@ -59,8 +60,9 @@ int hx_ipc_put_create(const hx_dev_table *table, int rank, size_t elem, long ll_
     k->host = *table;
     k->rank = rank;
     k->elem = elem;
+    k->first_phase = hx_ik_first_phase(table);
+    k->any = k->first_phase >= 0;
     for (int p = 0; p < table->nphases; p++) {
-        k->any |= table->nmsg[p] > 0;
         k->ll_mask[p] = hx_ik_ll_mask(table, p, elem, ll_bytes);
         k->self_mask[p] = hx_ik_self_mask(table, p, rank);
 #if HX_IK_SELF_DIRECT
@@ -144,8 +146,7 @@ int hx_ipc_put_launch(hx_ipc_put *k, hx_ik_kind kind, int phase, void *stream, v
                       size_t n)
 {
     if (hx_ipc_put_check(k, err, n)) return -1;
-    /* phase 0's put numbers the exchange, so it runs whenever the rank exchanges at all */
-    if (!k->any || (k->host.nmsg[phase] == 0 && !(kind != HX_IK_GET && phase == 0))) return 0;
+    if (!k->any || k->host.nmsg[phase] == 0) return 0; /* nothing to launch (hx_ik_first_phase) */
     hx_ik_args a;
     memset(&a, 0, sizeof a);
     a.p.field[0] = field;
@@ -158,7 +159,7 @@ int hx_ipc_put_launch(hx_ipc_put *k, hx_ik_kind kind, int phase, void *stream, v
     a.p.rank = k->rank;
     a.p.skip_from = k->skip_from;
     a.phase = phase;
-    a.first = kind != HX_IK_GET && phase == 0;
+    a.first = kind != HX_IK_GET && phase == k->first_phase;
     a.seq = k->seq;
     a.ticket = k->ticket;
     a.ll_mask = k->ll_mask[phase];

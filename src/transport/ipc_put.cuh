@@ -7,8 +7,9 @@
  *   get  every block waits (acquire, with the device watchdog) until each of its rank's flags of
  *        the phase has reached the exchange number, then unpacks its share into the ghost cells.
  * hx_exchange_run, with nothing to overlap, runs both in one kernel (putget).
- * The exchange number lives on the device (`seq`): phase 0's put advances it, in its last block,
- * after every block has read it. Slots alternate by the number's parity; two suffice for the
+ * The exchange number lives on the device (`seq`): the put of the first phase with messages
+ * (hx_ik_first_phase) advances it, in its last block, after every block has read it; a phase
+ * without messages launches nothing. Slots alternate by the number's parity; two suffice for the
  * reason device_table.h gives, because every exchange has a message back for each one sent and
  * a rank's next put follows its previous get on the stream. A wait that expires writes who waited
  * for what into host-mapped memory (hx_watch) and raises the abort flag, which makes every later
@@ -22,7 +23,7 @@
 typedef struct {
     hx_pparams p;                /* used: field[0], sy, sz, table, timeout_ns, watch, abort_flag, rank, skip_from */
     int phase;
-    int first;                   /* phase 0's put: this exchange takes the next number */
+    int first;                   /* the first phase's put: this exchange takes the next number */
     unsigned long long *seq;     /* exchanges begun on this transport (device) */
     unsigned *ticket;            /* put blocks done, wrapping at the grid size (device) */
     unsigned ll_mask;            /* bit m: message m of the phase travels as flagged words (below) */
@@ -86,6 +87,17 @@ static inline unsigned hx_ik_direct_mask(const hx_dev_table *tb, int ph, int ran
 #ifndef HX_IK_LL_FIRST
 #define HX_IK_LL_FIRST 0
 #endif
+
+/* The phase whose put numbers an exchange: the first with messages (-1: the rank has none). The
+ * host launches nothing for a phase without messages, so a 1 x 1 x P grid's exchange is one kernel
+ * (multigrid's coarse levels are bound by launches). Every rank of a process grid has messages in
+ * the same phases, so every rank numbers its exchanges alike. */
+static inline int hx_ik_first_phase(const hx_dev_table *tb)
+{
+    for (int p = 0; p < tb->nphases; p++)
+        if (tb->nmsg[p] > 0) return p;
+    return -1;
+}
 
 /* Which messages of phase ph go as flagged words: those of at most ll_bytes. Both ends of a message
  * see the same count, so they choose the same way. */

@@ -169,6 +169,7 @@ template <class F> static hx_emu_grid hx_emu_grid_of(dim3 gd, dim3 block, size_t
 static void hx_emu_launch_grids(int ngrids, const hx_emu_grid *grids)
 {
     using namespace hx_emu;
+    if (ngrids == 0) return; /* e.g. every step of a launch skipped: nothing to run */
     int nb = 0;
     long fibers = 0;
     for (int k = 0; k < ngrids; k++) {
