@@ -35,7 +35,19 @@ def main(paths):
         print(f"({torn} torn lines skipped: ranks' output interleaved)")
     if not runs:
         sys.exit("ik_trace_summary.py: no iktrace lines: was halox built with -DHX_IK_TRACE=E, and ran it E exchanges?")
+    groups = []
     for (path, rank, e), blocks in sorted(runs.items()):
+        # several exchange objects (multigrid's levels) each have an exchange E: kernels whose
+        # blocks start more than 1 ms apart are told apart
+        blocks.sort(key=lambda b: b[2][0])
+        cur = [blocks[0]]
+        for b in blocks[1:]:
+            if b[2][0] - cur[-1][2][0] > 1_000_000:
+                groups.append((path, rank, e, cur))
+                cur = []
+            cur.append(b)
+        groups.append((path, rank, e, cur))
+    for path, rank, e, blocks in groups:
         t0 = min(b[2][0] for b in blocks)
         span = (max(b[2][5] for b in blocks) - t0) / 1e3
         print(f"{path}: rank {rank}, exchange {e}: {len(blocks)} blocks, kernel span {span:.1f} us")

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# halox mg on the GPU: the CUDA kernels and every GPU transport give the CPU kernels' solution bit
+# for bit at the same rank count (the bottom solve by smoothing: no global reduction, so the
+# agglomeration that the CUDA backend picks by default changes no bit either); skipped without a
+# GPU. 128^3 reaches ipc-put's plain messages (a 128^2 face of doubles is over its 64 KiB of
+# flagged words), 32^3 only flagged words. Usage: gpu_mg.sh HALOX MPIEXEC NP
+set -u
+HALOX=$1 MPIEXEC=$2 NP=$3
+. "$(dirname "$0")/gpu_common.sh"
+. "$(dirname "$0")/mpi_env.sh"
+unset OMPI_MCA_mpi_yield_when_idle
+fail=0 runs=0
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+[ "$NP" -le "$gpu_slots" ] || { echo "SKIPPED: $NP ranks need $NP GPU slots, $gpu_slots here"; exit 77; }
+transports=mpi
+# nccl and ipc-put take one GPU per rank (ipc-put also runs on shared GPUs under the tests' knob)
+"$HALOX" info | grep -q '^  nccl ' && [ "$NP" -le "$gpu_count" ] && transports="$transports nccl"
+"$HALOX" info | grep -q '^  ipc-put ' && transports="$transports ipc-put"
+"$HALOX" info | grep -q '^  ipc ' && transports="$transports ipc"
+# checksums NAME: "shape checksum" of every solve size (the CSV's last column and column 16)
+checksums() { awk -F, 'NR > 1 && $24 == 0 { print $NF, $16 }' "$TMP/$1.csv"; }
+# run NAME args...: one mg job at NP ranks, its CSV in $TMP/NAME.csv
+run() {
+    local name=$1
+    shift
+    runs=$((runs + 1))
+    if ! MPIRUN "$NP" "$HALOX" mg "$@" --repeat 1 --bottom smooth --format csv >"$TMP/$name.csv" 2>"$TMP/$name.err"; then
+        echo "FAIL (np=$NP): halox mg $*: exit non-zero"
+        tail -3 "$TMP/$name.err"
+        fail=$((fail + 1))
+        return 1
+    fi
+}
+for size in 32 128; do
+    for sp in "gsrb poisson" "cheby helmholtz"; do
+        read -r sm pb <<<"$sp"
+        opts=(--size $size --coarse 4 --smoother $sm --problem $pb)
+        ref=cpu$size$sm
+        run $ref "${opts[@]}" --backend cpu --transport mpi || continue
+        for tr in $transports; do
+            run $tr$size$sm "${opts[@]}" --backend cuda --transport $tr || continue
+            want=$(checksums $ref) got=$(checksums $tr$size$sm)
+            if [ -z "$want" ] || [ "$want" != "$got" ]; then
+                echo "FAIL (np=$NP): mg $size^3 $sm $pb, cuda + $tr: checksums [$(echo $got)], the CPU's [$(echo $want)]"
+                fail=$((fail + 1))
+            else echo "  np=$NP mg $size^3 $sm $pb: cuda + $tr = cpu: $(echo $got)"; fi
+        done
+    done
+done
+echo "$((runs - fail)) of $runs mg runs as expected (np=$NP; transports: $transports)"
+[ $fail -eq 0 ]
