@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # On the GPU machine: halox mg's weak scaling (issue 11), builds side by side. Each binary of BINS
-# ("label:binary ..."; default this build) runs `halox mg --size-per-rank 256` (FMG, 10 timed
+# ("label:binary[:one mg option] ..."; default this build) runs `halox mg --size-per-rank 256` (FMG, 10 timed
 # solves, per-level tables in the CSVs) on each rank count of NPS (default "1 2"), REPS alternated
 # rounds (default 3); then the median F-cycle per binary and rank count, and the weak efficiency
 # (median at 1 rank / median at P ranks). With a trace build (halox-trace, scripts/ik_variants_build.sh)
 # in the folder, one 2-rank job of it prints put-get's steps for exchanges 60 and 61 of every level,
 # summed up by scripts/ik_trace_summary.py. MGOPTS adds options to every job (e.g. "--transport nccl").
-# Usage: BINS="old:halox-old new:halox" scripts/mg_scaling_checks.sh build-dev   (CSVs under $OUT)
+# Usage: BINS="old:halox-old new:halox eager:halox:--graph=off" scripts/mg_scaling_checks.sh build-dev
+# (CSVs under $OUT)
 set -u
 cd "$(dirname "$0")/.."
 DEVICE_NAME=mgscale
@@ -14,14 +15,17 @@ DEVICE_NAME=mgscale
 bundle_on_exit
 BINS=${BINS:-new:halox}
 NPS=${NPS:-1 2}
-bin_of() { local b=${1#*:}; [[ $b == */* ]] && echo "$b" || echo "$B/$b"; }
+# an entry may add one mg option: "label:binary:--graph=off"
+bin_of() { local b=${1#*:}; b=${b%%:*}; [[ $b == */* ]] && echo "$b" || echo "$B/$b"; }
+opt_of() { local b=${1#*:}; [[ $b == *:* ]] && echo "${b#*:}"; }
 for f in "$B"/halox-*.gz; do [ -e "$f" ] && gunzip -kf "$f" && chmod +x "${f%.gz}"; done
 t "halox mg 256^3 per rank, ${MGOPTS:---transport ipc-put}: binaries $BINS, ranks $NPS, ${REPS:-3} rounds"
 for rep in $(seq ${REPS:-3}); do
     for np in $NPS; do
         [ "$np" -gt "$NGPU" ] && continue
         for b in $BINS; do
-            H=$(bin_of "$b") mg_run "${b%%:*}-np$np-$rep" "$np" -- ${MGOPTS:---transport ipc-put} | tee -a "$OUT/lines.txt"
+            H=$(bin_of "$b") mg_run "${b%%:*}-np$np-$rep" "$np" -- ${MGOPTS:---transport ipc-put} $(opt_of "$b") |
+                tee -a "$OUT/lines.txt"
         done
     done
 done

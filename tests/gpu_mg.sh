@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # halox mg on the GPU: the CUDA kernels and every GPU transport give the CPU kernels' solution bit
-# for bit at the same rank count (the bottom solve by smoothing: no global reduction, so the
+# for bit at the same rank count, the timed F-cycles too (replayed from CUDA graphs with ipc-put
+# and nccl, which the report's graph field must say) (the bottom solve by smoothing: no global reduction, so the
 # agglomeration that the CUDA backend picks by default changes no bit either); skipped without a
 # GPU. 128^3 reaches ipc-put's plain messages (a 128^2 face of doubles is over its 64 KiB of
 # flagged words), 32^3 only flagged words. Usage: gpu_mg.sh HALOX MPIEXEC NP
@@ -18,8 +19,11 @@ transports=mpi
 "$HALOX" info | grep -q '^  nccl ' && [ "$NP" -le "$gpu_count" ] && transports="$transports nccl"
 "$HALOX" info | grep -q '^  ipc-put ' && transports="$transports ipc-put"
 "$HALOX" info | grep -q '^  ipc ' && transports="$transports ipc"
-# checksums NAME: "shape checksum" of every solve size (the CSV's last column and column 16)
-checksums() { awk -F, 'NR > 1 && $24 == 0 { print $NF, $16 }' "$TMP/$1.csv"; }
+# checksums NAME: "shape checksum fmg_checksum" of every solve size: u after the V-cycles, and after
+# the timed F-cycles (replayed from CUDA graphs where mg can: ipc-put and nccl)
+checksums() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $24 == 0 { print $NF, $16, $c["fmg_checksum"] }' "$TMP/$1.csv"; }
+# graphed NAME: the CSV's graph field (1: the timed F-cycles were replayed from graphs)
+graphed() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["graph"]; exit }' "$TMP/$1.csv"; }
 # run NAME args...: one mg job at NP ranks, its CSV in $TMP/NAME.csv
 run() {
     local name=$1
@@ -45,6 +49,13 @@ for size in 32 128; do
                 echo "FAIL (np=$NP): mg $size^3 $sm $pb, cuda + $tr: checksums [$(echo $got)], the CPU's [$(echo $want)]"
                 fail=$((fail + 1))
             else echo "  np=$NP mg $size^3 $sm $pb: cuda + $tr = cpu: $(echo $got)"; fi
+            # with a transport whose exchanges replay, the timed F-cycles must have come from graphs
+            want_graph=0
+            case $tr in ipc-put|nccl) want_graph=1 ;; esac
+            if [ "$(graphed $tr$size$sm)" != "$want_graph" ]; then
+                echo "FAIL (np=$NP): mg $size^3 $sm, cuda + $tr: graph $(graphed $tr$size$sm), want $want_graph"
+                fail=$((fail + 1))
+            fi
         done
     done
 done

@@ -96,6 +96,7 @@ struct mg_solver {
     int agg;                /* > 0: levels agg.. are solved on fewer ranks (docs/multigrid.md); 0: none */
     int agg2;               /* 0: levels agg.. on rank 0's CPU; > agg: agg .. agg2-1 on an eighth of the ranks
                                (mg_fewer_grid, the job's backend and transport), agg2.. on rank 0's CPU */
+    int graphs;             /* 1: F-cycles replayed from CUDA graphs where they can be (mg_graphs.c) */
 
     /* set by mg_create */
     hx_context *ctx;
@@ -114,6 +115,11 @@ struct mg_solver {
     double cheby_c1[MG_MAX_DEGREE], cheby_c2[MG_MAX_DEGREE];
     long bottom_iters;      /* CG iterations, summed */
     char err[400];
+
+    /* mg_graphs.c: how GPU work is issued now (MG_EAGER outside mg_fmg), whether this transport's
+     * exchanges replay, graphs recorded (1; -1: never again), for an F-cycle from level gl0 with
+     * gsegs stretches; the stretch now, one open, eager work inside one (the bottom solve) */
+    int gmode, greplay, gready, gl0, gsegs, gseg, gopen, gsusp;
 
     /* timing marks not yet read (mg_timers_flush); none while marks_off (mg_timing_marks) */
     int nmarks, nspans, marks_off;
@@ -157,6 +163,17 @@ int mg_reset_timers(mg_solver *s);
 void mg_level_timers(const mg_solver *s, int l, mg_timers *out);
 /* CG iterations of this rank's solvers, since the last reset. */
 long mg_bottom_iters(const mg_solver *s);
+
+/* mg_graphs.c: F-cycles from CUDA graphs. mg_fmg runs fmg through mg_fmg_graphed, which records
+ * or replays where mg_graphs_possible (s->graphs, a transport that replays, the CUDA kernels, timing
+ * marks off); mg_seg_issue before each GPU operation of the cycles, mg_seg_close before the host
+ * waits for the GPU. mg_graphs_used: F-cycles have been replayed from graphs. */
+enum { MG_EAGER = 0, MG_RECORD = 1, MG_REPLAY = 2 };
+int mg_graphs_possible(const mg_solver *s);
+int mg_fmg_graphed(mg_solver *s, int l0, int (*fmg)(mg_solver *, int));
+int mg_seg_issue(mg_solver *s, int *issue);
+int mg_seg_close(mg_solver *s);
+int mg_graphs_used(const mg_solver *s);
 
 /* for mg_levels.c and mg_cycles.c */
 int mg_kfail(mg_solver *s, const char *what);

@@ -37,6 +37,7 @@ typedef struct {
     int pattern;
     int format;
     int schedule;         /* --schedule: cycle only (mg_plan says why) */
+    int graph;            /* --graph: F-cycles replayed from CUDA graphs where they can be */
     int ntransports;      /* --transport split by mg_plan (all: every transport of this build) */
     char transports[MG_MAX_TRANSPORTS][24];
     int transports_all;   /* --transport all: transports that cannot be set up here are skipped */
@@ -59,6 +60,7 @@ typedef struct {
     int converged;
     double err_l2, err_max;
     uint64_t checksum;
+    uint64_t fmg_checksum; /* u after the timed F-cycles (equal to the step-by-step ones', checked) */
     double fmg_med, fmg_min, fmg_max;
     double fmg_err_l2, fmg_rel;
     long bottom_iters;

@@ -23,6 +23,9 @@ struct cu_state {
     double *hpart;  /* pinned host copy */
     cudaEvent_t ev[MG_MARKS];
     int nev;        /* events created */
+#ifndef MG_CUDA_EMULATE
+    cudaGraphExec_t graph[MG_GRAPHS]; /* mg_graphs.c's stretches of an F-cycle */
+#endif
 };
 
 cu_state *ST(mg_kctx *k) { return (cu_state *)k->impl; }
@@ -95,6 +98,10 @@ void cu_fini(mg_kctx *k)
     if (!s) return;
     /* release errors are not actionable here; the state is dropped either way */
     for (int i = 0; i < s->nev; i++) (void)cudaEventDestroy(s->ev[i]);
+#ifndef MG_CUDA_EMULATE
+    for (int i = 0; i < MG_GRAPHS; i++)
+        if (s->graph[i]) (void)cudaGraphExecDestroy(s->graph[i]);
+#endif
     if (s->dpart) (void)cudaFree(s->dpart);
     if (s->hpart) (void)cudaFreeHost(s->hpart);
     free(s);
@@ -261,6 +268,48 @@ int cu_error(mg_kctx *k, const mg_geom *g, const double *u, double *sum2, double
     return 0;
 }
 
+#ifndef MG_CUDA_EMULATE /* the host emulator has no graphs: mg then runs every F-cycle eagerly */
+/* Thread-local capture: the work this thread issues on the stream (the kernels here and the
+ * exchanges' launches inside hx_exchange_run) goes into the graph, not to the GPU. */
+int cu_graph_begin(mg_kctx *k)
+{
+    CU(k, cudaStreamBeginCapture(ST(k)->st, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
+    return 0;
+}
+
+int cu_graph_end(mg_kctx *k, int slot)
+{
+    cu_state *s = ST(k);
+    cudaGraph_t g = NULL;
+    CU(k, cudaStreamEndCapture(s->st, &g), "cudaStreamEndCapture");
+    cudaGraphExec_t x = NULL;
+    const cudaError_t e = cudaGraphInstantiate(&x, g, 0);
+    (void)cudaGraphDestroy(g); /* the executable graph keeps what it needs */
+    if (e != cudaSuccess) return fail(k, e, "cudaGraphInstantiate");
+    if (s->graph[slot]) (void)cudaGraphExecDestroy(s->graph[slot]);
+    s->graph[slot] = x;
+    CU(k, cudaGraphLaunch(x, s->st), "cudaGraphLaunch");
+    return 0;
+}
+
+int cu_graph_launch(mg_kctx *k, int slot)
+{
+    cu_state *s = ST(k);
+    if (!s->graph[slot]) return snprintf(k->err, sizeof k->err, "graph %d was never recorded", slot), -1;
+    CU(k, cudaGraphLaunch(s->graph[slot], s->st), "cudaGraphLaunch");
+    return 0;
+}
+
+void cu_graph_abort(mg_kctx *k)
+{
+    cudaStreamCaptureStatus st = cudaStreamCaptureStatusNone;
+    if (cudaStreamIsCapturing(ST(k)->st, &st) != cudaSuccess || st == cudaStreamCaptureStatusNone) return;
+    cudaGraph_t g = NULL;
+    if (cudaStreamEndCapture(ST(k)->st, &g) == cudaSuccess && g) (void)cudaGraphDestroy(g);
+    (void)cudaGetLastError(); /* a failed capture's error is the one already reported */
+}
+#endif
+
 mg_kernels make_table()
 {
     mg_kernels t = {};
@@ -285,6 +334,12 @@ mg_kernels make_table()
     t.set_rhs = cu_set_rhs;
     t.set_coefs = cu_set_coefs;
     t.error = cu_error;
+#ifndef MG_CUDA_EMULATE
+    t.graph_begin = cu_graph_begin;
+    t.graph_end = cu_graph_end;
+    t.graph_launch = cu_graph_launch;
+    t.graph_abort = cu_graph_abort;
+#endif
     return t;
 }
 

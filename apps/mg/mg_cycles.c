@@ -28,6 +28,14 @@ const char *const mg_op_names[MG_NTIMERS] = {"smooth",   "residual", "restrict",
     do {                                           \
         if (call) return mg_kfail(s, what);        \
     } while (0)
+/* a level operation's GPU work: issued now, captured into a graph, or left to the graph that
+ * replays it (mg_graphs.c) */
+#define G(call, what)                              \
+    do {                                           \
+        int issue_;                                \
+        TRY(mg_seg_issue(s, &issue_));             \
+        if (issue_ && (call)) return mg_kfail(s, what); \
+    } while (0)
 
 static double *D(const hx_field *f) { return (double *)f->data; }
 
@@ -110,13 +118,14 @@ static int span_end(mg_solver *s, const mg_level *L, int op, int a, long calls)
 /* ghosts from the neighbours, then the boundary condition on the domain faces */
 static int exchange(mg_solver *s, mg_level *L, hx_field *fld)
 {
-    int a;
+    int a, issue;
     TRY(span_begin(s, &a));
-    if (hx_exchange_run(L->xch, fld, NULL) != HX_OK) {
+    TRY(mg_seg_issue(s, &issue));
+    if (issue && hx_exchange_run(L->xch, fld, NULL) != HX_OK) {
         snprintf(s->err, sizeof s->err, "mg: exchange on level %d: %s", L->index, hx_context_error(s->ctx));
         return HX_ERR_RUNTIME;
     }
-    K(s->k->bc(&s->kc, &L->g, D(fld)), "boundary condition");
+    G(s->k->bc(&s->kc, &L->g, D(fld)), "boundary condition");
     return span_end(s, L, MG_EXCHANGE, a, 1);
 }
 
@@ -133,6 +142,7 @@ static int allsum(mg_solver *s, double v, double *out)
 static int global_dot(mg_solver *s, mg_level *L, const hx_field *a, const hx_field *b, double *out)
 {
     double mine = 0;
+    TRY(mg_seg_close(s)); /* the dot waits for the GPU */
     K(s->k->dot(&s->kc, &L->g, D(a), D(b), &mine), "dot product");
     return allsum(s, mine, out);
 }
@@ -146,7 +156,7 @@ static int gsrb(mg_solver *s, mg_level *L, int sweeps)
             int a;
             TRY(exchange(s, L, &L->u));
             TRY(span_begin(s, &a));
-            K(s->k->gsrb(&s->kc, &L->g, &L->A, D(&L->u), D(&L->f), c), "smoothing");
+            G(s->k->gsrb(&s->kc, &L->g, &L->A, D(&L->u), D(&L->f), c), "smoothing");
             TRY(span_end(s, L, MG_SMOOTH, a, c));
         }
     return HX_OK;
@@ -161,7 +171,7 @@ static int cheby(mg_solver *s, mg_level *L, int apps)
             int a;
             TRY(exchange(s, L, &L->u));
             TRY(span_begin(s, &a));
-            K(s->k->cheby(&s->kc, &L->g, &L->A, D(&L->ct), D(&L->cd), D(&L->u), D(&L->f), s->cheby_c1[k],
+            G(s->k->cheby(&s->kc, &L->g, &L->A, D(&L->ct), D(&L->cd), D(&L->u), D(&L->f), s->cheby_c1[k],
                           s->cheby_c2[k], k == 0),
               "Chebyshev smoothing");
             hx_field t = L->u;
@@ -183,7 +193,7 @@ static int residual(mg_solver *s, mg_level *L)
     int a;
     TRY(exchange(s, L, &L->u));
     TRY(span_begin(s, &a));
-    K(s->k->residual(&s->kc, &L->g, &L->A, D(&L->r), D(&L->u), D(&L->f)), "residual");
+    G(s->k->residual(&s->kc, &L->g, &L->A, D(&L->r), D(&L->u), D(&L->f)), "residual");
     return span_end(s, L, MG_RESIDUAL, a, 1);
 }
 
@@ -211,7 +221,7 @@ static int restrict_to(mg_solver *s, mg_level *F, const hx_field *from, mg_level
 {
     int a;
     TRY(span_begin(s, &a));
-    K(s->k->restrict8(&s->kc, &F->g, D(from), &C->g, D(&C->f)), "restriction");
+    G(s->k->restrict8(&s->kc, &F->g, D(from), &C->g, D(&C->f)), "restriction");
     return span_end(s, C, MG_RESTRICT, a, 1);
 }
 
@@ -220,7 +230,7 @@ static int interpolate_pc(mg_solver *s, mg_level *F, mg_level *C)
 {
     int a;
     TRY(span_begin(s, &a));
-    K(s->k->interp_pc(&s->kc, &F->g, D(&F->u), &C->g, D(&C->u)), "interpolation");
+    G(s->k->interp_pc(&s->kc, &F->g, D(&F->u), &C->g, D(&C->u)), "interpolation");
     return span_end(s, F, MG_INTERP, a, 1);
 }
 
@@ -230,7 +240,7 @@ static int interpolate_linear(mg_solver *s, mg_level *F, mg_level *C)
     int a;
     TRY(exchange(s, C, &C->u));
     TRY(span_begin(s, &a));
-    K(s->k->interp_linear(&s->kc, &F->g, D(&F->u), &C->g, D(&C->u)), "linear interpolation");
+    G(s->k->interp_linear(&s->kc, &F->g, D(&F->u), &C->g, D(&C->u)), "linear interpolation");
     return span_end(s, F, MG_INTERP, a, 1);
 }
 
@@ -263,7 +273,10 @@ static int bottom(mg_solver *s, mg_level *L)
 {
     TRY(mg_sync(s));
     const double t0 = MPI_Wtime();
-    TRY(s->bottom == MG_BOTTOM_SMOOTH ? smooth(s, L, s->bottom_sweeps) : bottom_cg(s, L));
+    s->gsusp = 1; /* eager: CG's iterations depend on the data (mg_graphs.c) */
+    const int st = s->bottom == MG_BOTTOM_SMOOTH ? smooth(s, L, s->bottom_sweeps) : bottom_cg(s, L);
+    s->gsusp = 0;
+    TRY(st);
     TRY(mg_sync(s));
     L->tm.t[MG_BOTTOM] += MPI_Wtime() - t0;
     L->tm.n[MG_BOTTOM]++;
@@ -369,19 +382,19 @@ int mg_vcycle(mg_solver *s, int l)
     TRY(smooth(s, L, s->nu));
     TRY(residual(s, L));
     TRY(restrict_to(s, L, &L->r, C));
-    K(s->k->zero(&s->kc, &C->g, D(&C->u)), "zeroing");
+    G(s->k->zero(&s->kc, &C->g, D(&C->u)), "zeroing");
     TRY(mg_vcycle(s, l + 1));
     TRY(interpolate_pc(s, L, C));
     return smooth(s, L, s->nu);
 }
 
-int mg_fmg(mg_solver *s, int l0)
+static int fmg(mg_solver *s, int l0)
 {
     for (int l = l0; l < s->nlev - 1; l++) TRY(restrict_to(s, &s->lev[l], &s->lev[l].f, &s->lev[l + 1]));
     mg_level *B = &s->lev[s->nlev - 1];
     if (s->agg) TRY(mg_agglom_cycle(s, 1)); /* the F-cycle of the coarse levels, on rank 0 */
     else {
-        K(s->k->zero(&s->kc, &B->g, D(&B->u)), "zeroing");
+        G(s->k->zero(&s->kc, &B->g, D(&B->u)), "zeroing");
         TRY(bottom(s, B));
     }
     for (int l = s->nlev - 2; l >= l0; l--) {
@@ -390,3 +403,5 @@ int mg_fmg(mg_solver *s, int l0)
     }
     return HX_OK;
 }
+
+int mg_fmg(mg_solver *s, int l0) { return mg_fmg_graphed(s, l0, fmg); }

@@ -48,6 +48,8 @@ typedef struct {
  * ends (a CUDA event on the stream; the host clock on the CPU); after sync, elapsed gives the
  * seconds between two marks. */
 #define MG_MARKS 8192
+/* CUDA graphs of one F-cycle's stretches between host synchronisations (mg_graphs.c) */
+#define MG_GRAPHS 64
 
 typedef struct {
     void *stream; /* cudaStream_t, NULL on the CPU */
@@ -99,6 +101,15 @@ typedef struct {
                      double *bz, double *dinv);
     /* sum of (u - exact)^2 (deterministic order) and max |u - exact| over the owned cells */
     int (*error)(mg_kctx *k, const mg_geom *g, const double *u, double *sum2, double *maxabs);
+
+    /* CUDA graphs (all NULL where the backend has none): capture the work issued on the stream
+     * from graph_begin on; graph_end ends the capture into graph `slot` (0 <= slot < MG_GRAPHS,
+     * replacing what was there) and launches it; graph_launch launches graph `slot` again;
+     * graph_abort ends a capture left open by a failure and drops it. */
+    int (*graph_begin)(mg_kctx *k);
+    int (*graph_end)(mg_kctx *k, int slot);
+    int (*graph_launch)(mg_kctx *k, int slot);
+    void (*graph_abort)(mg_kctx *k);
 } mg_kernels;
 
 extern const mg_kernels mg_cpu_kernels;

@@ -21,6 +21,8 @@ int mg_kfail(mg_solver *s, const char *what)
  * ipc-put's kernels report only once they have finished). */
 int mg_sync(mg_solver *s)
 {
+    int st = mg_seg_close(s); /* an open stretch of an F-cycle's graph runs first (mg_graphs.c) */
+    if (st != HX_OK) return st;
     if (s->k->sync(&s->kc)) return mg_kfail(s, "waiting for the kernels");
     for (int l = 0; l < s->nlev; l++)
         if (s->lev[l].xch && hx_exchange_check(s->lev[l].xch) != HX_OK) {
@@ -262,6 +264,8 @@ int mg_create(mg_solver *s, hx_context *ctx, const int shape[3], const int pgrid
     s->nlev = 0;
     s->kc_ready = 0;
     s->nmarks = s->nspans = 0;
+    s->gmode = MG_EAGER, s->gready = s->gseg = s->gopen = s->gsusp = s->gsegs = s->gl0 = 0;
+    s->greplay = (hx_transport_paths(transport) & HX_PATH_REPLAY) != 0;
     s->err[0] = 0;
     memset(&s->ag, 0, sizeof s->ag);
     s->ntot = nlev;

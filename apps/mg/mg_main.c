@@ -115,6 +115,14 @@ static const hx_option mg_options[] = {
     {.name = "pattern", .type = HX_OPT_CHOICE, .choices = patterns, .def = "staged",
      .group = "decomposition and exchange",
      .help = "faces axis by axis with corners forwarded, or all 26 neighbours at once", F(pattern)},
+    {.name = "graph", .type = HX_OPT_FLAG, .def = "on", .group = "decomposition and exchange",
+     .help = "time F-cycles replayed from CUDA graphs: the first records each stretch of GPU work between two "
+             "host waits (kernels and exchanges), later ones launch it whole; only on the GPU, with a transport "
+             "whose exchanges replay (ipc-put, nccl: halox info) and a smoother that leaves u where it was after an "
+             "F-cycle (gsrb; Chebyshev of even degree); elsewhere, or off, every operation is launched on its own; "
+             "the report's graph field says which ran, and the timed F-cycles are checked bit for bit against "
+             "step-by-step ones",
+     F(graph)},
     {.name = "repeat", .type = HX_OPT_INT, .meta = "R", .lo = 1, .hi = 100000, .def = "3",
      .group = "measurement and output", .what = "a number of timed solves",
      .help = "timed FMG solves per size after one warm-up solve; the figure of merit uses the median", F(repeat)},
@@ -160,6 +168,17 @@ static int mpi_ok(mg_solver *s, int rc, const char *what)
     return HX_ERR_RUNTIME;
 }
 
+/* Collective: the checksum of u on level `fine` (waits for the GPU) */
+static int fine_checksum(mg_solver *s, int fine, uint64_t *sum)
+{
+    TRY(mg_sync(s));
+    if (hx_field_checksum(s->lev[fine].layout, &s->lev[fine].u, sum) != HX_OK) {
+        snprintf(s->err, sizeof s->err, "mg: checksum: %s", hx_context_error(s->ctx));
+        return HX_ERR_RUNTIME;
+    }
+    return HX_OK;
+}
+
 /* HPGMG's solve (one F-cycle from u = 0, then V-cycles to the tolerance), then one warm-up and
  * c->repeat timed F-cycles (setting f untimed); t holds c->repeat doubles. */
 static int run_size(mg_solver *s, const mg_config *c, double tol, int fine, mg_result *res, double *t)
@@ -186,17 +205,14 @@ static int run_size(mg_solver *s, const mg_config *c, double tol, int fine, mg_r
     }
     res->converged = res->rel < tol;
     TRY(mg_error(s, fine, &res->err_l2, &res->err_max));
-    TRY(mg_sync(s));
-    if (hx_field_checksum(s->lev[fine].layout, &s->lev[fine].u, &res->checksum) != HX_OK) {
-        snprintf(s->err, sizeof s->err, "mg: checksum: %s", hx_context_error(s->ctx));
-        return HX_ERR_RUNTIME;
-    }
+    TRY(fine_checksum(s, fine, &res->checksum));
 
+    /* the warm-up and the timed solves without timing marks (on the GPU each costs host time
+     * between kernels: 22% of a 256^3 solve on one H200), then as many again with them for the
+     * per-level table; with --graph the warm-up records the graphs that the timed solves replay */
+    mg_timing_marks(s, 0);
     TRY(mg_setup_problem(s, fine));
     TRY(mg_fmg(s, fine));
-    /* the timed solves without timing marks (on the GPU each costs host time between kernels:
-     * 22% of a 256^3 solve on one H200), then as many again with them for the per-level table */
-    mg_timing_marks(s, 0);
     for (int r = 0; r < c->repeat; r++) {
         TRY(mg_setup_problem(s, fine));
         TRY(mg_sync(s));
@@ -208,6 +224,10 @@ static int run_size(mg_solver *s, const mg_config *c, double tol, int fine, mg_r
         TRY(mpi_ok(s, MPI_Allreduce(&dt, &mx, 1, MPI_DOUBLE, MPI_MAX, s->comm), "MPI_Allreduce of a time"));
         t[r] = mx;
     }
+    /* every F-cycle starts from u = 0: the timed ones (replayed from graphs, with --graph) must
+     * leave what the step-by-step ones below leave, bit for bit */
+    uint64_t timed_sum = 0, eager_sum = 0;
+    TRY(fine_checksum(s, fine, &timed_sum));
     mg_timing_marks(s, 1);
     TRY(mg_reset_timers(s));
     for (int r = 0; r < c->repeat; r++) {
@@ -215,6 +235,14 @@ static int run_size(mg_solver *s, const mg_config *c, double tol, int fine, mg_r
         TRY(mg_fmg(s, fine));
     }
     TRY(mg_timers_flush(s));
+    TRY(fine_checksum(s, fine, &eager_sum));
+    if (timed_sum != eager_sum) {
+        snprintf(s->err, sizeof s->err, "mg: the timed F-cycles%s left checksum 0x%016llx, the step-by-step ones "
+                 "0x%016llx: a bug; rerun with --graph off and report it", mg_graphs_used(s) ? " (CUDA graphs)" : "",
+                 (unsigned long long)timed_sum, (unsigned long long)eager_sum);
+        return HX_ERR_RUNTIME;
+    }
+    res->fmg_checksum = timed_sum;
     res->bottom_iters = mg_bottom_iters(s);
     for (int l = fine; l < s->ntot; l++) {
         mg_timers tm;
@@ -260,6 +288,7 @@ static int solve_with(mg_report *r, mg_result *res, hx_context *ctx, int nlev, c
     s->bottom_maxit = 1000;
     s->agg = agg[0];
     s->agg2 = agg[1];
+    s->graphs = c->graph;
     int st = mg_create(s, ctx, c->shape, r->pgrid, nlev, c->transport, (hx_pattern)c->pattern);
     if (st != HX_OK) {
         if (rank == 0) {

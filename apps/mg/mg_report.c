@@ -116,6 +116,8 @@ GET(g_agg_s) { v->x = R->tm[at->l].t[MG_AGGLOM]; }
 GET(g_agg_calls) { v->i = R->tm[at->l].n[MG_AGGLOM]; }
 GET(g_agglomerate_ranks) { v->i = C->agglomerate_ranks; }
 GET(g_level_ranks) { v->i = level_ranks(at->r, at->l); }
+GET(g_graph) { v->i = mg_graphs_used(at->r->s); }
+GET(g_fmg_checksum) { v->u = R->fmg_checksum; }
 GET(g_shape)
 {
     snprintf(v->buf, sizeof v->buf, "%dx%dx%d", R->shape[0], R->shape[1], R->shape[2]);
@@ -172,7 +174,9 @@ static const mf_field fields[] = {
     {"agglomerate_calls", MF_INT, MS_LEVEL, NULL, g_agg_calls},
     {"agglomerate_ranks", MF_INT, MS_RUN, NULL, g_agglomerate_ranks}, /* the option (cells; 0: off) */
     {"level_ranks", MF_INT, MS_LEVEL, NULL, g_level_ranks},         /* ranks that smooth this level */
-    {"shape", MF_STR, MS_SOLVE, NULL, g_shape},                     /* the solve's global grid NXxNYxNZ */
+    {"fmg_checksum", MF_HEX, MS_SOLVE, NULL, g_fmg_checksum},       /* u after the timed F-cycles */
+    {"graph", MF_INT, MS_RUN, NULL, g_graph},                       /* 1: timed F-cycles replayed from CUDA graphs */
+    {"shape", MF_STR, MS_SOLVE, NULL, g_shape},                     /* the solve's global grid NXxNYxNZ (the last column: scripts read it as $NF) */
 };
 enum { NF = (int)(sizeof fields / sizeof fields[0]) };
 
