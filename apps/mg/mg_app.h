@@ -89,6 +89,7 @@ void mg_report_print(FILE *out, const mg_report *r);
  * the solutions are bit-identical. Rank 0, table format. */
 typedef struct {
     int n;                                   /* transports that ran */
+    int graph[MG_MAX_TRANSPORTS];            /* 1: its timed F-cycles were replayed from CUDA graphs */
     char name[MG_MAX_TRANSPORTS][24];
     mg_result res[MG_MAX_TRANSPORTS][3];     /* each one's solves at h, 2h, 4h */
     int ntot, agg, agg_cpu, repeat;           /* agg_cpu: the first level on rank 0's CPU (0: none) */

@@ -57,6 +57,14 @@ void mg_compare_print(FILE *out, const mg_compare *m)
         if (i) fprintf(out, " %6s", g);
     }
     fputc('\n', out);
+    int graphs = 0;
+    for (int i = 0; i < m->n; i++) graphs += m->graph[i];
+    if (graphs) { /* launches differ, not only exchanges: say which */
+        fprintf(out, "(F-cycles replayed from CUDA graphs:");
+        for (int i = 0; i < m->n; i++)
+            if (m->graph[i]) fprintf(out, " %s", m->name[i]);
+        fprintf(out, "; --graph off launches every transport's operations one by one)\n");
+    }
     fprintf(out, "%-19s", "solutions");
     for (int i = 0; i < m->n; i++) {
         int same = 1;

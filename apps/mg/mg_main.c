@@ -316,6 +316,7 @@ static int solve_with(mg_report *r, mg_result *res, hx_context *ctx, int nlev, c
     cmp->agg = s->agg;
     cmp->agg_cpu = s->agg2 ? s->agg2 : s->agg;
     cmp->repeat = c->repeat;
+    cmp->graph[cmp->n] = mg_graphs_used(s);
     memcpy(cmp->shape, s->shape, sizeof cmp->shape);
     if (rank == 0) {
         if (r->part && c->format == MG_FORMAT_TABLE) fputc('\n', stdout);
