@@ -69,17 +69,20 @@ fi
 if want i11; then
 t "issue 11: multigrid weak scaling, 256^3 per GPU (FMG, GSRB, direct, agglomeration automatic: 4096 cells), 1 and $NGPU GPUs; exchange per level at 32^3 and 64^3 per GPU"
 for rep in 1 2 3; do # alternated: one run's F-cycle time varies by up to 30% on these machines
-    for tr in nccl ipc-put; do
+    for tg in nccl ipc-put ipc-put:off; do # graphs on (the default) for both, and off for ipc-put
+        tr=${tg%%:*} g=on
+        [[ $tg == *:off ]] && g=off
         for np in 1 "$NGPU"; do
-            f="$OUT/issue11_weak_${tr}_np${np}_$rep"
-            $MPI -np $np $H mg --backend cuda --transport $tr --pattern direct --size-per-rank 256 --repeat 10 \
+            f="$OUT/issue11_weak_${tr}_graph${g}_np${np}_$rep"
+            $MPI -np $np $H mg --backend cuda --transport $tr --graph=$g --pattern direct --size-per-rank 256 --repeat 10 \
                 --format csv 2>"$f.err" >"$f.csv"
-            awk -F, -v l="$tr np $np run $rep" 'NR == 2 { print l ": " $21 " DOF/s, F-cycle median " $17 " s" }' "$f.csv"
+            awk -F, -v l="$tr graph $g np $np run $rep" 'NR == 2 { print l ": " $21 " DOF/s, F-cycle median " $17 " s" }' "$f.csv"
         done
     done
 done
 for n in 32 64; do
-    $MPI -np "$NGPU" $H mg --backend cuda --transport mpi,ipc,nccl,ipc-put --pattern direct --size-per-rank $n --repeat 10 2>&1 |
+    # without graphs, so that the F-cycle row compares the transports with the same launches
+    $MPI -np "$NGPU" $H mg --backend cuda --transport mpi,ipc,nccl,ipc-put --graph=off --pattern direct --size-per-rank $n --repeat 10 2>&1 |
         sed -n '/^transports side by side/,$p' | tee "$OUT/issue11_transports_$n.txt"
 done
 t "issue 11: two-step agglomeration on GPUs (--agglomerate-ranks), CUDA checksums against the CPU's"
