@@ -133,6 +133,7 @@ template <typename T> static hx_ik_args &ik_args(ik_rank<T> &r, int q, int op, i
     a.ll_mask &= ~a.direct_mask;
     ik_direct_msgs += __builtin_popcount(a.direct_mask);
 #endif
+    a.plain = hx_ik_plain(&r.table, phase, HX_IK_NOFLAG(a)); /* as ipc_put.cu */
     return a;
 }
 

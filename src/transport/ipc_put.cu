@@ -168,6 +168,7 @@ int hx_ipc_put_launch(hx_ipc_put *k, hx_ik_kind kind, int phase, void *stream, v
     a.direct_mask = k->direct_mask[phase];
     memcpy(a.self_to, k->self_to[phase], sizeof a.self_to);
 #endif
+    a.plain = hx_ik_plain(&k->host, phase, HX_IK_NOFLAG(a));
     int threads = IK_THREADS, blocks;
     if (kind == HX_IK_PUTGET) putget_shape(k, phase, &blocks, &threads);
     else blocks = blocks_for(k, phase, threads);

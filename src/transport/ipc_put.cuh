@@ -29,6 +29,7 @@ typedef struct {
     unsigned ll_mask;            /* bit m: message m of the phase travels as flagged words (below) */
     unsigned self_mask;          /* bit m: message m goes from this rank to itself (HX_IK_SELF_FIRST) */
     unsigned direct_mask;        /* bit m: message m is copied into this rank's ghosts (HX_IK_SELF_DIRECT) */
+    int plain;                   /* some message of the phase goes as a plain copy with a flag (hx_ik_plain) */
     signed char self_to[HX_MAX_MSGS]; /* for those: the incoming message whose receive box it fills */
 } hx_ik_args;
 
@@ -97,6 +98,16 @@ static inline int hx_ik_first_phase(const hx_dev_table *tb)
     for (int p = 0; p < tb->nphases; p++)
         if (tb->nmsg[p] > 0) return p;
     return -1;
+}
+
+/* Whether some message of phase ph goes as a plain copy with a flag, not in `noflag` (flagged
+ * words, or copied straight): when none does, put and get skip the plain copy and the flag wait,
+ * each a read of the message table and a barrier (multigrid's coarse levels: every message is
+ * flagged words, and a put-get there took 5 us). */
+static inline int hx_ik_plain(const hx_dev_table *tb, int ph, unsigned noflag)
+{
+    const unsigned all = tb->nmsg[ph] >= 32 ? ~0u : (1u << tb->nmsg[ph]) - 1u;
+    return (all & ~noflag) != 0;
 }
 
 /* Which messages of phase ph go as flagged words: those of at most ll_bytes. Both ends of a message
@@ -250,8 +261,9 @@ template <typename T> __device__ unsigned long long hx_ik_put_part(const hx_ik_a
 #if HX_IK_LL_FIRST
         if (a.ll_mask) hx_ik_ll_copy<T>(a, e, true);
 #endif
-        hx_copy_msgs<T>(p.table, a.phase, (int)(e & 1), p.sy, p.sz, (int)blockIdx.x, (int)gridDim.x, (T *)p.field[0], true,
-                        false, HX_IK_NOFLAG(a));
+        if (a.plain)
+            hx_copy_msgs<T>(p.table, a.phase, (int)(e & 1), p.sy, p.sz, (int)blockIdx.x, (int)gridDim.x, (T *)p.field[0], true,
+                            false, HX_IK_NOFLAG(a));
 #if HX_IK_SELF_DIRECT
         if (a.direct_mask) hx_ik_direct_copy<T>(a);
 #endif
@@ -323,10 +335,12 @@ template <typename T> __device__ void hx_ik_get_part(const hx_ik_args &a, unsign
     const unsigned self = 0;
 #endif
     /* flagged words carry no flag */
-    if (!hx_wait_phase(p, a.phase, (long long)e, -1, HX_IK_NOFLAG(a) | self)) return;
-    HX_IK_MARK(3);
-    hx_copy_msgs<T>(p.table, a.phase, (int)(e & 1), p.sy, p.sz, (int)blockIdx.x, (int)gridDim.x, (T *)p.field[0], false, false,
-                    HX_IK_NOFLAG(a) | self);
+    if (a.plain) {
+        if (!hx_wait_phase(p, a.phase, (long long)e, -1, HX_IK_NOFLAG(a) | self)) return;
+        HX_IK_MARK(3);
+        hx_copy_msgs<T>(p.table, a.phase, (int)(e & 1), p.sy, p.sz, (int)blockIdx.x, (int)gridDim.x, (T *)p.field[0], false,
+                        false, HX_IK_NOFLAG(a) | self);
+    }
     HX_IK_MARK(4);
 #if !HX_IK_LL_FIRST
     if (a.ll_mask) hx_ik_ll_copy<T>(a, e, false);
