@@ -27,7 +27,6 @@ fi
 # round); the optional VAR=value is set for that binary's ranks. NP ranks (default 1; more run
 # under mpirun, one GPU each where there are enough).
 BINS=${BINS:-new:$H}
-bin_of() { local b=${1#*:}; b=${b%%:*}; [[ $b == /* || $b == */* ]] && echo "$b" || echo "$B/$b"; }
 # launch ENTRY halox-arguments...: the binary of BINS entry ENTRY on NP ranks, with its VAR=value
 launch() {
     local b=$1 env=() x=()

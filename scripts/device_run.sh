@@ -19,6 +19,8 @@ want() { [ -z "${STAGES:-}" ] || [[ " $STAGES " == *" $1 "* ]]; }
 bundle_on_exit() {
     trap '(cd "$OUT" && tar czf "/tmp/$DEVICE_NAME.tgz" . && find . -mindepth 1 -delete && mv "/tmp/$DEVICE_NAME.tgz" .)' EXIT
 }
+# bin_of "label:binary[:extra]": the binary of a BINS entry (a bare name is in the build folder $B)
+bin_of() { local b=${1#*:}; b=${b%%:*}; [[ $b == /* || $b == */* ]] && echo "$b" || echo "$B/$b"; }
 # mg_run LABEL NP [mpirun options...] -- [halox mg options...]: one multigrid job at 256^3 per rank
 # (10 timed solves; CSV and stderr under $OUT/mg_LABEL.*) summed up in one line. Environment for the
 # ranks: set it on the call and name it in the mpirun options (VAR=1 mg_run l 2 -x VAR -- ...).

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # halox mg on the GPU: the CUDA kernels and every GPU transport give the CPU kernels' solution bit
 # for bit at the same rank count, the timed F-cycles too (replayed from CUDA graphs with ipc-put
-# and nccl, which the report's graph field must say) (the bottom solve by smoothing: no global reduction, so the
-# agglomeration that the CUDA backend picks by default changes no bit either); skipped without a
-# GPU. 128^3 reaches ipc-put's plain messages (a 128^2 face of doubles is over its 64 KiB of
+# and nccl, which the report's graph field must say). The bottom solve is by smoothing (no global
+# reduction), so the agglomeration that the CUDA backend picks by default changes no bit either.
+# Skipped without a GPU. 128^3 reaches ipc-put's plain messages (a 128^2 face of doubles is over its 64 KiB of
 # flagged words), 32^3 only flagged words. Usage: gpu_mg.sh HALOX MPIEXEC NP
 set -u
 HALOX=$1 MPIEXEC=$2 NP=$3
