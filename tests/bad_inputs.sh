@@ -71,7 +71,7 @@ expect 1 2 "multiple of --depth"  -- run --size 32x32 --depth 4 --norm-every 6 -
 expect 1 2 "takes no value\|--graph" -- run --size 32x32 --graph=maybe
 expect 2 2 "cuda backend"         -- run --size 32x32 --backend cpu --fuse 2
 expect 1 2 "cuda backend"         -- run --size 16x16x16 --backend cpu --fuse 2
-expect 1 2 "2D only"              -- run --size 16x16x16 --fuse 2 --schedule persistent
+expect 1 2 "at most 4 sweeps per pass in 3D" -- run --size 16x16x16 --fuse 5 --schedule persistent
 # over-limit --fuse: fuse x radius <= 8 in 2D and <= 4 in 3D, refused before any set-up
 expect 1 2 "at most 4 sweeps per pass in 2D" -- run --size 64x64 --stencil star9 --fuse 5
 expect 2 2 "at most 4 sweeps per pass in 2D" -- run --size 64x64 --stencil star9 --fuse 8

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # compute-sanitizer memcheck, racecheck (shared memory) and synccheck (barriers) over the fused
-# and persistent kernels and transport ipc-put's kernels (SANITIZE_ONLY=ipc-put: those alone), 2D (shared-memory passes; the resident kernel: direct pattern) and 3D, the
+# and persistent kernels and transport ipc-put's kernels (SANITIZE_ONLY=ipc-put: those alone), 2D (shared-memory passes; the resident kernel: direct pattern) and 3D (SANITIZE_ONLY=fused3d: its fused passes alone), the
 # role-based fused kernel (HALOX_ROLES=1) in 2D and 3D, at
 # 1 rank (messages to itself) and,
 # with 2 GPUs, 2 ranks. Skipped without a GPU. Usage: gpu_sanitizer_sched.sh HALOX MPIEXEC
@@ -24,14 +24,20 @@ for np in $nps; do
                     "ROLES --size 30x20x24 --stencil star13 --schedule fused --depth 1 --pattern direct --dtype double" \
                     "IPCPUT --size 67x53 --depth 3 --pattern staged --overlap --boundary fixed" \
                     "IPCPUT --size 20x18x16 --stencil star13 --depth 1 --pattern direct --no-overlap --dtype double" \
-                    "IPCPUT --size 128x96x96 --depth 4 --pattern direct --no-overlap"; do
+                    "IPCPUT --size 128x96x96 --depth 4 --pattern direct --no-overlap" \
+                    "F3 --size 150x40x24 --depth 6 --fuse 4 --schedule persistent --pattern direct --boundary fixed --norm-every 6" \
+                    "F3 --size 70x40x24 --stencil star13 --depth 2 --fuse 2 --schedule fused --pattern staged --dtype double"; do
             # ROLES: the role-based fused kernel (HALOX_ROLES=1); IPCPUT: transport ipc-put's put, get
             # (with overlap) and putget (without) kernels in the cycle schedule; the last one's phase
             # is large enough for putget's blocks wider than 256 threads (putget_shape)
             roles=0 tr=ipc
             [ "${args%% *}" = ROLES ] && roles=1 && args=${args#ROLES }
             [ "${args%% *}" = IPCPUT ] && tr=ipc-put && args=${args#IPCPUT }
+            # F3: the 3D pass kernel whose passes fuse sweeps (persistent_fused3d.cu)
+            f3=0
+            [ "${args%% *}" = F3 ] && f3=1 && args=${args#F3 }
             [ "${SANITIZE_ONLY:-}" = ipc-put ] && [ $tr != ipc-put ] && continue
+            [ "${SANITIZE_ONLY:-}" = fused3d ] && [ $f3 != 1 ] && continue
             # shellcheck disable=SC2086
             out=$(HALOX_ROLES=$roles timeout 300 "$MPIEXEC" -x HALOX_ROLES -np $np "$CS" --tool $tool --error-exitcode 9 "$HALOX" run \
                 --backend cuda --transport $tr $args --iters 6 --warmup 0 --verify --quiet 2>&1)

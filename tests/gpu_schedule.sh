@@ -3,7 +3,7 @@
 # against the single-domain reference, at one rank per GPU; skipped without a GPU or with more
 # ranks than GPUs. Usage: gpu_schedule.sh HALOX MPIEXEC NP
 # Cases: 2D and 3D, all four stencils, both dtypes, patterns and boundaries, depths 1 to 8, fused
-# shared-memory passes of 1 to 8 sweeps, norms (passes end early), a shorter last cycle, repeats
+# shared-memory passes of 1 to 8 sweeps (3D: fused passes of 2 to 4), norms (passes end early), a shorter last cycle, repeats
 # (flags keep counting across launches), odd sizes.
 set -u
 HALOX=$1 MPIEXEC=$2 NP=$3
@@ -67,5 +67,27 @@ for sched in persistent fused; do
 done
 [ "$HALOX_SHARE_GPU" = 1 ] || export HALOX_RESIDENT=auto
 export HALOX_PASS2D=tiles RUN_KNOB=
+# the 3D passes that fuse sweeps (--fuse in 3D, persistent_fused3d.cu): passes of 2, 3 and 4 (star13:
+# 2), cycles with a tail of single sweeps, both dtypes, boundaries and patterns, norms, repeats, a
+# box of several tiles in x and y and several z chunks
+for sched in persistent fused; do
+    run_case --schedule $sched --size 200x90x70 --depth 4 --fuse 4 --iters 17 --pattern direct --repeat 2
+    run_case --schedule $sched --size 131x67x45 --depth 5 --fuse 2 --iters 12 --pattern staged --boundary fixed --norm-every 10
+    run_case --schedule $sched --size 96x100x64 --depth 3 --fuse 3 --iters 9 --dtype double --pattern direct --boundary fixed
+    run_case --schedule $sched --size 150x70x50 --depth 6 --fuse 4 --iters 13 --dtype double --pattern staged
+    run_case --schedule $sched --size 131x67x45 --stencil star13 --depth 3 --fuse 2 --iters 8 --pattern direct --boundary fixed
+    run_case --schedule $sched --size 90x80x70 --stencil star13 --depth 2 --fuse 2 --iters 7 --dtype double --pattern staged --norm-every 4
+    # and the report names the kernel that fused them
+    runs=$((runs + 1))
+    out=$(MPIRUN "$NP" "$HALOX" run --backend cuda --transport ipc --schedule $sched --size 64x64x64 --depth 4 --fuse 4 --iters 8 \
+          --format csv --quiet 2>&1)
+    col=$(head -1 <<<"$out" | tr , '\n' | grep -nx kernel | cut -d: -f1)
+    got=$([ -n "$col" ] && sed -n 2p <<<"$out" | cut -d, -f"$col")
+    if [ "$got" != passes-fused3d ]; then
+        echo "FAIL (np=$NP): --schedule $sched --fuse 4 in 3D ran kernel '${got}', want passes-fused3d"
+        tail -3 <<<"$out"
+        fail=$((fail + 1))
+    fi
+done
 echo "np=$NP device schedules: $runs runs, $fail failed"
 [ $fail -eq 0 ]

@@ -70,7 +70,7 @@ template <typename T, int R, int L> static void run_case(const fused_case &c)
         std::fill(dst.begin(), dst.end(), (T)-7);
         hx_emu_reverse_blocks(rev);
         hx_emu_launch_block(l.grid, l.block, l.smem, [&] {
-            sweep3d_fused_body<T, R, L, C::BY, C::P, C::RY>(src.data(), dst.data(), l.a, blockIdx, reinterpret_cast<T *>(hx_emu_shared()));
+            sweep3d_fused_body<T, R, L, C::BY, C::P, C::RY>(src.data(), dst.data(), l.a, blockIdx, reinterpret_cast<T *>(hx_emu_shared()), (int)threadIdx.x, (int)threadIdx.y);
         });
         const long i = emu_first_diff(dst, want);
         if (i < 0 && emu_first_diff(src, src0) < 0) continue;

@@ -66,9 +66,49 @@ template <typename T, int ST> static void run_march2d()
     }
 }
 
+/* The 3D kernel with fused passes (persistent_fused3d.cu): every levels x radius up to 4, cycles
+ * that are whole passes and cycles with a tail of single sweeps, a box of several tiles in x and y
+ * and several z chunks over few blocks (a block takes several tiles), both boundaries and
+ * patterns, a norm that cuts a pass short; and the passes did run fused. */
+template <typename T, int ST> static void run_fused3d()
+{
+    constexpr int R = ST == HX_STAR13 ? 2 : 1;
+    static const int cases[][2] = {{2, 2}, {3, 2}, {3, 3}, {4, 4}, {6, 4}, {5, 2}}; /* depth, levels */
+    int k = 0;
+    for (const auto &c : cases) {
+        if (c[1] * R > HX_FUSE_MAX_3D) continue;
+        for (int b = 0; b < 2; b++) {
+            if (failures >= 5) return;
+            k++;
+            emu_problem pb;
+            memset(&pb, 0, sizeof pb);
+            pb.dim = 3, pb.st = ST, pb.depth = c[0], pb.levels = c[1];
+            pb.bnd = b ? HX_PERIODIC : HX_FIXED;
+            pb.pattern = (k & 1) ? HX_DIRECT : HX_STAGED;
+            pb.pgrid[0] = pb.pgrid[1] = pb.pgrid[2] = 1;
+            /* x: two tiles of floats (120 cells a tile at 4 levels), y: two or more tiles of rows */
+            pb.global[0] = 150 + 3 * b, pb.global[1] = 40 + k, pb.global[2] = 13 + 2 * b;
+            pb.sms = 2 + b; /* fewer blocks than tiles x chunks */
+            pb.norm_every = k % 3 == 0 ? 2 * c[0] : 0; /* the pass before a norm is cut short */
+            pb.cur0 = k & 1, pb.order = k % 3 == 0 ? 0 : k % 3 == 1 ? 1 : 2000 + k;
+            pb.march = true;
+            const long before = hx_emu_fused3d_passes, s1 = c[0] + c[0] / 2 + 1, s2 = c[0];
+            run<T, ST>(pb, s1, s2);
+            /* the passes of whole cycles; with norms, at least the first cycle's */
+            const long want = pb.norm_every ? 1 : (s1 / c[0] + s2 / c[0]) * (c[0] / c[1]);
+            if (hx_emu_fused3d_passes - before < want) {
+                failures++;
+                printf("FAIL fused 3D depth %d levels %d: %ld fused passes ran, want %ld or more\n", c[0], c[1],
+                       hx_emu_fused3d_passes - before, want);
+            }
+        }
+    }
+}
+
 template <typename T, int ST> static void run_stencil()
 {
     if constexpr (ST == HX_JACOBI5 || ST == HX_STAR9) run_march2d<T, ST>();
+    else run_fused3d<T, ST>();
     constexpr int dim = ST == HX_JACOBI5 || ST == HX_STAR9 ? 2 : 3;
     static const int depths[] = {1, 2, 3, 5};
     int k = 0;

@@ -73,6 +73,10 @@ template <typename T, int ST> static void run_stencil()
                             pb.levels = 1;
                             pb.sms = 1, pb.per_sm_cap = 1 + k % 2;
                             pb.march = k % 2; /* every other run: the register-window march (HALOX_PASS3D=march) */
+                            /* and half of those with fused passes (persistent_fused3d.cu): the whole cycle, or
+                             * 2 sweeps of star13 and a single one */
+                            constexpr int R = ST == HX_STAR13 ? 2 : 1;
+                            if (depth > 1 && k % 4 == 1) pb.levels = depth * R <= HX_FUSE_MAX_3D ? depth : HX_FUSE_MAX_3D / R;
                         }
                         const long s1 = pb.depth + (pb.depth + 1) / 2, s2 = pb.depth + 1; /* 2 + 2 exchanges */
                         run<T, ST>(pb, s1, s2);

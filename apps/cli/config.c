@@ -75,7 +75,7 @@ static const hx_option run_options[] = {
     {.name = "fuse", .type = HX_OPT_INT, .meta = "N", .lo = 1, .hi = 8, .def = "1", .flags = SW,
      .group = EXCHANGE, .what = "the sweeps per pass (1 = off)",
      .help = "compute up to N sweeps of a cycle in one pass over the field: temporal blocking, cuda backend, "
-             "N x radius <= 8 in 2D and <= 4 in 3D (--schedule fused and persistent: 2D only, N x radius <= 8), "
+             "N x radius <= 8 in 2D and <= 4 in 3D (--schedule fused and persistent: also <= 8 in 2D), "
              "bit-identical to separate sweeps; 1 = off",
      F(fuse), .report = "fuse"},
     {.name = "graph", .type = HX_OPT_FLAG, .def = "off", .flags = SW, .group = EXCHANGE,
@@ -203,11 +203,8 @@ int hx_config_check(const hx_config *c, int nranks, char *err, size_t n)
     if (st->dim != c->dim)
         return fail(err, n, "stencil %s is %dD but --size is %dD: give --size with %d numbers or a %dD stencil (%s)",
                     st->name, st->dim, c->dim, st->dim, c->dim, c->dim == 2 ? "jacobi5, star9" : "jacobi7, star13");
-    if (c->fuse > 1 && c->dim != 2 && c->schedule != HX_SCHEDULE_CYCLE)
-        return fail(err, n, "--fuse %d: --schedule %s fuses sweeps in 2D only: use --fuse 1 in 3D, or --schedule cycle",
-                    c->fuse, hx_schedule_name(c->schedule));
-    /* the kernel-initiated schedules keep their own limit, fuse x radius <= 8 */
-    const int fuse_max = c->schedule != HX_SCHEDULE_CYCLE ? 8 : c->dim == 3 ? HX_FUSE_MAX_3D : HX_FUSE_MAX;
+    /* in 2D the kernel-initiated schedules keep their own limit, fuse x radius <= 8 */
+    const int fuse_max = c->dim == 3 ? HX_FUSE_MAX_3D : c->schedule != HX_SCHEDULE_CYCLE ? 8 : HX_FUSE_MAX;
     if (c->fuse > 1 && c->fuse * st->radius > fuse_max)
         return fail(err, n, "--fuse %d with %s (radius %d): at most %d sweeps per pass in %dD", c->fuse, st->name, st->radius,
                     fuse_max / st->radius, c->dim);

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "exec/persistent.h"
+#include "exec/persistent_fused3d.h"
 #include "exec/persistent_kernel.cuh"
 #include "exec/resident_kernel.cuh"
 #include "exec/roles_kernel.cuh"
@@ -37,6 +38,8 @@ struct hx_device_run {
     int shmem_api; /* the pass kernel puts with the NVSHMEM device API */
     int roles; /* the role-based fused kernel (roles_kernel.cuh, HALOX_ROLES=1) */
     int march2d; /* the 2D passes march register windows (pass2d_march.cuh) */
+    int fused3d; /* the 3D passes fuse r->levels sweeps (persistent_fused3d.cu) */
+    hx_f3plan *f3plan; /* device: their plans, one per sweeps left in a cycle */
     unsigned long long *ll_mail[2]; /* device, per parity: the mailbox of flagged words ([0] owns the allocation) */
     unsigned long long *prof;      /* device, HALOX_PROFILE=1 */
 };
@@ -90,7 +93,12 @@ static kernel_fn pick_resident(hx_dtype t, hx_stencil_id st)
 const char *hx_device_kernel(const hx_sim *s)
 {
     const hx_device_run *r = s->device_run;
-    return r ? (r->roles ? "roles" : r->resident ? "resident" : r->shmem_api ? "passes-shmem" : r->march2d ? "passes-march" : "passes")
+    return r ? (r->roles      ? "roles"
+                : r->resident ? "resident"
+                : r->shmem_api ? "passes-shmem"
+                : r->march2d  ? "passes-march"
+                : r->fused3d  ? "passes-fused3d"
+                              : "passes")
              : NULL;
 }
 
@@ -133,6 +141,7 @@ void hx_device_release(hx_sim *s)
     cudaFree(r->norm_dev);
     cudaFree(r->ll_mail[0]);
     cudaFree(r->prof);
+    cudaFree(r->f3plan);
     free(r);
     s->device_run = NULL;
 }
@@ -282,11 +291,21 @@ static int setup(hx_sim *s)
     r->tx = ps.tx, r->ty = ps.ty, r->levels = ps.levels, r->pitch = ps.pitch, r->smem = ps.smem, r->threads = ps.threads;
     bool march2d = d->dim == 2 && levels > 1 && pass2d_march_wanted();
     r->kernel = NULL;
+    /* 3D with --fuse: the pass kernel whose full passes run the cycle schedule's fused body (every
+     * transport stores through its mapping, nvshmem through nvshmem_ptr: no instance puts with the
+     * NVSHMEM device API) */
+    hx_f3_kernel f3 = {};
+    if (d->dim == 3 && s->opt.fuse > 1) {
+        if (hx_f3_pick(s->bk->dtype, s->bk->stencil, s->opt.fuse, &f3))
+            return snprintf(s->err, sizeof s->err, "fused 3D passes take 2 to %d sweeps of radius %d (asked %d)", HX_FUSE_MAX_3D / s->radius,
+                            s->radius, s->opt.fuse), -1;
+        r->kernel = f3.kernel, r->threads = f3.threads, r->smem = f3.smem, r->levels = s->opt.fuse, r->fused3d = 1;
+    }
 #ifdef HALOX_HAVE_NVSHMEM_DEVICE
     /* transport nvshmem: its puts by the NVSHMEM device API (HALOX_NVSHMEM_API=0: stores through
      * nvshmem_ptr, as the other kernels do) */
     const char *api = getenv("HALOX_NVSHMEM_API");
-    if (strcmp(s->tr->ops->name, "nvshmem") == 0 && !(api && strcmp(api, "0") == 0)) {
+    if (!r->fused3d && strcmp(s->tr->ops->name, "nvshmem") == 0 && !(api && strcmp(api, "0") == 0)) {
         r->kernel = hx_shmem_pass_kernel(s->bk->dtype == HX_DOUBLE, s->bk->stencil); /* 2D: its tiles */
         r->shmem_api = 1;
         march2d = false;
@@ -299,7 +318,20 @@ static int setup(hx_sim *s)
     if (per_sm < 1)
         return snprintf(s->err, sizeof s->err, "the persistent kernel does not fit on an SM of GPU %d (%zu bytes of shared memory)",
                         dev, r->smem), -1;
-    r->grid = march2d ? per_sm * sms : hx_pass_grid(d, s->radius, s->opt.depth, &ps, per_sm, sms); /* march: warps take marches in turn */
+    /* march and fused 3D: every block resident, taking marches or tiles in turn */
+    r->grid = march2d || r->fused3d ? per_sm * sms : hx_pass_grid(d, s->radius, s->opt.depth, &ps, per_sm, sms);
+    if (r->fused3d) {
+        const int nplans = s->opt.depth - r->levels + 1;
+        if (nplans >= 1) {
+            hx_f3plan *host = (hx_f3plan *)calloc((size_t)nplans, sizeof *host);
+            if (!host) return snprintf(s->err, sizeof s->err, "out of host memory for the fused 3D plans"), -1;
+            f3.plans(d, s->opt.depth, r->grid, host);
+            cudaError_t e = cudaMalloc((void **)&r->f3plan, (size_t)nplans * sizeof *host);
+            if (e == cudaSuccess) e = cudaMemcpy(r->f3plan, host, (size_t)nplans * sizeof *host, cudaMemcpyHostToDevice);
+            free(host);
+            if (e != cudaSuccess) return snprintf(s->err, sizeof s->err, "the fused 3D plans: %s", cudaGetErrorString(e)), -1;
+        }
+    }
     if (alloc_profile(s, r)) return -1;
     if (getenv("HALOX_VERBOSE") && d->rank == 0)
         fprintf(stderr, "halox: %s schedule: pass kernel, %d blocks of %d threads (%d per SM), %zu B of shared memory\n",
@@ -374,6 +406,7 @@ static int launch(hx_sim *s, long sweeps, long done0, cudaStream_t st)
     p.exch0 = s->tr->dev_exchanges; /* kept by the transport: another sweeper on it continues the count */
     p.skip_from = skip_from(s);
     p.levels = r->levels;
+    p.f3plan = r->f3plan;
     p.tx = r->tx;
     p.ty = r->ty;
     p.pitch = r->pitch;

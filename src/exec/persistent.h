@@ -14,8 +14,8 @@ extern "C" {
 int hx_device_iterate(hx_sim *s, long sweeps);
 /* Release the device state of s (idempotent). */
 void hx_device_release(hx_sim *s);
-/* The kernel the device schedule of s runs: "resident", "roles", "passes", "passes-march" or
- * "passes-shmem"; NULL before its first
+/* The kernel the device schedule of s runs: "resident", "roles", "passes", "passes-march",
+ * "passes-fused3d" (3D with fuse > 1) or "passes-shmem"; NULL before its first
  * hx_device_iterate (the choice is made at set-up) or without one. */
 const char *hx_device_kernel(const hx_sim *s);
 

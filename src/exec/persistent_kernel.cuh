@@ -17,6 +17,7 @@
 
 #include <cooperative_groups.h>
 
+#include "compute/cuda/fused3d.cuh"
 #include "halox/stencil.h"
 #include "transport/device_sync.cuh"
 #include "transport/device_table.h"
@@ -35,6 +36,14 @@ typedef struct {
     unsigned long long progress; /* exchanges completed, bumped by block 0 */
 } hx_watch;
 
+/* A fused 3D pass of the pass kernel (--fuse in 3D): the cycle schedule's fused body over tiles
+ * that the grid's blocks take in turn. Its arguments and tile counts depend only on the sweeps left
+ * in the cycle when the pass starts, so the host works them out once for each (hx_f3_plans). */
+typedef struct {
+    fused3d_args a;
+    int ntx, nty, nz; /* tile columns, tile rows, z chunks */
+} hx_f3plan;
+
 typedef struct {
     void *field[2];
     int dim, radius;
@@ -50,7 +59,8 @@ typedef struct {
     const hx_dev_table *table;
     unsigned long long exch0;         /* exchanges done before this launch */
     long long skip_from;              /* fault injection: from this exchange on, put nothing (0: never) */
-    int levels;                       /* sweeps per pass (2D) */
+    int levels;                       /* sweeps per pass (2D; 3D: 1, or the fused kernel's levels) */
+    const hx_f3plan *f3plan;          /* 3D fused passes: [q - levels] for a pass with q sweeps left in its cycle */
     int tx, ty, pitch;                /* 2D tile core and shared-memory row pitch */
     unsigned long long timeout_ns;
     hx_watch *watch;
@@ -317,12 +327,57 @@ __device__ void hx_pass2d(const hx_pparams &p, const T *src, T *dst, int k, int 
  * runs alone (the norm compares it with the iterate before it). */
 __device__ __forceinline__ int hx_pass_levels(const hx_pparams &p, int left, long done)
 {
-    int levels = p.dim == 2 ? min(p.levels, left) : 1;
+    int levels = min(p.levels, left);
     if (levels > 1 && p.norm_every > 0) {
         const long until = p.norm_every - done % p.norm_every;
         if (until <= levels) levels = (int)until - 1;
     }
     return levels < 1 ? 1 : levels;
+}
+
+#ifdef HALOX_EMULATE
+static long hx_emu_fused3d_passes; /* fused 3D passes run (block 0 counts), so that single sweeps cannot pass for them */
+#endif
+
+/* 3D: sweeps k .. k+L-1 of a cycle (`left` = m - k sweeps left in it) in one pass of the fused
+ * body (compute/cuda/fused3d.cuh), tile by tile over the grid's blocks; dst gets the last level.
+ * The body's loads of the source are coherent (cp.async.cg, and ld.global.cg in its fix-up): other
+ * blocks wrote it before the last grid barrier. */
+template <typename T, int R, int L>
+__device__ __noinline__ void hx_pass3d_fused(const hx_f3plan *plans, const T *__restrict__ src, T *__restrict__ dst, int left, T *sm)
+{
+    typedef fused3d_tile<T, R, L> C;
+    __shared__ hx_f3plan pl; /* the pass's plan, read by every thread all through its tiles */
+    if (threadIdx.x == 0) pl = plans[left - L];
+#ifdef HALOX_EMULATE
+    if (threadIdx.x == 0 && blockIdx.x == 0) hx_emu_fused3d_passes++; /* host tests: the passes did run fused */
+#endif
+    __syncthreads();
+    const fused3d_args &a = pl.a;
+    const int per_z = pl.ntx * pl.nty, n = per_z * pl.nz;
+    for (int t = (int)blockIdx.x; t < n; t += (int)gridDim.x) {
+        const uint3 tile = {(unsigned)(t % pl.ntx), (unsigned)(t % per_z / pl.ntx), (unsigned)(t / per_z)};
+        sweep3d_fused_body<T, R, L, C::BY, C::P, C::RY, false>(src, dst, a, tile, sm, (int)(threadIdx.x & 31), (int)(threadIdx.x >> 5));
+        __syncthreads(); /* the next tile reuses the shared memory */
+    }
+}
+
+/* A single 3D sweep in the fused kernel (a cycle's tail, a norm's sweep): the march, called rather
+ * than inlined, so that its registers do not crowd the kernel's own code (the fused kernel's
+ * blocks of up to 1024 threads leave 64 registers a thread). */
+template <typename T, int ST>
+__device__ __noinline__ void hx_pass3d_single(const hx_pparams &p, const T *src, T *dst, const hx_box b, double *norm)
+{
+    hx_pass3d_march<T, ST>(p, src, dst, b, norm);
+}
+
+/* Threads and blocks per SM of each pass kernel: F3 > 0, the 3D kernel whose full passes fuse F3
+ * sweeps, takes the fused body's block (32 x BY / RY threads, one block per SM: its shared memory);
+ * the 2D march 128 threads, two or more per SM; the others 512. */
+template <typename T, int ST, bool MARCH, int F3> __host__ __device__ constexpr int hx_pk_threads()
+{
+    return F3 > 0 ? 32 * fused3d_tile<T, ST == HX_STAR13 ? 2 : 1, F3>::BY / fused3d_tile<T, ST == HX_STAR13 ? 2 : 1, F3>::RY
+                  : MARCH && (ST == HX_JACOBI5 || ST == HX_STAR9) ? 128 : 512;
 }
 
 /* MARCH: the passes march register windows, in z (3D, pass3d_march.cuh; the default,
@@ -335,15 +390,15 @@ __device__ __forceinline__ int hx_pass_levels(const hx_pparams &p, int left, lon
 #ifndef HX_MARCH_MIN_BLOCKS
 #define HX_MARCH_MIN_BLOCKS 1
 #endif
-template <typename T, int ST, bool MARCH = false, int NET = HX_NET_STORE>
-__global__ void __launch_bounds__(MARCH && (ST == HX_JACOBI5 || ST == HX_STAR9) ? 128 : 512,
-                                  MARCH ? ((ST == HX_JACOBI5 || ST == HX_STAR9) ? 2 : HX_MARCH_MIN_BLOCKS) : 1)
+template <typename T, int ST, bool MARCH = false, int NET = HX_NET_STORE, int F3 = 0>
+__global__ void __launch_bounds__(hx_pk_threads<T, ST, MARCH, F3>(),
+                                  F3 > 0 ? 1 : MARCH ? ((ST == HX_JACOBI5 || ST == HX_STAR9) ? 2 : HX_MARCH_MIN_BLOCKS) : 1)
 hx_persistent_kernel(hx_pparams p)
 {
 #ifdef HALOX_EMULATE
     unsigned char *hx_smem_raw = hx_emu_shared(); /* host tests (tests/emu): the running block's */
 #else
-    extern __shared__ unsigned char hx_smem_raw[];
+    extern __shared__ __align__(16) unsigned char hx_smem_raw[];
 #endif
     T *sm = (T *)hx_smem_raw;
     constexpr bool two_d = ST == HX_JACOBI5 || ST == HX_STAR9;
@@ -367,7 +422,15 @@ hx_persistent_kernel(hx_pparams p)
             T *dst = (T *)p.field[1 - cur];
             if constexpr (two_d && MARCH) levels = hx_pass2d_march<T, ST>(p, src, dst, k, levels, m, norm);
             else if constexpr (two_d) hx_pass2d<T, ST>(p, src, dst, k, levels, m, sm, norm);
-            else if constexpr (MARCH) hx_pass3d_march<T, ST>(p, src, dst, hx_dev_sweep_box(p, (m - 1 - k) * p.radius), norm);
+            else if constexpr (F3 > 0) {
+                /* the fused kernel's passes of F3 sweeps; a shorter pass (a cycle's tail, or cut short
+                 * by a norm) runs its sweeps one at a time */
+                if (levels == F3) hx_pass3d_fused<T, ST == HX_STAR13 ? 2 : 1, F3>(p.f3plan, src, dst, m - k, sm);
+                else {
+                    levels = 1;
+                    hx_pass3d_single<T, ST>(p, src, dst, hx_dev_sweep_box(p, (m - 1 - k) * p.radius), norm);
+                }
+            } else if constexpr (MARCH) hx_pass3d_march<T, ST>(p, src, dst, hx_dev_sweep_box(p, (m - 1 - k) * p.radius), norm);
             else hx_pass_rows<T, ST>(p, src, dst, hx_dev_sweep_box(p, (m - 1 - k) * p.radius), norm);
             const unsigned long long tb = p.prof ? hx_now_ns() : 0;
             if (!hx_grid_sync(p, e, gdone)) return;

@@ -3,7 +3,7 @@
  * calls it with the GPU's answers (SM count, shared memory, occupancy); the host tests
  * (tests/test_resident_emu.cpp, tests/test_pass_emu.cpp, tests/test_ranks_emu.cpp) call it with
  * stand-ins, so they launch the tiles the library would. Include after persistent_kernel.cuh and
- * resident_kernel.cuh (hx_pparams, HX_RES_K/V). */
+ * resident_kernel.cuh (hx_pparams, hx_f3plan, HX_RES_K/V). */
 #ifndef HALOX_PERSISTENT_PLAN_CUH
 #define HALOX_PERSISTENT_PLAN_CUH
 
@@ -90,6 +90,22 @@ static inline int hx_pass_grid(const hx_decomp *d, int radius, int depth, const 
     }
     long grid = (long)per_sm * sms;
     return (int)(work < grid ? (work > 0 ? work : 1) : grid);
+}
+
+/* The 3D pass kernel's fused passes of L sweeps of radius R (hx_pass3d_fused): for each q = L ..
+ * depth sweeps left in the cycle when a pass starts, the cycle schedule's launch arithmetic
+ * (fused3d_plan) over the boxes of sweeps m-q .. m-q+L-1, with the grid's `slots` blocks in place
+ * of the blocks resident at once. out holds depth - L + 1 plans. */
+template <typename T, int R, int L> static inline void hx_f3_plans(const hx_decomp *d, int depth, long slots, hx_f3plan *out)
+{
+    for (int q = L; q <= depth; q++) {
+        hx_box boxes[L];
+        for (int j = 0; j < L; j++) boxes[j] = hx_sweep_box(d, (q - 1 - j) * R);
+        const fused3d_launch l = fused3d_plan<T, R, L>(boxes, d->alloc, slots);
+        hx_f3plan &pl = out[q - L];
+        pl.a = l.a;
+        pl.ntx = (int)l.grid.x, pl.nty = (int)l.grid.y, pl.nz = (int)l.grid.z;
+    }
 }
 
 /* The resident kernel's tiles: tx x ty cores, ntx x nty of them (a block each, `threads` threads,

@@ -403,7 +403,7 @@ template <typename T, int ST> __global__ void __launch_bounds__(1024) hx_residen
 #ifdef HALOX_EMULATE
     unsigned char *hx_smem_raw = hx_emu_shared(); /* host tests (tests/emu): the running block's */
 #else
-    extern __shared__ unsigned char hx_smem_raw[];
+    extern __shared__ __align__(16) unsigned char hx_smem_raw[];
 #endif
     const int r = p.radius, H = p.ring, PW = p.pitch;
     hx_rtile t;

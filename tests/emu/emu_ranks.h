@@ -66,7 +66,32 @@ template <typename T> struct emu_rank {
     int grid = 0, threads = 0;
     size_t smem = 0;
     std::vector<double> acc;
+    std::vector<hx_f3plan> f3plan; /* 3D fused passes: their plans (r.p.f3plan) */
 };
+
+/* The 3D pass kernel with fused passes of `levels` sweeps of stencil st, as persistent_fused3d.cu
+ * sets it up: its block, shared memory and plans; false where no instance exists. */
+template <typename T, int ST, int L> static bool emu_f3_shape(emu_rank<T> &r, int depth, int sms)
+{
+    constexpr int R = ST == HX_STAR13 ? 2 : 1;
+    typedef fused3d_tile<T, R, L> C;
+    r.threads = hx_pk_threads<T, ST, true, L>();
+    r.smem = fused3d_smem<T, R, L, C::BY, C::P>();
+    r.grid = sms; /* one block per SM (its shared memory) */
+    r.f3plan.assign((size_t)(depth - L + 1 > 0 ? depth - L + 1 : 0), hx_f3plan());
+    hx_f3_plans<T, R, L>(&r.d, depth, r.grid, r.f3plan.data());
+    r.p.levels = L;
+    r.p.f3plan = r.f3plan.data();
+    return true;
+}
+template <typename T> static bool emu_f3_setup(emu_rank<T> &r, int st, int levels, int depth, int sms)
+{
+    if (st == HX_JACOBI7 && levels == 2) return emu_f3_shape<T, HX_JACOBI7, 2>(r, depth, sms);
+    if (st == HX_JACOBI7 && levels == 3) return emu_f3_shape<T, HX_JACOBI7, 3>(r, depth, sms);
+    if (st == HX_JACOBI7 && levels == 4) return emu_f3_shape<T, HX_JACOBI7, 4>(r, depth, sms);
+    if (st == HX_STAR13 && levels == 2) return emu_f3_shape<T, HX_STAR13, 2>(r, depth, sms);
+    return false;
+}
 
 /* a wait's timeout on the emulator's clock (1 us per spin yield): 200000 yields. A wait that
  * would pass passes within a few rounds of every block's spinning threads; a broken kernel's
@@ -194,7 +219,12 @@ static void emu_launch(const emu_problem &pb, std::vector<emu_rank<T>> &rk, long
             else if (pb.march && pb.levels > 1) body[q] = [&p] { hx_persistent_kernel<T, ST, true>(p); };
             else body[q] = [&p] { hx_persistent_kernel<T, ST>(p); };
         } else {
-            if (pb.march) body[q] = [&p] { hx_persistent_kernel<T, ST, true>(p); };
+            if (pb.levels > 1) { /* fused 3D passes: the instances persistent_fused3d.cu compiles */
+                if constexpr (ST == HX_STAR13) body[q] = [&p] { hx_persistent_kernel<T, ST, true, HX_NET_STORE, 2>(p); };
+                else if (pb.levels == 2) body[q] = [&p] { hx_persistent_kernel<T, ST, true, HX_NET_STORE, 2>(p); };
+                else if (pb.levels == 3) body[q] = [&p] { hx_persistent_kernel<T, ST, true, HX_NET_STORE, 3>(p); };
+                else body[q] = [&p] { hx_persistent_kernel<T, ST, true, HX_NET_STORE, 4>(p); };
+            } else if (pb.march) body[q] = [&p] { hx_persistent_kernel<T, ST, true>(p); };
             else body[q] = [&p] { hx_persistent_kernel<T, ST>(p); };
         }
         emu_seen.blocks += r.grid, emu_seen.threads += (long)r.grid * r.threads;
@@ -255,6 +285,8 @@ static const char *emu_setup(const emu_problem &pb, std::vector<emu_rank<T>> &rk
                 if (pb.per_sm_cap > 0 && per_sm > pb.per_sm_cap) per_sm = pb.per_sm_cap;
                 r.grid = per_sm * pb.sms, r.threads = 128, r.smem = 0;
             }
+            if (pb.dim == 3 && pb.levels > 1 && !emu_f3_setup(r, pb.st, pb.levels, pb.depth, pb.sms))
+                return "no fused 3D pass kernel for these levels and stencil";
         }
         const size_t cells = (size_t)hx_alloc_cells(&d);
         r.mail.assign(pb.resident ? 2 * cells * (sizeof(T) / 4) : 2, 0);

@@ -7,7 +7,7 @@ template <typename T, int R, int L, int BY, int P, int RY>
 __global__ void __launch_bounds__(32 * BY / RY, L == 1 && R == 1 ? 2 : 1) sweep3d_fused(const T *__restrict__ src, T *__restrict__ dst, fused3d_args a)
 {
     extern __shared__ __align__(16) unsigned char fused3d_raw[];
-    sweep3d_fused_body<T, R, L, BY, P, RY>(src, dst, a, blockIdx, reinterpret_cast<T *>(fused3d_raw));
+    sweep3d_fused_body<T, R, L, BY, P, RY>(src, dst, a, blockIdx, reinterpret_cast<T *>(fused3d_raw), (int)threadIdx.x, (int)threadIdx.y);
 }
 
 /* Blocks per multiprocessor of each instance, from the occupancy calculator at set-up; 0 where the

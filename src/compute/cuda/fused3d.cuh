@@ -2,8 +2,9 @@
 #ifndef HALOX_CUDA_FUSED3D_CUH
 #define HALOX_CUDA_FUSED3D_CUH
 
-#include "compute/backend.h"
 #include "compute/cuda/common.cuh"
+#include "halox/plan.h" /* hx_box */
+#include "halox/types.h" /* HX_FUSE_MAX_3D */
 #include "compute/cuda/cp_async.cuh"
 
 #include <limits.h>
@@ -65,7 +66,7 @@ __device__ __forceinline__ cells<T> fused3d_cell(const cells<T> (&zw)[2 * R + 1]
 /* Cells of level j+1 outside sweep j's box keep the source value. The march's steady state (fast
  * steps) skips it; its addresses are computed from opaque copies so that the compiler does not
  * hoist them out of the march, where they would take the register windows' registers. */
-template <typename T>
+template <typename T, bool NC>
 __device__ __forceinline__ void fused3d_outside(const T *__restrict__ src, const fused3d_args &a, int j, int x0_, int y_, int z_,
                                                 cells<T> &out)
 {
@@ -81,25 +82,32 @@ __device__ __forceinline__ void fused3d_outside(const T *__restrict__ src, const
 #pragma unroll
     for (int i = 0; i < V; i++) {
         const int x = x0 + i;
-        if (!yz_in || x < a.lo[j][0] || x >= a.hi[j][0]) out.v[i] = __ldg(sr + min(max(x, 0), a.pitch - 1));
+        if (!yz_in || x < a.lo[j][0] || x >= a.hi[j][0]) {
+            const T *at = sr + min(max(x, 0), a.pitch - 1);
+            out.v[i] = NC ? __ldg(at) : __ldcg(at);
+        }
     }
 }
 
 /* tile: this block's place in the grid (x: tile column, y: tile row, z: chunk of zchunk planes);
- * blockDim must be (32, BY / RY): a thread owns RY consecutive rows of the tile, whose y neighbours
- * inside them come from its registers (RY = 2 halves the shared loads for y neighbours, which
- * bound the march); smem: fused3d_smem<T, R, L, BY, P>() bytes, 16-byte aligned. Every thread of
- * the block must call it (barriers inside); a caller that reuses smem for another tile puts a
- * __syncthreads() in between. */
-template <typename T, int R, int L, int BY, int P, int RY = 1>
+ * the block has 32 x BY / RY threads: lane (0..31, a warp's lanes) and group (0 .. BY/RY - 1, one
+ * warp each: threadIdx.x, threadIdx.y in a (32, BY/RY) block; threadIdx.x % 32, threadIdx.x / 32
+ * in a flat one). A thread owns RY consecutive rows of the tile, whose y neighbours inside them come
+ * from its registers (RY = 2 halves the shared loads for y neighbours, which bound the march);
+ * smem: fused3d_smem<T, R, L, BY, P>() bytes, 16-byte aligned. Every thread of the block must call
+ * it (barriers inside); a caller that reuses smem for another tile puts a __syncthreads() in
+ * between. NC: the source is read-only for the whole kernel, so the fix-up may load it through the
+ * non-coherent path (the cycle's kernels); the persistent kernel, whose other blocks wrote the
+ * source earlier in the same launch, passes false (ld.global.cg). */
+template <typename T, int R, int L, int BY, int P, int RY = 1, bool NC = true>
 __device__ __forceinline__ void sweep3d_fused_body(const T *__restrict__ src, T *__restrict__ dst, const fused3d_args &a,
-                                                   const uint3 tile, T *smem)
+                                                   const uint3 tile, T *smem, const int lane, const int group)
 {
     enum { W = 2 * R + 1, NS = W + P };
     static_assert(L >= 1 && L <= HX_FUSE_MAX_3D && BY > 2 * L * R && P >= 1 && BY % RY == 0, "tile too small for the levels");
     static_assert(NS % W == 0 && NS % 2 == 0, "the march unrolls by NS: ring slots, window names and parities repeat");
     const int V = vec16<T>::n, H = L * R, m = a.margin;
-    const int tx = threadIdx.x, ty0 = threadIdx.y * RY; /* this thread's first row in the tile */
+    const int tx = lane, ty0 = group * RY; /* this thread's first row in the tile */
     const long plane_cells = 32L * BY * V;
     const int xt = a.xstart + ((int)tile.x * (32 - 2 * m) - m) * V; /* the tile's first cell in x, may lie left of the row */
     const int yt = a.lo[L - 1][1] + (int)tile.y * (BY - 2 * H) - H;
@@ -197,7 +205,7 @@ __device__ __forceinline__ void sweep3d_fused_body(const T *__restrict__ src, T 
             for (int r = 0; r < RY; r++) {
                 const int ty = ty0 + r, y = yt + ty;
                 if (j + 1 < L) {
-                    if (!fast) fused3d_outside(src, a, j, x0, y, z, outs[r]);
+                    if (!fast) fused3d_outside<T, NC>(src, a, j, x0, y, z, outs[r]);
                     w[j][r][2 * R] = outs[r];
                 } else if (store_lane && ty >= H && ty < BY - H && y < a.hi[L - 1][1] && z >= Z0) {
                     store_cells(dst + (long)z * a.sz + (long)y * a.sy + x0, outs[r], x0, a.lo[j][0], a.hi[j][0]);

@@ -1,0 +1,25 @@
+/* The 3D pass kernel whose passes fuse sweeps (--fuse > 1 in 3D under --schedule fused and
+ * persistent): its instances, their block shape, and the plans of their passes. C++ (CUDA) only:
+ * hx_f3plan is persistent_kernel.cuh's. */
+#ifndef HALOX_PERSISTENT_FUSED3D_H
+#define HALOX_PERSISTENT_FUSED3D_H
+
+#include <stddef.h>
+
+#include "exec/persistent_kernel.cuh"
+#include "halox/decomp.h"
+#include "halox/stencil.h"
+
+typedef struct {
+    void *kernel; /* hx_persistent_kernel<T, ST, true, HX_NET_STORE, levels> */
+    int threads;  /* a block: the fused body's 32 x BY / RY */
+    size_t smem;  /* dynamic shared memory a block: the fused body's */
+    /* the plans of its passes for a cycle of `depth` sweeps over `slots` blocks: depth - levels + 1 */
+    void (*plans)(const hx_decomp *d, int depth, long slots, hx_f3plan *out);
+} hx_f3_kernel;
+
+/* The instance for `levels` sweeps of stencil st (3D: jacobi7, star13) in dtype t; 0, or -1 where
+ * none exists (levels x radius beyond HX_FUSE_MAX_3D, a 2D stencil). */
+int hx_f3_pick(hx_dtype t, hx_stencil_id st, int levels, hx_f3_kernel *out);
+
+#endif
