@@ -57,6 +57,11 @@ if want time; then
             done
         done
     done
+    t "the cycle schedule's fused passes alone at the 1-rank sizes (roofline, jacobi7 fp32 and fp64)"
+    for size in 256x128x128 512x256x256; do
+        timeout 120 "$H" roofline --backend cuda --small 0 --size2d 512 --size3d $size >"$OUT/roof_$size.txt" 2>&1
+        grep -E "copy|jacobi7" "$OUT/roof_$size.txt" | head -12
+    done
     t "profile of the persistent fused kernel (HALOX_PROFILE=1: exchange and passes per cycle)"
     for np in $NPS; do
         size=256x128x128; [ "$np" = 2 ] && size=256x256x256

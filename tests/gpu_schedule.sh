@@ -81,8 +81,8 @@ for sched in persistent fused; do
     runs=$((runs + 1))
     out=$(MPIRUN "$NP" "$HALOX" run --backend cuda --transport ipc --schedule $sched --size 64x64x64 --depth 4 --fuse 4 --iters 8 \
           --format csv --quiet 2>&1)
-    col=$(head -1 <<<"$out" | tr , '\n' | grep -nx kernel | cut -d: -f1)
-    got=$([ -n "$col" ] && sed -n 2p <<<"$out" | cut -d, -f"$col")
+    col=$(grep -m1 '^dim,' <<<"$out" | tr , '\n' | grep -nx kernel | cut -d: -f1)
+    got=$([ -n "$col" ] && grep -m1 -A1 '^dim,' <<<"$out" | sed -n 2p | cut -d, -f"$col")
     if [ "$got" != passes-fused3d ]; then
         echo "FAIL (np=$NP): --schedule $sched --fuse 4 in 3D ran kernel '${got}', want passes-fused3d"
         tail -3 <<<"$out"

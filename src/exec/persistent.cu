@@ -39,7 +39,7 @@ struct hx_device_run {
     int roles; /* the role-based fused kernel (roles_kernel.cuh, HALOX_ROLES=1) */
     int march2d; /* the 2D passes march register windows (pass2d_march.cuh) */
     int fused3d; /* the 3D passes fuse r->levels sweeps (persistent_fused3d.cu) */
-    hx_f3plan *f3plan; /* device: their plans, one per sweeps left in a cycle */
+    hx_f3plan f3plan[HX_F3_PLANS]; /* their plans, one per sweeps left in a cycle (kernel parameters) */
     unsigned long long *ll_mail[2]; /* device, per parity: the mailbox of flagged words ([0] owns the allocation) */
     unsigned long long *prof;      /* device, HALOX_PROFILE=1 */
 };
@@ -141,7 +141,6 @@ void hx_device_release(hx_sim *s)
     cudaFree(r->norm_dev);
     cudaFree(r->ll_mail[0]);
     cudaFree(r->prof);
-    cudaFree(r->f3plan);
     free(r);
     s->device_run = NULL;
 }
@@ -299,6 +298,10 @@ static int setup(hx_sim *s)
         if (hx_f3_pick(s->bk->dtype, s->bk->stencil, s->opt.fuse, &f3))
             return snprintf(s->err, sizeof s->err, "fused 3D passes take 2 to %d sweeps of radius %d (asked %d)", HX_FUSE_MAX_3D / s->radius,
                             s->radius, s->opt.fuse), -1;
+        if (s->opt.depth > s->opt.fuse + HX_F3_PLANS - 1)
+            return snprintf(s->err, sizeof s->err, "schedule %s with fused 3D passes of %d sweeps takes depth %d at most (asked %d): use "
+                            "a smaller depth, or the cycle schedule", hx_schedule_name(s->opt.schedule), s->opt.fuse,
+                            s->opt.fuse + HX_F3_PLANS - 1, s->opt.depth), -1;
         r->kernel = f3.kernel, r->threads = f3.threads, r->smem = f3.smem, r->levels = s->opt.fuse, r->fused3d = 1;
     }
 #ifdef HALOX_HAVE_NVSHMEM_DEVICE
@@ -320,18 +323,7 @@ static int setup(hx_sim *s)
                         dev, r->smem), -1;
     /* march and fused 3D: every block resident, taking marches or tiles in turn */
     r->grid = march2d || r->fused3d ? per_sm * sms : hx_pass_grid(d, s->radius, s->opt.depth, &ps, per_sm, sms);
-    if (r->fused3d) {
-        const int nplans = s->opt.depth - r->levels + 1;
-        if (nplans >= 1) {
-            hx_f3plan *host = (hx_f3plan *)calloc((size_t)nplans, sizeof *host);
-            if (!host) return snprintf(s->err, sizeof s->err, "out of host memory for the fused 3D plans"), -1;
-            f3.plans(d, s->opt.depth, r->grid, host);
-            cudaError_t e = cudaMalloc((void **)&r->f3plan, (size_t)nplans * sizeof *host);
-            if (e == cudaSuccess) e = cudaMemcpy(r->f3plan, host, (size_t)nplans * sizeof *host, cudaMemcpyHostToDevice);
-            free(host);
-            if (e != cudaSuccess) return snprintf(s->err, sizeof s->err, "the fused 3D plans: %s", cudaGetErrorString(e)), -1;
-        }
-    }
+    if (r->fused3d) f3.plans(d, s->opt.depth, r->grid, r->f3plan); /* depth - levels + 1 of them (checked above) */
     if (alloc_profile(s, r)) return -1;
     if (getenv("HALOX_VERBOSE") && d->rank == 0)
         fprintf(stderr, "halox: %s schedule: pass kernel, %d blocks of %d threads (%d per SM), %zu B of shared memory\n",
@@ -406,7 +398,6 @@ static int launch(hx_sim *s, long sweeps, long done0, cudaStream_t st)
     p.exch0 = s->tr->dev_exchanges; /* kept by the transport: another sweeper on it continues the count */
     p.skip_from = skip_from(s);
     p.levels = r->levels;
-    p.f3plan = r->f3plan;
     p.tx = r->tx;
     p.ty = r->ty;
     p.pitch = r->pitch;
@@ -423,7 +414,13 @@ static int launch(hx_sim *s, long sweeps, long done0, cudaStream_t st)
     p.ll_mail[0] = r->ll_mail[0];
     p.ll_mail[1] = r->ll_mail[1];
     p.prof = r->prof;
+    hx_f3params f3; /* the fused 3D kernel's parameters */
     void *args[] = {&p};
+    if (r->fused3d) {
+        f3.p = p;
+        memcpy(f3.plan, r->f3plan, sizeof f3.plan);
+        args[0] = &f3;
+    }
     DEV_TRY(cudaLaunchCooperativeKernel(r->kernel, dim3((unsigned)r->grid), dim3((unsigned)r->threads), args, r->smem, st));
     /* exchanges this launch makes: one per cycle */
     s->tr->dev_exchanges += (unsigned long long)((sweeps + s->opt.depth - 1) / s->opt.depth);

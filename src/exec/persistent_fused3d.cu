@@ -1,4 +1,4 @@
-/* The pass kernel's instances with fused 3D passes (hx_persistent_kernel with F3 = 2 .. 4 levels),
+/* The pass kernel's instances with fused 3D passes (hx_persistent_f3_kernel, F3 = 2 .. 4 levels),
  * in a file of their own: eight kernels, each with the fused body, the march and the exchange, so
  * persistent.cu compiles alongside. */
 #include "exec/persistent_fused3d.h"
@@ -10,7 +10,7 @@ template <typename T, int ST, int L> static hx_f3_kernel instance(void)
     constexpr int R = ST == HX_STAR13 ? 2 : 1;
     typedef fused3d_tile<T, R, L> C;
     hx_f3_kernel k;
-    k.kernel = (void *)hx_persistent_kernel<T, ST, true, HX_NET_STORE, L>;
+    k.kernel = (void *)hx_persistent_f3_kernel<T, ST, L>;
     k.threads = hx_pk_threads<T, ST, true, L>();
     k.smem = fused3d_smem<T, R, L, C::BY, C::P>();
     k.plans = hx_f3_plans<T, R, L>;

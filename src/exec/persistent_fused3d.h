@@ -11,10 +11,11 @@
 #include "halox/stencil.h"
 
 typedef struct {
-    void *kernel; /* hx_persistent_kernel<T, ST, true, HX_NET_STORE, levels> */
+    void *kernel; /* hx_persistent_f3_kernel<T, ST, levels>, whose parameter is an hx_f3params */
     int threads;  /* a block: the fused body's 32 x BY / RY */
     size_t smem;  /* dynamic shared memory a block: the fused body's */
-    /* the plans of its passes for a cycle of `depth` sweeps over `slots` blocks: depth - levels + 1 */
+    /* the plans of its passes for a cycle of `depth` sweeps over `slots` blocks: depth - levels + 1
+     * (at most HX_F3_PLANS) */
     void (*plans)(const hx_decomp *d, int depth, long slots, hx_f3plan *out);
 } hx_f3_kernel;
 

@@ -43,6 +43,11 @@ typedef struct {
     fused3d_args a;
     int ntx, nty, nz; /* tile columns, tile rows, z chunks */
 } hx_f3plan;
+/* Plans a fused 3D kernel holds: passes with q = levels .. levels + HX_F3_PLANS - 1 sweeps left,
+ * so --depth <= fuse + HX_F3_PLANS - 1. They travel in the kernel's parameters, as the cycle
+ * schedule's fused kernel gets its fused3d_args, so that a pass whose plan sits at a fixed place
+ * reads its fields as constant-bank operands (hx_persistent_body). */
+#define HX_F3_PLANS 16
 
 typedef struct {
     void *field[2];
@@ -60,7 +65,6 @@ typedef struct {
     unsigned long long exch0;         /* exchanges done before this launch */
     long long skip_from;              /* fault injection: from this exchange on, put nothing (0: never) */
     int levels;                       /* sweeps per pass (2D; 3D: 1, or the fused kernel's levels) */
-    const hx_f3plan *f3plan;          /* 3D fused passes: [q - levels] for a pass with q sweeps left in its cycle */
     int tx, ty, pitch;                /* 2D tile core and shared-memory row pitch */
     unsigned long long timeout_ns;
     hx_watch *watch;
@@ -339,20 +343,17 @@ __device__ __forceinline__ int hx_pass_levels(const hx_pparams &p, int left, lon
 static long hx_emu_fused3d_passes; /* fused 3D passes run (block 0 counts), so that single sweeps cannot pass for them */
 #endif
 
-/* 3D: sweeps k .. k+L-1 of a cycle (`left` = m - k sweeps left in it) in one pass of the fused
- * body (compute/cuda/fused3d.cuh), tile by tile over the grid's blocks; dst gets the last level.
- * The body's loads of the source are coherent (cp.async.cg, and ld.global.cg in its fix-up): other
- * blocks wrote it before the last grid barrier. */
+/* 3D: sweeps k .. k+L-1 of a cycle in one pass of the fused body (compute/cuda/fused3d.cuh), tile by
+ * tile over the grid's blocks, with the plan pl of its sweeps left (a kernel parameter); dst gets
+ * the last level. The body's loads of the source are coherent (cp.async.cg, and ld.global.cg in
+ * its fix-up): other blocks wrote it before the last grid barrier. */
 template <typename T, int R, int L>
-__device__ __noinline__ void hx_pass3d_fused(const hx_f3plan *plans, const T *__restrict__ src, T *__restrict__ dst, int left, T *sm)
+__device__ __forceinline__ void hx_pass3d_fused(const hx_f3plan &pl, const T *__restrict__ src, T *__restrict__ dst, T *sm)
 {
     typedef fused3d_tile<T, R, L> C;
-    __shared__ hx_f3plan pl; /* the pass's plan, read by every thread all through its tiles */
-    if (threadIdx.x == 0) pl = plans[left - L];
 #ifdef HALOX_EMULATE
     if (threadIdx.x == 0 && blockIdx.x == 0) hx_emu_fused3d_passes++; /* host tests: the passes did run fused */
 #endif
-    __syncthreads();
     const fused3d_args &a = pl.a;
     const int per_z = pl.ntx * pl.nty, n = per_z * pl.nz;
     for (int t = (int)blockIdx.x; t < n; t += (int)gridDim.x) {
@@ -362,14 +363,7 @@ __device__ __noinline__ void hx_pass3d_fused(const hx_f3plan *plans, const T *__
     }
 }
 
-/* A single 3D sweep in the fused kernel (a cycle's tail, a norm's sweep): the march, called rather
- * than inlined, so that its registers do not crowd the kernel's own code (the fused kernel's
- * blocks of up to 1024 threads leave 64 registers a thread). */
-template <typename T, int ST>
-__device__ __noinline__ void hx_pass3d_single(const hx_pparams &p, const T *src, T *dst, const hx_box b, double *norm)
-{
-    hx_pass3d_march<T, ST>(p, src, dst, b, norm);
-}
+
 
 /* Threads and blocks per SM of each pass kernel: F3 > 0, the 3D kernel whose full passes fuse F3
  * sweeps, takes the fused body's block (32 x BY / RY threads, one block per SM: its shared memory);
@@ -390,10 +384,9 @@ template <typename T, int ST, bool MARCH, int F3> __host__ __device__ constexpr 
 #ifndef HX_MARCH_MIN_BLOCKS
 #define HX_MARCH_MIN_BLOCKS 1
 #endif
-template <typename T, int ST, bool MARCH = false, int NET = HX_NET_STORE, int F3 = 0>
-__global__ void __launch_bounds__(hx_pk_threads<T, ST, MARCH, F3>(),
-                                  F3 > 0 ? 1 : MARCH ? ((ST == HX_JACOBI5 || ST == HX_STAR9) ? 2 : HX_MARCH_MIN_BLOCKS) : 1)
-hx_persistent_kernel(hx_pparams p)
+/* The body of every pass kernel; plans: the fused 3D kernel's (F3 > 0), in its parameters. */
+template <typename T, int ST, bool MARCH, int NET, int F3>
+__device__ __forceinline__ void hx_persistent_body(const hx_pparams &p, const hx_f3plan *plans)
 {
 #ifdef HALOX_EMULATE
     unsigned char *hx_smem_raw = hx_emu_shared(); /* host tests (tests/emu): the running block's */
@@ -425,10 +418,20 @@ hx_persistent_kernel(hx_pparams p)
             else if constexpr (F3 > 0) {
                 /* the fused kernel's passes of F3 sweeps; a shorter pass (a cycle's tail, or cut short
                  * by a norm) runs its sweeps one at a time */
-                if (levels == F3) hx_pass3d_fused<T, ST == HX_STAR13 ? 2 : 1, F3>(p.f3plan, src, dst, m - k, sm);
+                if (levels == F3) {
+                    /* The last pass of a cycle (every pass where depth == fuse) reads its plan at a
+                     * fixed place, so that its fields are constant-bank operands, as in the cycle's
+                     * kernel; an earlier pass indexes the plans. One H100, 256x128x128, depth 4: 22.3
+                     * us a sweep with every pass indexed, 20.5 so (docs/results.md, session 16). The
+                     * body still spills here (72 registers a thread beside the exchange and the
+                     * march): a pass takes about 1.45 times as long as in its own kernel. */
+                    const int idx = m - k - F3;
+                    if (idx == 0) hx_pass3d_fused<T, ST == HX_STAR13 ? 2 : 1, F3>(plans[0], src, dst, sm);
+                    else hx_pass3d_fused<T, ST == HX_STAR13 ? 2 : 1, F3>(plans[idx], src, dst, sm);
+                }
                 else {
                     levels = 1;
-                    hx_pass3d_single<T, ST>(p, src, dst, hx_dev_sweep_box(p, (m - 1 - k) * p.radius), norm);
+                    hx_pass3d_march<T, ST>(p, src, dst, hx_dev_sweep_box(p, (m - 1 - k) * p.radius), norm);
                 }
             } else if constexpr (MARCH) hx_pass3d_march<T, ST>(p, src, dst, hx_dev_sweep_box(p, (m - 1 - k) * p.radius), norm);
             else hx_pass_rows<T, ST>(p, src, dst, hx_dev_sweep_box(p, (m - 1 - k) * p.radius), norm);
@@ -454,6 +457,26 @@ hx_persistent_kernel(hx_pparams p)
         }
     }
     if (blockIdx.x == 0 && threadIdx.x == 0) *p.cur_out = cur;
+}
+
+template <typename T, int ST, bool MARCH = false, int NET = HX_NET_STORE>
+__global__ void __launch_bounds__(hx_pk_threads<T, ST, MARCH, 0>(),
+                                  MARCH ? ((ST == HX_JACOBI5 || ST == HX_STAR9) ? 2 : HX_MARCH_MIN_BLOCKS) : 1)
+hx_persistent_kernel(hx_pparams p)
+{
+    hx_persistent_body<T, ST, MARCH, NET, 0>(p, nullptr);
+}
+
+/* The 3D pass kernel whose full passes fuse F3 sweeps (persistent_fused3d.cu): its plans in its
+ * parameters beside the others. */
+typedef struct {
+    hx_pparams p;
+    hx_f3plan plan[HX_F3_PLANS]; /* [q - F3]: the pass with q sweeps left in its cycle */
+} hx_f3params;
+template <typename T, int ST, int F3>
+__global__ void __launch_bounds__(hx_pk_threads<T, ST, true, F3>(), 1) hx_persistent_f3_kernel(hx_f3params q)
+{
+    hx_persistent_body<T, ST, true, HX_NET_STORE, F3>(q.p, q.plan);
 }
 
 #endif

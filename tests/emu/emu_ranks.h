@@ -66,7 +66,7 @@ template <typename T> struct emu_rank {
     int grid = 0, threads = 0;
     size_t smem = 0;
     std::vector<double> acc;
-    std::vector<hx_f3plan> f3plan; /* 3D fused passes: their plans (r.p.f3plan) */
+    hx_f3params f3; /* 3D fused passes: the kernel's parameters (f3.p: a copy of p at the launch) */
 };
 
 /* The 3D pass kernel with fused passes of `levels` sweeps of stencil st, as persistent_fused3d.cu
@@ -78,10 +78,9 @@ template <typename T, int ST, int L> static bool emu_f3_shape(emu_rank<T> &r, in
     r.threads = hx_pk_threads<T, ST, true, L>();
     r.smem = fused3d_smem<T, R, L, C::BY, C::P>();
     r.grid = sms; /* one block per SM (its shared memory) */
-    r.f3plan.assign((size_t)(depth - L + 1 > 0 ? depth - L + 1 : 0), hx_f3plan());
-    hx_f3_plans<T, R, L>(&r.d, depth, r.grid, r.f3plan.data());
+    if (depth > L + HX_F3_PLANS - 1) return false;
+    hx_f3_plans<T, R, L>(&r.d, depth, r.grid, r.f3.plan);
     r.p.levels = L;
-    r.p.f3plan = r.f3plan.data();
     return true;
 }
 template <typename T> static bool emu_f3_setup(emu_rank<T> &r, int st, int levels, int depth, int sms)
@@ -220,10 +219,12 @@ static void emu_launch(const emu_problem &pb, std::vector<emu_rank<T>> &rk, long
             else body[q] = [&p] { hx_persistent_kernel<T, ST>(p); };
         } else {
             if (pb.levels > 1) { /* fused 3D passes: the instances persistent_fused3d.cu compiles */
-                if constexpr (ST == HX_STAR13) body[q] = [&p] { hx_persistent_kernel<T, ST, true, HX_NET_STORE, 2>(p); };
-                else if (pb.levels == 2) body[q] = [&p] { hx_persistent_kernel<T, ST, true, HX_NET_STORE, 2>(p); };
-                else if (pb.levels == 3) body[q] = [&p] { hx_persistent_kernel<T, ST, true, HX_NET_STORE, 3>(p); };
-                else body[q] = [&p] { hx_persistent_kernel<T, ST, true, HX_NET_STORE, 4>(p); };
+                r.f3.p = p;
+                hx_f3params &f = r.f3;
+                if constexpr (ST == HX_STAR13) body[q] = [&f] { hx_persistent_f3_kernel<T, ST, 2>(f); };
+                else if (pb.levels == 2) body[q] = [&f] { hx_persistent_f3_kernel<T, ST, 2>(f); };
+                else if (pb.levels == 3) body[q] = [&f] { hx_persistent_f3_kernel<T, ST, 3>(f); };
+                else body[q] = [&f] { hx_persistent_f3_kernel<T, ST, 4>(f); };
             } else if (pb.march) body[q] = [&p] { hx_persistent_kernel<T, ST, true>(p); };
             else body[q] = [&p] { hx_persistent_kernel<T, ST>(p); };
         }
