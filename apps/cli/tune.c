@@ -13,8 +13,8 @@
  *      no longer fits the blocks (hx_config_check);
  *   3. refine the best two transports, greedily from each one's best: pattern staged, overlap off,
  *      fuse 2/4/8, each also without overlap (cuda; fuse x radius <= 8 in 2D, <= 4 in 3D), graph on
- *      (cuda; host-path transports and nccl), schedule fused and persistent with fuse 1..8 (cuda;
- *      transports with a device path such as ipc);
+ *      (cuda; host-path transports and nccl), schedule fused and persistent with fuse 1..8 (3D:
+ *      fuse x radius <= 4; cuda; transports with a device path such as ipc);
  *   4. stop when the budget is spent: rank 0's clock, broadcast before each candidate so that every
  *      rank stops at the same one.
  *
@@ -82,7 +82,7 @@ const hx_command hx_tune_command = {
         "greedily from their best: pattern staged, overlap off, fuse 2, 4 and 8, each also without overlap "
         "(cuda; fuse x radius <= 8 in 2D, "
         "<= 4 in 3D), graph on (cuda; host transports and nccl), schedule fused and persistent with fuse 1 to 8 "
-        "(cuda; device-path transports: ipc); "
+        "(3D: fuse x radius <= 4; cuda; device-path transports: ipc); "
         "(4) the candidate that would overrun --budget is not started. Progress: one line per candidate on stderr. "
         "Exit codes: 0 success, 2 bad input, 3 no candidate could run, 4 the winner's --verify found a difference.",
 };
@@ -287,7 +287,7 @@ static void refine(tuner *t, const char *tr, int cuda, int dim, int radius)
         const hx_schedule sched[2] = {HX_SCHEDULE_PERSISTENT, HX_SCHEDULE_FUSED};
         for (int s = 0; s < 2; s++)
             for (int f = 1; f <= 8; f *= 2) {
-                if (f > 1 && (dim != 2 || f * radius > 8)) break;
+                if (f > 1 && f * radius > (dim == 3 ? HX_FUSE_MAX_3D : 8)) break;
                 cand c = base;
                 c.schedule = sched[s];
                 c.graph = 0;
