@@ -21,8 +21,8 @@ job() { # job NP halox-args...
     if [ "$np" -gt 1 ]; then timeout 240 $MPI -np "$np" "$H" "$@"; else timeout 240 "$H" "$@"; fi
 }
 if want tests; then
-    t "GPU tests: gpu_schedule (np 1, 2)"
-    tests="gpu_schedule_np1"
+    t "GPU tests: gpu_schedule (np 1, 2), gpu_fuse_np1 (the cycle's fused 3D kernel, whose body the pass kernel now shares)"
+    tests="gpu_schedule_np1|gpu_fuse_np1"
     [ "$NGPU" -ge 2 ] && tests="$tests|gpu_schedule_np2"
     (cd "$B" && timeout 500 ctest -R "^($tests)\$" -j 1 --output-on-failure) >"$OUT/tests.log" 2>&1 || fail=1
     grep -E "runs, |FAIL|tests passed|tests failed" "$OUT/tests.log" | head -20
