@@ -27,7 +27,8 @@ typedef struct hx_sweeper hx_sweeper;
  *               host involvement until the end (device-path transports: ipc). In 2D with the direct
  *               pattern, when a rank's block fits in the GPU's shared memory, each block keeps one
  *               tile there for the run and every sweep of a cycle runs in it (fuse does not apply);
- *               otherwise passes of `fuse` sweeps (2D) or one sweep (3D) stream the field.
+ *               otherwise passes of `fuse` sweeps (fuse x radius <= 8 in 2D, <= HX_FUSE_MAX_3D in
+ *               3D, where depth <= fuse + 15) stream the field.
  * FUSED and PERSISTENT launch their own kernels: leave graph off. */
 typedef enum { HX_SCHEDULE_CYCLE = 0, HX_SCHEDULE_FUSED = 1, HX_SCHEDULE_PERSISTENT = 2 } hx_schedule;
 const char *hx_schedule_name(hx_schedule s);
@@ -86,7 +87,8 @@ int hx_sweeper_whole_graph(const hx_sweeper *s);
 /* Which kernel a device schedule (fused, persistent) runs, known after the first
  * hx_sweeper_iterate: "resident" (tiles kept in shared memory for the run), "roles" (the role-based
  * fused kernel), "passes" (the field streamed pass by pass), "passes-march" (2D passes of several
- * sweeps marching register windows) or "passes-shmem" (passes putting with the NVSHMEM device API);
+ * sweeps marching register windows), "passes-fused3d" (3D passes of fuse sweeps) or "passes-shmem"
+ * (passes putting with the NVSHMEM device API);
  * NULL for the cycle schedule. */
 const char *hx_sweeper_kernel(const hx_sweeper *s);
 
