@@ -77,6 +77,14 @@ for sched in persistent fused; do
     run_case --schedule $sched --size 150x70x50 --depth 6 --fuse 4 --iters 13 --dtype double --pattern staged
     run_case --schedule $sched --size 131x67x45 --stencil star13 --depth 3 --fuse 2 --iters 8 --pattern direct --boundary fixed
     run_case --schedule $sched --size 90x80x70 --stencil star13 --depth 2 --fuse 2 --iters 7 --dtype double --pattern staged --norm-every 4
+    # a halo deeper than the kernel's plans is refused in one line before anything runs
+    runs=$((runs + 1))
+    out=$(MPIRUN "$NP" "$HALOX" run --backend cuda --transport ipc --schedule $sched --size 64x64x64 --depth 20 --fuse 4 --iters 8 2>&1)
+    if [ $? -eq 0 ] || ! grep -q "takes depth 19 at most" <<<"$out"; then
+        echo "FAIL (np=$NP): --schedule $sched --depth 20 --fuse 4 in 3D was not refused as it should be"
+        tail -3 <<<"$out"
+        fail=$((fail + 1))
+    fi
     # and the report names the kernel that fused them
     runs=$((runs + 1))
     out=$(MPIRUN "$NP" "$HALOX" run --backend cuda --transport ipc --schedule $sched --size 64x64x64 --depth 4 --fuse 4 --iters 8 \

@@ -90,6 +90,8 @@ static kernel_fn pick_resident(hx_dtype t, hx_stencil_id st)
     return NULL;
 }
 
+int hx_device_fused3d_max_depth(int fuse) { return fuse + HX_F3_PLANS - 1; }
+
 const char *hx_device_kernel(const hx_sim *s)
 {
     const hx_device_run *r = s->device_run;

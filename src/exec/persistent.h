@@ -9,6 +9,10 @@
 extern "C" {
 #endif
 
+/* The deepest halo the fused 3D pass kernel takes with passes of `fuse` sweeps: it holds the plans
+ * of passes with fuse .. depth sweeps left in a cycle (HX_F3_PLANS, persistent_kernel.cuh). */
+int hx_device_fused3d_max_depth(int fuse);
+
 /* `sweeps` sweeps of s as cycles of s->opt.depth on the device; waits for the device. Returns 0,
  * or -1 with s->err (a device watchdog that fired names the rank, its neighbour and the exchange). */
 int hx_device_iterate(hx_sim *s, long sweeps);

@@ -16,6 +16,7 @@ int hx_device_iterate(hx_sim *s, long sweeps)
     return -1;
 }
 void hx_device_release(hx_sim *s) { (void)s; }
+int hx_device_fused3d_max_depth(int fuse) { return fuse; }
 const char *hx_device_kernel(const hx_sim *s)
 {
     (void)s;
@@ -85,6 +86,9 @@ static int check_device_schedule(hx_context *ctx, const hx_layout *l, const hx_e
                        "(a device path: ipc or nvshmem); transport %s has none", name, x->tr.ops->name);
     if (o->graph) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: schedule %s launches its own kernels: leave graphs off", name);
     const int r = hx_stencil_get(o->stencil)->radius;
+    if (l->desc.dim == 3 && o->fuse > 1 && o->depth > hx_device_fused3d_max_depth(o->fuse))
+        return hx_fail(ctx, HX_ERR_INPUT, "sweeper: schedule %s with fused 3D passes of %d sweeps takes depth %d at most (asked %d): use "
+                       "a smaller depth, or the cycle schedule", name, o->fuse, hx_device_fused3d_max_depth(o->fuse), o->depth);
     /* 2D: the pass kernel's own limit; 3D: the fused body's, as in the cycle schedule */
     const int most = l->desc.dim == 3 ? HX_FUSE_MAX_3D : 8;
     if (o->fuse * r > most)
