@@ -277,6 +277,14 @@ int cu_graph_begin(mg_kctx *k)
     return 0;
 }
 
+int cu_graph_launch(mg_kctx *k, int slot)
+{
+    cu_state *s = ST(k);
+    if (!s->graph[slot]) return snprintf(k->err, sizeof k->err, "graph %d was never recorded", slot), -1;
+    CU(k, cudaGraphLaunch(s->graph[slot], s->st), "cudaGraphLaunch");
+    return 0;
+}
+
 int cu_graph_end(mg_kctx *k, int slot)
 {
     cu_state *s = ST(k);
@@ -284,20 +292,13 @@ int cu_graph_end(mg_kctx *k, int slot)
     CU(k, cudaStreamEndCapture(s->st, &g), "cudaStreamEndCapture");
     cudaGraphExec_t x = NULL;
     const cudaError_t e = cudaGraphInstantiate(&x, g, 0);
-    (void)cudaGraphDestroy(g); /* the executable graph keeps what it needs */
+    const cudaError_t d = cudaGraphDestroy(g); /* the executable graph keeps what it needs */
     if (e != cudaSuccess) return fail(k, e, "cudaGraphInstantiate");
-    if (s->graph[slot]) (void)cudaGraphExecDestroy(s->graph[slot]);
+    const cudaError_t o = s->graph[slot] ? cudaGraphExecDestroy(s->graph[slot]) : cudaSuccess;
     s->graph[slot] = x;
-    CU(k, cudaGraphLaunch(x, s->st), "cudaGraphLaunch");
-    return 0;
-}
-
-int cu_graph_launch(mg_kctx *k, int slot)
-{
-    cu_state *s = ST(k);
-    if (!s->graph[slot]) return snprintf(k->err, sizeof k->err, "graph %d was never recorded", slot), -1;
-    CU(k, cudaGraphLaunch(s->graph[slot], s->st), "cudaGraphLaunch");
-    return 0;
+    if (d != cudaSuccess) return fail(k, d, "cudaGraphDestroy");
+    if (o != cudaSuccess) return fail(k, o, "cudaGraphExecDestroy");
+    return cu_graph_launch(k, slot); /* the recording ran nothing: this first launch does the work */
 }
 
 void cu_graph_abort(mg_kctx *k)
