@@ -1,4 +1,7 @@
-/* The device side of the kernel-initiated schedules: one kernel that runs whole deep-halo cycles
+/* (About 440 lines: the pass kernel's loop, its exchange and barrier, and the 2D tile pass share
+ * hx_pparams and the watchdog; its other passes live in pass2d_march.cuh, pass3d_march.cuh and
+ * pass3d_fused.cuh.)
+ * The device side of the kernel-initiated schedules: one kernel that runs whole deep-halo cycles
  * with no host involvement. Per cycle: every block packs its share of the halo straight into the
  * neighbours' receive slots (put), the grid meets at a barrier, block 0 signals each neighbour
  * (release store to its flag), every block waits for its own flags (acquire), unpacks its share,
@@ -17,7 +20,6 @@
 
 #include <cooperative_groups.h>
 
-#include "compute/cuda/fused3d.cuh"
 #include "halox/stencil.h"
 #include "transport/device_sync.cuh"
 #include "transport/device_table.h"
@@ -35,19 +37,6 @@ typedef struct {
     double waited_s;
     unsigned long long progress; /* exchanges completed, bumped by block 0 */
 } hx_watch;
-
-/* A fused 3D pass of the pass kernel (--fuse in 3D): the cycle schedule's fused body over tiles
- * that the grid's blocks take in turn. Its arguments and tile counts depend only on the sweeps left
- * in the cycle when the pass starts, so the host works them out once for each (hx_f3_plans). */
-typedef struct {
-    fused3d_args a;
-    int ntx, nty, nz; /* tile columns, tile rows, z chunks */
-} hx_f3plan;
-/* Plans a fused 3D kernel holds: passes with q = levels .. levels + HX_F3_PLANS - 1 sweeps left,
- * so --depth <= fuse + HX_F3_PLANS - 1. They travel in the kernel's parameters, as the cycle
- * schedule's fused kernel gets its fused3d_args, so that a pass whose plan sits at a fixed place
- * reads its fields as constant-bank operands (hx_persistent_body). */
-#define HX_F3_PLANS 16
 
 typedef struct {
     void *field[2];
@@ -339,31 +328,8 @@ __device__ __forceinline__ int hx_pass_levels(const hx_pparams &p, int left, lon
     return levels < 1 ? 1 : levels;
 }
 
-#ifdef HALOX_EMULATE
-static long hx_emu_fused3d_passes; /* fused 3D passes run (block 0 counts), so that single sweeps cannot pass for them */
-#endif
-
-/* 3D: sweeps k .. k+L-1 of a cycle in one pass of the fused body (compute/cuda/fused3d.cuh), tile by
- * tile over the grid's blocks, with the plan pl of its sweeps left (a kernel parameter); dst gets
- * the last level. The body's loads of the source are coherent (cp.async.cg, and ld.global.cg in
- * its fix-up): other blocks wrote it before the last grid barrier. */
-template <typename T, int R, int L>
-__device__ __forceinline__ void hx_pass3d_fused(const hx_f3plan &pl, const T *__restrict__ src, T *__restrict__ dst, T *sm)
-{
-    typedef fused3d_tile<T, R, L> C;
-#ifdef HALOX_EMULATE
-    if (threadIdx.x == 0 && blockIdx.x == 0) hx_emu_fused3d_passes++; /* host tests: the passes did run fused */
-#endif
-    const fused3d_args &a = pl.a;
-    const int per_z = pl.ntx * pl.nty, n = per_z * pl.nz;
-    for (int t = (int)blockIdx.x; t < n; t += (int)gridDim.x) {
-        const uint3 tile = {(unsigned)(t % pl.ntx), (unsigned)(t % per_z / pl.ntx), (unsigned)(t / per_z)};
-        sweep3d_fused_body<T, R, L, C::BY, C::P, C::RY, false>(src, dst, a, tile, sm, (int)(threadIdx.x & 31), (int)(threadIdx.x >> 5));
-        __syncthreads(); /* the next tile reuses the shared memory */
-    }
-}
-
-
+/* the 3D passes that fuse sweeps (the fused kernel's, persistent_fused3d.cu) */
+#include "exec/pass3d_fused.cuh"
 
 /* Threads and blocks per SM of each pass kernel: F3 > 0, the 3D kernel whose full passes fuse F3
  * sweeps, takes the fused body's block (32 x BY / RY threads, one block per SM: its shared memory);
@@ -428,8 +394,7 @@ __device__ __forceinline__ void hx_persistent_body(const hx_pparams &p, const hx
                     const int idx = m - k - F3;
                     if (idx == 0) hx_pass3d_fused<T, ST == HX_STAR13 ? 2 : 1, F3>(plans[0], src, dst, sm);
                     else hx_pass3d_fused<T, ST == HX_STAR13 ? 2 : 1, F3>(plans[idx], src, dst, sm);
-                }
-                else {
+                } else {
                     levels = 1;
                     hx_pass3d_march<T, ST>(p, src, dst, hx_dev_sweep_box(p, (m - 1 - k) * p.radius), norm);
                 }
