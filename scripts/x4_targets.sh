@@ -20,7 +20,7 @@ done | tee "$OUT/issue13_2d.csv"
 $MPI -np 1 $H run --backend cuda --transport ipc --size 512x512 --iters 4000 --repeat 5 --pattern direct --depth 16 \
     --schedule persistent --format csv --quiet 2>&1 | cols | tee "$OUT/issue13_1gpu.csv"
 $MPI -np "$NGPU" $H run --backend cuda --transport ipc --size 256x256x256 --iters 400 --repeat 5 --pattern direct \
-    --depth 2,4 --schedule persistent --format csv --quiet 2>&1 | cols | tee "$OUT/issue13_3d.csv"
+    --depth 2,4 --fuse 1,4 --schedule persistent --format csv --quiet 2>&1 | cols | tee "$OUT/issue13_3d.csv"
 $MPI -np "$NGPU" $H run --backend cuda --transport nccl,ipc-put --size 256x256x256 --iters 400 --repeat 5 --pattern direct \
     --depth 1,2,4 --fuse 1,2,4 --graph --overlap=off,on --format csv --quiet 2>&1 | cols | grep -v '^nx' | tee -a "$OUT/issue13_3d.csv"
 # the 3D passes read rows from L2 (HALOX_PASS3D=rows) beside the default register-window march, and

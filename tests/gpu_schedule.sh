@@ -20,7 +20,8 @@ resident_modes="1 0"
 [ "$HALOX_SHARE_GPU" = 1 ] && export HALOX_RESIDENT=0 && resident_modes=0
 export HALOX_PASS3D=rows   # HALOX_PASS3D=march: the 3D passes march register windows (below)
 export HALOX_PASS2D=tiles  # the 2D passes of several sweeps in shared-memory tiles; the march below
-run_case() { RUN_MPI="-x HALOX_RESIDENT -x HALOX_SHARE_GPU -x HALOX_PASS3D -x HALOX_PASS2D" verify_case 3 --backend cuda --transport ipc "$@"; }
+export HALOX_FUSED3D_LANES= # 16 or 32: the fused 3D passes' tile rows of floats (unset: the cost model's)
+run_case() { RUN_MPI="-x HALOX_RESIDENT -x HALOX_SHARE_GPU -x HALOX_PASS3D -x HALOX_PASS2D -x HALOX_FUSED3D_LANES" verify_case 3 --backend cuda --transport ipc "$@"; }
 for sched in persistent fused; do
     run_case --schedule $sched --size 131x67 --depth 3 --iters 14 --repeat 2 --pattern direct
     run_case --schedule $sched --size 256x256 --depth 8 --fuse 8 --iters 37 --pattern direct
@@ -69,10 +70,15 @@ done
 export HALOX_PASS2D=tiles RUN_KNOB=
 # the 3D passes that fuse sweeps (--fuse in 3D, persistent_fused3d.cu): passes of 2, 3 and 4 (star13:
 # 2), cycles with a tail of single sweeps, both dtypes, boundaries and patterns, norms, repeats, a
-# box of several tiles in x and y and several z chunks
+# box of several tiles in x and y and several z chunks; floats in tile rows of 16 and of 32 lanes
 for sched in persistent fused; do
-    run_case --schedule $sched --size 200x90x70 --depth 4 --fuse 4 --iters 17 --pattern direct --repeat 2
-    run_case --schedule $sched --size 131x67x45 --depth 5 --fuse 2 --iters 12 --pattern staged --boundary fixed --norm-every 10
+    for lanes in 16 32; do
+        export HALOX_FUSED3D_LANES=$lanes RUN_KNOB="HALOX_FUSED3D_LANES=$lanes "
+        run_case --schedule $sched --size 200x90x70 --depth 4 --fuse 4 --iters 17 --pattern direct --repeat 2
+        run_case --schedule $sched --size 131x67x45 --depth 5 --fuse 2 --iters 12 --pattern staged --boundary fixed --norm-every 10
+        run_case --schedule $sched --size 150x70x90 --depth 3 --fuse 3 --iters 10 --pattern direct --boundary fixed
+    done
+    export HALOX_FUSED3D_LANES= RUN_KNOB=
     run_case --schedule $sched --size 96x100x64 --depth 3 --fuse 3 --iters 9 --dtype double --pattern direct --boundary fixed
     run_case --schedule $sched --size 150x70x50 --depth 6 --fuse 4 --iters 13 --dtype double --pattern staged
     run_case --schedule $sched --size 131x67x45 --stencil star13 --depth 3 --fuse 2 --iters 8 --pattern direct --boundary fixed

@@ -1,10 +1,11 @@
 /* The fused 3D pass bodies (src/compute/cuda/fused3d.cuh) run on the host through tests/emu: a
- * block's 32 x BY threads as fibers, __syncthreads and warp shuffles as rendezvous, the shared
+ * block's S x BY / RY threads as fibers, __syncthreads and warp shuffles as rendezvous, the shared
  * memory of fused3d_smem per block (NaN at the start), cp.async copies landing at the wait that
  * covers them. Launched as fused3d.cu launches them (fused3d_plan: arguments, z chunks, grid,
  * tile shape), against N separate sweeps as plain loops: level j+1 is sweep j over level j inside
  * box j and the source value outside it; dst must hold the last level inside the last box, bit for
- * bit, and nothing else may be written. Every (radius, N) the library builds, both dtypes, odd
+ * bit, and nothing else may be written. Every (radius, N) the library builds, both dtypes (floats
+ * in tile rows of 32 and of 16 lanes), odd
  * boxes (partial vectors, tiles and z chunks, one-plane chunks) reaching into the ghost cells, sides
  * clipped as at a fixed boundary, blocks in either order. Races, memory ordering and timing on a
  * GPU are the GPU suite's (tests/gpu_fuse.sh, compute-sanitizer). */
@@ -29,13 +30,13 @@ struct fused_case {
     long slots;     /* blocks resident at once, for the z chunks */
 };
 
-template <typename T, int R, int L> static void run_case(const fused_case &c)
+template <typename T, int R, int L, int S> static void run_case(const fused_case &c)
 {
-    typedef fused3d_tile<T, R, L> C;
+    typedef fused3d_tile<T, R, L, S> C;
     const int g = (L + c.extra) * R + c.slack;
     const int V = vec16<T>::n, H = L * R, lo = g - c.extra * R;
     /* n[0] or n[1] == 0: the last tile in x (y) holds one vector (row) of the box */
-    const int n[3] = {c.n[0] ? c.n[0] : (32 - 2 * ((H + V - 1) / V)) * V + 1 - lo % V - 2 * c.extra * R,
+    const int n[3] = {c.n[0] ? c.n[0] : (S - 2 * ((H + V - 1) / V)) * V + 1 - lo % V - 2 * c.extra * R,
                       c.n[1] ? c.n[1] : C::BY - 2 * H + 1 - 2 * c.extra * R, c.n[2]};
     const int alloc[3] = {(n[0] + 2 * g + HX_ROW_ALIGN - 1) / HX_ROW_ALIGN * HX_ROW_ALIGN, n[1] + 2 * g, n[2] + 2 * g};
     const long sy = alloc[0], sz = sy * alloc[1], cells = sz * alloc[2];
@@ -62,7 +63,7 @@ template <typename T, int R, int L> static void run_case(const fused_case &c)
         for (int y = out.lo[1]; y < out.hi[1]; y++)
             for (int x = out.lo[0]; x < out.hi[0]; x++) want[(size_t)(x + y * sy + z * sz)] = cur[(size_t)(x + y * sy + z * sz)];
 
-    const fused3d_launch l = fused3d_plan<T, R, L>(boxes, alloc, c.slots);
+    const fused3d_launch l = fused3d_plan<T, R, L, S>(boxes, alloc, c.slots);
     one_plane += l.a.zchunk == 1;
     one_chunk += l.grid.z == 1;
     checks++;
@@ -70,13 +71,13 @@ template <typename T, int R, int L> static void run_case(const fused_case &c)
         std::fill(dst.begin(), dst.end(), (T)-7);
         hx_emu_reverse_blocks(rev);
         hx_emu_launch_block(l.grid, l.block, l.smem, [&] {
-            sweep3d_fused_body<T, R, L, C::BY, C::P, C::RY>(src.data(), dst.data(), l.a, blockIdx, reinterpret_cast<T *>(hx_emu_shared()), (int)threadIdx.x, (int)threadIdx.y);
+            sweep3d_fused_body<T, R, L, C::BY, C::P, C::RY, S>(src.data(), dst.data(), l.a, blockIdx, reinterpret_cast<T *>(hx_emu_shared()), (int)threadIdx.x, (int)threadIdx.y);
         });
         const long i = emu_first_diff(dst, want);
         if (i < 0 && emu_first_diff(src, src0) < 0) continue;
         failures++;
-        printf("FAIL %s R=%d N=%d n=%dx%dx%d g=%d fixed=%#x zchunk=%d grid=%ux%ux%u blocks %s: ",
-               sizeof(T) == 4 ? "float" : "double", R, L, n[0], n[1], n[2], g, c.fixed, l.a.zchunk, l.grid.x, l.grid.y,
+        printf("FAIL %s S=%d R=%d N=%d n=%dx%dx%d g=%d fixed=%#x zchunk=%d grid=%ux%ux%u blocks %s: ",
+               sizeof(T) == 4 ? "float" : "double", S, R, L, n[0], n[1], n[2], g, c.fixed, l.a.zchunk, l.grid.x, l.grid.y,
                l.grid.z, rev ? "backwards" : "forwards");
         emu_print_where(i, sy, sz, dst, want);
         return;
@@ -87,12 +88,16 @@ template <typename T, int R, int L> static void run_levels()
 {
     const fused_case cases[] = {
         {{45, 33, 9}, 1, 0, 0u, 1000},     /* many blocks resident: one plane per chunk */
-        {{130, 30, 13}, 0, 1, 0x21u, 1},   /* two tiles in x and y, one chunk; x low, z high fixed */
+        {{130, 30, 13}, 0, 1, 0x21u, 1},   /* two or three tiles in x, one chunk; x low, z high fixed */
         {{21, 60, 7}, 2, 0, 0x16u, 6},     /* tall: several tile rows; x high, y low, z low fixed */
+        {{21, 130, 6}, 0, 0, 0u, 4},       /* taller: several tile rows of the tallest tiles (64 rows) */
         {{0, 0, 5}, 1, 1, 0u, 3},          /* a tile and one vector in x, a tile and one row in y */
         {{250, 70, 23}, 1, 0, 0x4u, 2},    /* tiles inside every box (the march's fast steps), full rounds of NS steps and a remainder */
     };
-    for (const fused_case &c : cases) run_case<T, R, L>(c);
+    for (const fused_case &c : cases) {
+        run_case<T, R, L, 32>(c);
+        if constexpr (sizeof(T) == 4 && L > 1) run_case<T, R, L, 16>(c); /* the narrow tile */
+    }
 }
 
 template <typename T> static void run_dtype()
@@ -105,8 +110,32 @@ template <typename T> static void run_dtype()
     run_levels<T, 2, 2>();
 }
 
+/* fused3d_pick_lanes at the blocks it was measured at (one H200, 132 SMs, a pass of 4 jacobi7
+ * sweeps of floats at depth 4; docs/results.md, session 17): the narrow tile at a 4-GPU rank's
+ * block (26% faster there), the wide one at 512x256x256 (6% faster there). */
+static void check_lanes_choice(void)
+{
+    const struct {
+        int n[3], want;
+    } cases[] = {{{256, 128, 128}, 16}, {{256, 256, 128}, 16}, {{512, 256, 256}, 32}};
+    for (const auto &c : cases) {
+        const int g = 4, alloc[3] = {(c.n[0] + 2 * g + HX_ROW_ALIGN - 1) / HX_ROW_ALIGN * HX_ROW_ALIGN, c.n[1] + 2 * g, c.n[2] + 2 * g};
+        hx_box boxes[4];
+        for (int j = 0; j < 4; j++) boxes[j] = emu_level_box(3, c.n, g, 3 - j, 0u);
+        const double c16 = fused3d_plan<float, 1, 4, 16>(boxes, alloc, 132).cost, c32 = fused3d_plan<float, 1, 4, 32>(boxes, alloc, 132).cost;
+        const int got = fused3d_pick_lanes<float>(c16, c32, 0);
+        checks++;
+        if (got != c.want || fused3d_pick_lanes<double>(c16, c32, 16) != 32 || fused3d_pick_lanes<float>(c16, c32, 48 - c.want) != 48 - c.want) {
+            failures++;
+            printf("FAIL lanes at %dx%dx%d: the model picks %d (costs %.0f narrow, %.0f wide), want %d\n", c.n[0], c.n[1], c.n[2], got, c16,
+                   c32, c.want);
+        }
+    }
+}
+
 int main(void)
 {
+    check_lanes_choice();
     run_dtype<float>();
     run_dtype<double>();
     printf("fused 3D bodies on the host: %d of %d passes bit-identical to separate sweeps, blocks in either order "

@@ -86,12 +86,13 @@ template <typename T, int ST> static void run_fused3d()
             pb.bnd = b ? HX_PERIODIC : HX_FIXED;
             pb.pattern = (k & 1) ? HX_DIRECT : HX_STAGED;
             pb.pgrid[0] = pb.pgrid[1] = pb.pgrid[2] = 1;
-            /* x: two tiles of floats (120 cells a tile at 4 levels), y: two or more tiles of rows */
+            /* x: two or more tiles of floats (120 or 56 cells a tile at 4 levels), y: one or more tiles of rows */
             pb.global[0] = 150 + 3 * b, pb.global[1] = 40 + k, pb.global[2] = 13 + 2 * b;
             pb.sms = 2 + b; /* fewer blocks than tiles x chunks */
             pb.norm_every = k % 3 == 0 ? 2 * c[0] : 0; /* the pass before a norm is cut short */
             pb.cur0 = k & 1, pb.order = k % 3 == 0 ? 0 : k % 3 == 1 ? 1 : 2000 + k;
             pb.march = true;
+            pb.lanes3 = (k & 2) ? 16 : 32; /* floats: both tile widths (fused3d_tile's S); doubles take 32 */
             const long before = hx_emu_fused3d_passes, s1 = c[0] + c[0] / 2 + 1, s2 = c[0];
             run<T, ST>(pb, s1, s2);
             /* the passes of whole cycles; with norms, at least the first cycle's */

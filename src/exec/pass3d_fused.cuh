@@ -23,14 +23,14 @@ typedef struct {
 static long hx_emu_fused3d_passes; /* fused 3D passes run (block 0 counts), so that single sweeps cannot pass for them */
 #endif
 
-/* 3D: sweeps k .. k+L-1 of a cycle in one pass of the fused body (compute/cuda/fused3d.cuh), tile by
- * tile over the grid's blocks, with the plan pl of its sweeps left (a kernel parameter); dst gets
- * the last level. The body's loads of the source are coherent (cp.async.cg, and ld.global.cg in
- * its fix-up): other blocks wrote it before the last grid barrier. */
-template <typename T, int R, int L>
+/* 3D: sweeps k .. k+L-1 of a cycle in one pass of the fused body (compute/cuda/fused3d.cuh, tile
+ * rows of S lanes), tile by tile over the grid's blocks, with the plan pl of its sweeps left (a
+ * kernel parameter); dst gets the last level. The body's loads of the source are coherent
+ * (cp.async.cg, and ld.global.cg in its fix-up): other blocks wrote it before the last grid barrier. */
+template <typename T, int R, int L, int S>
 __device__ __forceinline__ void hx_pass3d_fused(const hx_f3plan &pl, const T *__restrict__ src, T *__restrict__ dst, T *sm)
 {
-    typedef fused3d_tile<T, R, L> C;
+    typedef fused3d_tile<T, R, L, S> C;
 #ifdef HALOX_EMULATE
     if (threadIdx.x == 0 && blockIdx.x == 0) hx_emu_fused3d_passes++; /* host tests: the passes did run fused */
 #endif
@@ -38,7 +38,7 @@ __device__ __forceinline__ void hx_pass3d_fused(const hx_f3plan &pl, const T *__
     const int per_z = pl.ntx * pl.nty, n = per_z * pl.nz;
     for (int t = (int)blockIdx.x; t < n; t += (int)gridDim.x) {
         const uint3 tile = {(unsigned)(t % pl.ntx), (unsigned)(t % per_z / pl.ntx), (unsigned)(t / per_z)};
-        sweep3d_fused_body<T, R, L, C::BY, C::P, C::RY, false>(src, dst, a, tile, sm, (int)(threadIdx.x & 31), (int)(threadIdx.x >> 5));
+        sweep3d_fused_body<T, R, L, C::BY, C::P, C::RY, S, false>(src, dst, a, tile, sm, (int)(threadIdx.x & 31), (int)(threadIdx.x >> 5));
         __syncthreads(); /* the next tile reuses the shared memory */
     }
 }

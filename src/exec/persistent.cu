@@ -40,7 +40,7 @@ struct hx_device_run {
     int roles; /* the role-based fused kernel (roles_kernel.cuh, HALOX_ROLES=1) */
     int march2d; /* the 2D passes march register windows (pass2d_march.cuh) */
     int fused3d; /* the 3D passes fuse r->levels sweeps (persistent_fused3d.cu) */
-    hx_f3plan f3plan[HX_F3_PLANS]; /* their plans, one per sweeps left in a cycle (kernel parameters) */
+    hx_f3params f3; /* their kernel's parameters: the plans (one per sweeps left in a cycle) filled at set-up, p at a launch */
     unsigned long long *ll_mail[2]; /* device, per parity: the mailbox of flagged words ([0] owns the allocation) */
     unsigned long long *prof;      /* device, HALOX_PROFILE=1 */
 };
@@ -260,6 +260,25 @@ static int setup_roles(hx_sim *s, const hx_dev_table *table, int sms)
     return 1;
 }
 
+/* Fused 3D passes of floats: the narrow tile (rows of 16 lanes, fused3d_tile) where
+ * fused3d_pick_lanes takes it for a cycle's passes over the grid's blocks and its kernel keeps as
+ * many blocks per SM; f3 and the launch shape follow it. */
+static int f3_choose_lanes(hx_sim *s, hx_device_run *r, hx_f3_kernel *f3, int per_sm)
+{
+    hx_f3_kernel narrow;
+    if (hx_f3_pick(s->bk->dtype, s->bk->stencil, s->opt.fuse, 16, &narrow)) return 0; /* doubles: none */
+    const hx_decomp *d = s->bk->decomp;
+    const double c16 = narrow.cost(d, s->opt.depth, r->grid), c32 = f3->cost(d, s->opt.depth, r->grid);
+    if (fused3d_pick_lanes<float>(c16, c32, fused3d_lanes_env()) != 16) return 0;
+    int narrow_per_sm = 0;
+    DEV_TRY(cudaFuncSetAttribute(narrow.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)narrow.smem));
+    DEV_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&narrow_per_sm, narrow.kernel, narrow.threads, narrow.smem));
+    if (narrow_per_sm < per_sm) return 0; /* the grid must stay resident */
+    *f3 = narrow;
+    r->kernel = narrow.kernel, r->threads = narrow.threads, r->smem = narrow.smem;
+    return 0;
+}
+
 static int setup(hx_sim *s)
 {
     hx_device_run *r = (hx_device_run *)calloc(1, sizeof *r);
@@ -298,13 +317,13 @@ static int setup(hx_sim *s)
      * NVSHMEM device API) */
     hx_f3_kernel f3 = {};
     if (d->dim == 3 && s->opt.fuse > 1) {
-        if (hx_f3_pick(s->bk->dtype, s->bk->stencil, s->opt.fuse, &f3))
+        if (hx_f3_pick(s->bk->dtype, s->bk->stencil, s->opt.fuse, 32, &f3))
             return snprintf(s->err, sizeof s->err, "fused 3D passes take 2 to %d sweeps of radius %d (asked %d)", HX_FUSE_MAX_3D / s->radius,
                             s->radius, s->opt.fuse), -1;
-        if (s->opt.depth > s->opt.fuse + HX_F3_PLANS - 1)
+        if (s->opt.depth > hx_device_fused3d_max_depth(s->opt.fuse))
             return snprintf(s->err, sizeof s->err, "schedule %s with fused 3D passes of %d sweeps takes depth %d at most (asked %d): use "
                             "a smaller depth, or the cycle schedule", hx_schedule_name(s->opt.schedule), s->opt.fuse,
-                            s->opt.fuse + HX_F3_PLANS - 1, s->opt.depth), -1;
+                            hx_device_fused3d_max_depth(s->opt.fuse), s->opt.depth), -1;
         r->kernel = f3.kernel, r->threads = f3.threads, r->smem = f3.smem, r->levels = s->opt.fuse, r->fused3d = 1;
     }
 #ifdef HALOX_HAVE_NVSHMEM_DEVICE
@@ -326,11 +345,15 @@ static int setup(hx_sim *s)
                         dev, r->smem), -1;
     /* march and fused 3D: every block resident, taking marches or tiles in turn */
     r->grid = march2d || r->fused3d ? per_sm * sms : hx_pass_grid(d, s->radius, s->opt.depth, &ps, per_sm, sms);
-    if (r->fused3d) f3.plans(d, s->opt.depth, r->grid, r->f3plan); /* depth - levels + 1 of them (checked above) */
+    if (r->fused3d) {
+        if (f3_choose_lanes(s, r, &f3, per_sm)) return -1;
+        f3.plans(d, s->opt.depth, r->grid, r->f3.plan); /* depth - levels + 1 of them (checked above) */
+    }
     if (alloc_profile(s, r)) return -1;
     if (getenv("HALOX_VERBOSE") && d->rank == 0)
-        fprintf(stderr, "halox: %s schedule: pass kernel, %d blocks of %d threads (%d per SM), %zu B of shared memory\n",
-                hx_schedule_name(s->opt.schedule), r->grid, r->threads, per_sm, r->smem);
+        fprintf(stderr, "halox: %s schedule: pass kernel, %d blocks of %d threads (%d per SM), %zu B of shared memory%s%s\n",
+                hx_schedule_name(s->opt.schedule), r->grid, r->threads, per_sm, r->smem, r->fused3d ? ", fused 3D tile rows of " : "",
+                r->fused3d ? (f3.lanes == 16 ? "16 lanes" : "32 lanes") : "");
     return 0;
 }
 
@@ -417,12 +440,10 @@ static int launch(hx_sim *s, long sweeps, long done0, cudaStream_t st)
     p.ll_mail[0] = r->ll_mail[0];
     p.ll_mail[1] = r->ll_mail[1];
     p.prof = r->prof;
-    hx_f3params f3; /* the fused 3D kernel's parameters */
     void *args[] = {&p};
     if (r->fused3d) {
-        f3.p = p;
-        memcpy(f3.plan, r->f3plan, sizeof f3.plan);
-        args[0] = &f3;
+        r->f3.p = p;
+        args[0] = &r->f3;
     }
     DEV_TRY(cudaLaunchCooperativeKernel(r->kernel, dim3((unsigned)r->grid), dim3((unsigned)r->threads), args, r->smem, st));
     /* exchanges this launch makes: one per cycle */

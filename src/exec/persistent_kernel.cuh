@@ -332,11 +332,12 @@ __device__ __forceinline__ int hx_pass_levels(const hx_pparams &p, int left, lon
 #include "exec/pass3d_fused.cuh"
 
 /* Threads and blocks per SM of each pass kernel: F3 > 0, the 3D kernel whose full passes fuse F3
- * sweeps, takes the fused body's block (32 x BY / RY threads, one block per SM: its shared memory);
+ * sweeps, takes the fused body's block (S x BY / RY threads, one block per SM: its shared memory);
  * the 2D march 128 threads, two or more per SM; the others 512. */
-template <typename T, int ST, bool MARCH, int F3> __host__ __device__ constexpr int hx_pk_threads()
+template <typename T, int ST, bool MARCH, int F3, int S = 32> __host__ __device__ constexpr int hx_pk_threads()
 {
-    return F3 > 0 ? 32 * fused3d_tile<T, ST == HX_STAR13 ? 2 : 1, F3>::BY / fused3d_tile<T, ST == HX_STAR13 ? 2 : 1, F3>::RY
+    typedef fused3d_tile<T, ST == HX_STAR13 ? 2 : 1, (F3 > 0 ? F3 : 2), S> C;
+    return F3 > 0 ? S * C::BY / C::RY
                   : MARCH && (ST == HX_JACOBI5 || ST == HX_STAR9) ? 128 : 512;
 }
 
@@ -350,8 +351,8 @@ template <typename T, int ST, bool MARCH, int F3> __host__ __device__ constexpr 
 #ifndef HX_MARCH_MIN_BLOCKS
 #define HX_MARCH_MIN_BLOCKS 1
 #endif
-/* The body of every pass kernel; plans: the fused 3D kernel's (F3 > 0), in its parameters. */
-template <typename T, int ST, bool MARCH, int NET, int F3>
+/* The body of every pass kernel; plans: the fused 3D kernel's (F3 > 0, tile rows of S lanes), in its parameters. */
+template <typename T, int ST, bool MARCH, int NET, int F3, int S = 32>
 __device__ __forceinline__ void hx_persistent_body(const hx_pparams &p, const hx_f3plan *plans)
 {
 #ifdef HALOX_EMULATE
@@ -392,8 +393,8 @@ __device__ __forceinline__ void hx_persistent_body(const hx_pparams &p, const hx
                      * body still spills here (72 registers a thread beside the exchange and the
                      * march): a pass takes about 1.45 times as long as in its own kernel. */
                     const int idx = m - k - F3;
-                    if (idx == 0) hx_pass3d_fused<T, ST == HX_STAR13 ? 2 : 1, F3>(plans[0], src, dst, sm);
-                    else hx_pass3d_fused<T, ST == HX_STAR13 ? 2 : 1, F3>(plans[idx], src, dst, sm);
+                    if (idx == 0) hx_pass3d_fused<T, ST == HX_STAR13 ? 2 : 1, F3, S>(plans[0], src, dst, sm);
+                    else hx_pass3d_fused<T, ST == HX_STAR13 ? 2 : 1, F3, S>(plans[idx], src, dst, sm);
                 } else {
                     levels = 1;
                     hx_pass3d_march<T, ST>(p, src, dst, hx_dev_sweep_box(p, (m - 1 - k) * p.radius), norm);
@@ -438,10 +439,10 @@ typedef struct {
     hx_pparams p;
     hx_f3plan plan[HX_F3_PLANS]; /* [q - F3]: the pass with q sweeps left in its cycle */
 } hx_f3params;
-template <typename T, int ST, int F3>
-__global__ void __launch_bounds__(hx_pk_threads<T, ST, true, F3>(), 1) hx_persistent_f3_kernel(hx_f3params q)
+template <typename T, int ST, int F3, int S>
+__global__ void __launch_bounds__(hx_pk_threads<T, ST, true, F3, S>(), 1) hx_persistent_f3_kernel(hx_f3params q)
 {
-    hx_persistent_body<T, ST, true, HX_NET_STORE, F3>(q.p, q.plan);
+    hx_persistent_body<T, ST, true, HX_NET_STORE, F3, S>(q.p, q.plan);
 }
 
 #endif

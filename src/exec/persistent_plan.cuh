@@ -92,20 +92,33 @@ static inline int hx_pass_grid(const hx_decomp *d, int radius, int depth, const 
     return (int)(work < grid ? (work > 0 ? work : 1) : grid);
 }
 
-/* The 3D pass kernel's fused passes of L sweeps of radius R (hx_pass3d_fused): for each q = L ..
- * depth sweeps left in the cycle when a pass starts, the cycle schedule's launch arithmetic
- * (fused3d_plan) over the boxes of sweeps m-q .. m-q+L-1, with the grid's `slots` blocks in place
- * of the blocks resident at once. out holds depth - L + 1 plans. */
-template <typename T, int R, int L> static inline void hx_f3_plans(const hx_decomp *d, int depth, long slots, hx_f3plan *out)
+/* The 3D pass kernel's fused passes of L sweeps of radius R (hx_pass3d_fused) in tiles of S-lane
+ * rows: for a pass that starts with q sweeps left in the cycle, the cycle schedule's launch
+ * arithmetic (fused3d_plan) over the boxes of sweeps m-q .. m-q+L-1, with the grid's `slots`
+ * blocks in place of the blocks resident at once. */
+template <typename T, int R, int L, int S> static inline fused3d_launch hx_f3_pass(const hx_decomp *d, int q, long slots)
+{
+    hx_box boxes[L];
+    for (int j = 0; j < L; j++) boxes[j] = hx_sweep_box(d, (q - 1 - j) * R);
+    return fused3d_plan<T, R, L, S>(boxes, d->alloc, slots);
+}
+/* The plans for q = L .. depth: out holds depth - L + 1 of them. */
+template <typename T, int R, int L, int S> static inline void hx_f3_plans(const hx_decomp *d, int depth, long slots, hx_f3plan *out)
 {
     for (int q = L; q <= depth; q++) {
-        hx_box boxes[L];
-        for (int j = 0; j < L; j++) boxes[j] = hx_sweep_box(d, (q - 1 - j) * R);
-        const fused3d_launch l = fused3d_plan<T, R, L>(boxes, d->alloc, slots);
+        const fused3d_launch l = hx_f3_pass<T, R, L, S>(d, q, slots);
         hx_f3plan &pl = out[q - L];
         pl.a = l.a;
         pl.ntx = (int)l.grid.x, pl.nty = (int)l.grid.y, pl.nz = (int)l.grid.z;
     }
+}
+/* The model's cost of a cycle's full passes (q = depth, depth - L, ... >= L), for the choice of S
+ * (fused3d_pick_lanes). */
+template <typename T, int R, int L, int S> static inline double hx_f3_cost(const hx_decomp *d, int depth, long slots)
+{
+    double c = 0;
+    for (int q = depth; q >= L; q -= L) c += hx_f3_pass<T, R, L, S>(d, q, slots).cost;
+    return c;
 }
 
 /* The resident kernel's tiles: tx x ty cores, ntx x nty of them (a block each, `threads` threads,

@@ -49,6 +49,7 @@ struct emu_problem {
     int order;      /* 0: blockIdx order, 1: reversed, else a random order per round from this seed */
     bool march;     /* the pass kernel's passes march register windows: in 3D (HALOX_PASS3D=march), in 2D
                      * with levels > 1 (pass2d_march.cuh, the default there; else HALOX_PASS2D=tiles) */
+    int lanes3;     /* fused 3D passes of floats: 16 or 32 lanes a tile row; 0: the cost model's choice */
 };
 
 template <typename T> struct emu_rank {
@@ -67,29 +68,51 @@ template <typename T> struct emu_rank {
     size_t smem = 0;
     std::vector<double> acc;
     hx_f3params f3; /* 3D fused passes: the kernel's parameters (f3.p: a copy of p at the launch) */
+    int lanes = 32; /* 3D fused passes: the lanes of a tile row (fused3d_tile's S) */
 };
 
 /* The 3D pass kernel with fused passes of `levels` sweeps of stencil st, as persistent_fused3d.cu
- * sets it up: its block, shared memory and plans; false where no instance exists. */
-template <typename T, int ST, int L> static bool emu_f3_shape(emu_rank<T> &r, int depth, int sms)
+ * and persistent.cu's f3_choose_lanes set it up: tile rows of 16 lanes where the cost model takes
+ * them (or `lanes`, 16 or 32, where given), its block, shared memory and plans; false where no
+ * instance exists. */
+template <typename T, int ST, int L, int S> static void emu_f3_shape(emu_rank<T> &r, int depth, int sms)
 {
     constexpr int R = ST == HX_STAR13 ? 2 : 1;
-    typedef fused3d_tile<T, R, L> C;
-    r.threads = hx_pk_threads<T, ST, true, L>();
-    r.smem = fused3d_smem<T, R, L, C::BY, C::P>();
+    typedef fused3d_tile<T, R, L, S> C;
+    r.threads = hx_pk_threads<T, ST, true, L, S>();
+    r.smem = fused3d_smem<T, R, L, C::BY, C::P, S>();
     r.grid = sms; /* one block per SM (its shared memory) */
-    if (depth > L + HX_F3_PLANS - 1) return false;
-    hx_f3_plans<T, R, L>(&r.d, depth, r.grid, r.f3.plan);
+    hx_f3_plans<T, R, L, S>(&r.d, depth, r.grid, r.f3.plan);
     r.p.levels = L;
+    r.lanes = S;
+}
+template <typename T, int ST, int L> static bool emu_f3_pick(emu_rank<T> &r, int depth, int sms, int lanes)
+{
+    constexpr int R = ST == HX_STAR13 ? 2 : 1;
+    if (depth > L + HX_F3_PLANS - 1) return false;
+    if constexpr (sizeof(T) == 4)
+        if (fused3d_pick_lanes<T>(hx_f3_cost<T, R, L, 16>(&r.d, depth, sms), hx_f3_cost<T, R, L, 32>(&r.d, depth, sms), lanes) == 16) {
+            emu_f3_shape<T, ST, L, 16>(r, depth, sms);
+            return true;
+        }
+    emu_f3_shape<T, ST, L, 32>(r, depth, sms);
     return true;
 }
-template <typename T> static bool emu_f3_setup(emu_rank<T> &r, int st, int levels, int depth, int sms)
+template <typename T> static bool emu_f3_setup(emu_rank<T> &r, int st, int levels, int depth, int sms, int lanes)
 {
-    if (st == HX_JACOBI7 && levels == 2) return emu_f3_shape<T, HX_JACOBI7, 2>(r, depth, sms);
-    if (st == HX_JACOBI7 && levels == 3) return emu_f3_shape<T, HX_JACOBI7, 3>(r, depth, sms);
-    if (st == HX_JACOBI7 && levels == 4) return emu_f3_shape<T, HX_JACOBI7, 4>(r, depth, sms);
-    if (st == HX_STAR13 && levels == 2) return emu_f3_shape<T, HX_STAR13, 2>(r, depth, sms);
+    if (st == HX_JACOBI7 && levels == 2) return emu_f3_pick<T, HX_JACOBI7, 2>(r, depth, sms, lanes);
+    if (st == HX_JACOBI7 && levels == 3) return emu_f3_pick<T, HX_JACOBI7, 3>(r, depth, sms, lanes);
+    if (st == HX_JACOBI7 && levels == 4) return emu_f3_pick<T, HX_JACOBI7, 4>(r, depth, sms, lanes);
+    if (st == HX_STAR13 && levels == 2) return emu_f3_pick<T, HX_STAR13, 2>(r, depth, sms, lanes);
     return false;
+}
+/* The fused 3D kernel's body for rank r's levels and lanes */
+template <typename T, int ST, int S> static std::function<void()> emu_f3_body(const emu_rank<T> &r, hx_f3params &f)
+{
+    if constexpr (ST == HX_STAR13) return [&f] { hx_persistent_f3_kernel<T, ST, 2, S>(f); };
+    else if (r.p.levels == 2) return [&f] { hx_persistent_f3_kernel<T, ST, 2, S>(f); };
+    else if (r.p.levels == 3) return [&f] { hx_persistent_f3_kernel<T, ST, 3, S>(f); };
+    else return [&f] { hx_persistent_f3_kernel<T, ST, 4, S>(f); };
 }
 
 /* a wait's timeout on the emulator's clock (1 us per spin yield): 200000 yields. A wait that
@@ -220,11 +243,9 @@ static void emu_launch(const emu_problem &pb, std::vector<emu_rank<T>> &rk, long
         } else {
             if (pb.levels > 1) { /* fused 3D passes: the instances persistent_fused3d.cu compiles */
                 r.f3.p = p;
-                hx_f3params &f = r.f3;
-                if constexpr (ST == HX_STAR13) body[q] = [&f] { hx_persistent_f3_kernel<T, ST, 2>(f); };
-                else if (pb.levels == 2) body[q] = [&f] { hx_persistent_f3_kernel<T, ST, 2>(f); };
-                else if (pb.levels == 3) body[q] = [&f] { hx_persistent_f3_kernel<T, ST, 3>(f); };
-                else body[q] = [&f] { hx_persistent_f3_kernel<T, ST, 4>(f); };
+                if constexpr (sizeof(T) == 4)
+                    if (r.lanes == 16) body[q] = emu_f3_body<T, ST, 16>(r, r.f3);
+                if (r.lanes == 32) body[q] = emu_f3_body<T, ST, 32>(r, r.f3);
             } else if (pb.march) body[q] = [&p] { hx_persistent_kernel<T, ST, true>(p); };
             else body[q] = [&p] { hx_persistent_kernel<T, ST>(p); };
         }
@@ -286,7 +307,7 @@ static const char *emu_setup(const emu_problem &pb, std::vector<emu_rank<T>> &rk
                 if (pb.per_sm_cap > 0 && per_sm > pb.per_sm_cap) per_sm = pb.per_sm_cap;
                 r.grid = per_sm * pb.sms, r.threads = 128, r.smem = 0;
             }
-            if (pb.dim == 3 && pb.levels > 1 && !emu_f3_setup(r, pb.st, pb.levels, pb.depth, pb.sms))
+            if (pb.dim == 3 && pb.levels > 1 && !emu_f3_setup(r, pb.st, pb.levels, pb.depth, pb.sms, pb.lanes3))
                 return "no fused 3D pass kernel for these levels and stencil";
         }
         const size_t cells = (size_t)hx_alloc_cells(&d);

@@ -3,42 +3,49 @@
 #include "compute/cuda/ops.h"
 
 /* One block per multiprocessor (shared memory), but two for the one-level tile of radius 1 (98 KiB) */
-template <typename T, int R, int L, int BY, int P, int RY>
-__global__ void __launch_bounds__(32 * BY / RY, L == 1 && R == 1 ? 2 : 1) sweep3d_fused(const T *__restrict__ src, T *__restrict__ dst, fused3d_args a)
+template <typename T, int R, int L, int BY, int P, int RY, int S>
+__global__ void __launch_bounds__(S * BY / RY, L == 1 && R == 1 ? 2 : 1) sweep3d_fused(const T *__restrict__ src, T *__restrict__ dst, fused3d_args a)
 {
     extern __shared__ __align__(16) unsigned char fused3d_raw[];
-    sweep3d_fused_body<T, R, L, BY, P, RY>(src, dst, a, blockIdx, reinterpret_cast<T *>(fused3d_raw), (int)threadIdx.x, (int)threadIdx.y);
+    sweep3d_fused_body<T, R, L, BY, P, RY, S>(src, dst, a, blockIdx, reinterpret_cast<T *>(fused3d_raw), (int)threadIdx.x, (int)threadIdx.y);
 }
 
 /* Blocks per multiprocessor of each instance, from the occupancy calculator at set-up; 0 where the
- * kernel cannot run on this GPU (fused3d_why says why: too little shared memory, no kernel image). */
-static int fused3d_occ[2][2][HX_FUSE_MAX_3D]; /* [dtype][radius - 1][levels - 1] */
-static cudaError_t fused3d_why[2][2][HX_FUSE_MAX_3D];
+ * kernel cannot run on this GPU (fused3d_why says why: too little shared memory, no kernel image).
+ * The last index: tile rows of 32 lanes, or of 16 (floats' narrow tile, fused3d_tile). */
+static int fused3d_occ[2][2][HX_FUSE_MAX_3D][2]; /* [dtype][radius - 1][levels - 1][S == 16] */
+static cudaError_t fused3d_why[2][2][HX_FUSE_MAX_3D][2];
 
-template <typename T, int R, int L> static void prepare_one(int dslot)
+template <typename T, int R, int L, int S> static void prepare_one(int dslot)
 {
-    typedef fused3d_tile<T, R, L> C;
-    const size_t smem = fused3d_smem<T, R, L, C::BY, C::P>();
-    cudaError_t e = cudaFuncSetAttribute(sweep3d_fused<T, R, L, C::BY, C::P, C::RY>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    typedef fused3d_tile<T, R, L, S> C;
+    const size_t smem = fused3d_smem<T, R, L, C::BY, C::P, S>();
+    cudaError_t e = cudaFuncSetAttribute(sweep3d_fused<T, R, L, C::BY, C::P, C::RY, S>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
     int occ = 0;
-    if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, sweep3d_fused<T, R, L, C::BY, C::P, C::RY>, 32 * C::BY / C::RY, smem);
+    if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, sweep3d_fused<T, R, L, C::BY, C::P, C::RY, S>, S * C::BY / C::RY, smem);
     if (e == cudaSuccess && occ < 1) e = cudaErrorInvalidConfiguration; /* the block does not fit this GPU */
     if (e != cudaSuccess) {
         cudaGetLastError(); /* not sticky: reported when a pass asks for this kernel */
         occ = 0;
     }
-    fused3d_occ[dslot][R - 1][L - 1] = occ;
-    fused3d_why[dslot][R - 1][L - 1] = e;
+    fused3d_occ[dslot][R - 1][L - 1][S == 16] = occ;
+    fused3d_why[dslot][R - 1][L - 1][S == 16] = e;
+}
+
+template <typename T, int R, int L> static void prepare_levels(int dslot)
+{
+    prepare_one<T, R, L, 32>(dslot);
+    if constexpr (sizeof(T) == 4 && L > 1) prepare_one<T, R, L, 16>(dslot);
 }
 
 template <typename T> static void prepare_dtype(int dslot)
 {
-    prepare_one<T, 1, 1>(dslot);
-    prepare_one<T, 2, 1>(dslot);
-    prepare_one<T, 1, 2>(dslot);
-    prepare_one<T, 1, 3>(dslot);
-    prepare_one<T, 1, 4>(dslot);
-    prepare_one<T, 2, 2>(dslot);
+    prepare_levels<T, 1, 1>(dslot);
+    prepare_levels<T, 2, 1>(dslot);
+    prepare_levels<T, 1, 2>(dslot);
+    prepare_levels<T, 1, 3>(dslot);
+    prepare_levels<T, 1, 4>(dslot);
+    prepare_levels<T, 2, 2>(dslot);
 }
 
 /* At backend creation, outside any stream capture: the shared memory beyond 48 KiB is granted to
@@ -54,8 +61,8 @@ void cu_fused3d_prepare(void)
  * it (levels 1: the shared-tile sweep) and the reason prepare_one saw. Formats only on failure. */
 static int fused3d_refused(hx_backend *bk, int dslot, int r, int levels)
 {
-    if (fused3d_occ[dslot][r - 1][levels - 1] >= 1) return 0;
-    const char *why = cudaGetErrorString(fused3d_why[dslot][r - 1][levels - 1]);
+    if (fused3d_occ[dslot][r - 1][levels - 1][0] >= 1) return 0;
+    const char *why = cudaGetErrorString(fused3d_why[dslot][r - 1][levels - 1][0]);
     if (levels == 1)
         snprintf(bk->err, sizeof bk->err, "the shared-tile 3D sweep of radius %d cannot run on GPU %d: %s (it needs %s)", r, bk->device,
                  why, "up to 160 KiB of shared memory per block and an sm_90 image");
@@ -65,18 +72,32 @@ static int fused3d_refused(hx_backend *bk, int dslot, int r, int levels)
     return -1;
 }
 
+template <typename T, int R, int L, int S> static void launch_one(const fused3d_launch &l, const void *src, void *dst, cudaStream_t st)
+{
+    typedef fused3d_tile<T, R, L, S> C;
+    sweep3d_fused<T, R, L, C::BY, C::P, C::RY, S><<<l.grid, l.block, l.smem, st>>>((const T *)src, (T *)dst, l.a);
+}
+
+/* A pass of L sweeps: the wide tile's plan, or the narrow one's where fused3d_pick_lanes takes it
+ * (and its kernel runs here) */
 template <typename T, int R, int L>
 static void launch_fused3d(const hx_decomp *d, const hx_box *boxes, const void *src, void *dst, cudaStream_t st, int sms, int dslot,
-                           int zsplit)
+                           const tile_shape *t)
 {
-    typedef fused3d_tile<T, R, L> C;
-    const fused3d_launch l = fused3d_plan<T, R, L>(boxes, d->alloc, (long)sms * fused3d_occ[dslot][R - 1][L - 1], zsplit);
-    sweep3d_fused<T, R, L, C::BY, C::P, C::RY><<<l.grid, l.block, l.smem, st>>>((const T *)src, (T *)dst, l.a);
+    const int *occ = fused3d_occ[dslot][R - 1][L - 1];
+    const fused3d_launch wide = fused3d_plan<T, R, L, 32>(boxes, d->alloc, (long)sms * occ[0], t->zsplit3);
+    if constexpr (sizeof(T) == 4 && L > 1) {
+        if (occ[1] >= 1) {
+            const fused3d_launch narrow = fused3d_plan<T, R, L, 16>(boxes, d->alloc, (long)sms * occ[1], t->zsplit3);
+            if (fused3d_pick_lanes<T>(narrow.cost, wide.cost, t->lanes3) == 16) return launch_one<T, R, L, 16>(narrow, src, dst, st);
+        }
+    }
+    launch_one<T, R, L, 32>(wide, src, dst, st);
 }
 
 static_assert(HX_FUSE_MAX_3D == 4, "fused3d_table holds levels x radius <= 4");
 
-typedef void (*fused3d_fn)(const hx_decomp *, const hx_box *, const void *, void *, cudaStream_t, int, int, int);
+typedef void (*fused3d_fn)(const hx_decomp *, const hx_box *, const void *, void *, cudaStream_t, int, int, const tile_shape *);
 
 /* [dtype: float, double][radius 1, 2][levels 2, 3, 4]: levels x radius <= HX_FUSE_MAX_3D (4) */
 static const fused3d_fn fused3d_table[2][2][3] = {
@@ -98,7 +119,7 @@ int cu_sweep_fused3d(hx_backend *bk, int stream, int levels, const hx_box *boxes
     }
     if (hx_box_cells(&boxes[levels - 1]) == 0) return 0;
     if (fused3d_refused(bk, dslot, r, levels)) return -1;
-    fn(d, boxes, src, dst, state(bk)->stream[stream], state(bk)->tile.sms, dslot, state(bk)->tile.zsplit3);
+    fn(d, boxes, src, dst, state(bk)->stream[stream], state(bk)->tile.sms, dslot, &state(bk)->tile);
     CU_LAUNCHED(bk);
     return 0;
 }
@@ -117,7 +138,7 @@ int cu_sweep_tile3d(hx_backend *bk, int stream, const hx_box *box, const void *s
         return -1;
     }
     if (fused3d_refused(bk, dslot, r, 1)) return -1;
-    tile3d_table[dslot][r - 1](bk->decomp, box, src, dst, state(bk)->stream[stream], state(bk)->tile.sms, dslot, state(bk)->tile.zsplit3);
+    tile3d_table[dslot][r - 1](bk->decomp, box, src, dst, state(bk)->stream[stream], state(bk)->tile.sms, dslot, &state(bk)->tile);
     CU_LAUNCHED(bk);
     return 0;
 }

@@ -32,6 +32,8 @@ typedef struct {
     int sms;         /* multiprocessors: small boxes get shorter marches to fill them */
     int zsplit3;     /* fused 3D passes: z chunks of a pass, 0 = by the cost model (HALOX_FUSED3D_ZSPLIT
                         fixes it for tuning runs) */
+    int lanes3;      /* fused 3D passes of floats: lanes of a tile row, 0 = by the cost model
+                        (HALOX_FUSED3D_LANES = 16 or 32 fixes it for tuning runs) */
 } tile_shape;
 
 typedef struct {

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "compute/cuda/common.cuh"
+#include "compute/cuda/fused3d.cuh" /* fused3d_lanes_env */
 #include "compute/cuda/ops.h"
 
 /* Strictly "BY2,CHUNK2,BY3,CHUNK3[,PIPE[,ROWS3]]": four to six integers, commas between, nothing else. */
@@ -26,7 +27,7 @@ static int parse_tile(const char *e, tile_shape *u)
 
 int cu_tile_shape(tile_shape *t, char *err, size_t errlen)
 {
-    const tile_shape def = {4, 8, 8, 16, -1, 1, 132, 0};
+    const tile_shape def = {4, 8, 8, 16, -1, 1, 132, 0, 0};
     *t = def;
     const char *z = getenv("HALOX_FUSED3D_ZSPLIT");
     if (z && *z) {
@@ -37,6 +38,12 @@ int cu_tile_shape(tile_shape *t, char *err, size_t errlen)
             return -1;
         }
         t->zsplit3 = (int)v;
+    }
+    t->lanes3 = fused3d_lanes_env();
+    if (t->lanes3 < 0) {
+        snprintf(err, errlen, "HALOX_FUSED3D_LANES='%s': give 16 or 32, the lanes of a fused 3D pass's tile rows (unset: by the cost model)",
+                 getenv("HALOX_FUSED3D_LANES"));
+        return -1;
     }
     /* HALOX_TILE="BY2,CHUNK2,BY3,CHUNK3[,PIPE[,ROWS3]]" overrides, for tuning runs of `halox roofline` */
     const char *e = getenv("HALOX_TILE");
