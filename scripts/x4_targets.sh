@@ -22,7 +22,7 @@ $MPI -np 1 $H run --backend cuda --transport ipc --size 512x512 --iters 4000 --r
 $MPI -np "$NGPU" $H run --backend cuda --transport ipc --size 256x256x256 --iters 400 --repeat 5 --pattern direct \
     --depth 2,4 --fuse 1,4 --schedule persistent --format csv --quiet 2>&1 | cols | tee "$OUT/issue13_3d.csv"
 $MPI -np "$NGPU" $H run --backend cuda --transport nccl,ipc-put --size 256x256x256 --iters 400 --repeat 5 --pattern direct \
-    --depth 1,2,4 --fuse 1,2,4 --graph --overlap=off,on --format csv --quiet 2>&1 | cols | grep -v '^nx' | tee -a "$OUT/issue13_3d.csv"
+    --depth 2,4,8,12 --fuse 1,3,4 --graph --overlap=off --format csv --quiet 2>&1 | cols | grep -v '^nx' | tee -a "$OUT/issue13_3d.csv"
 # the 3D passes read rows from L2 (HALOX_PASS3D=rows) beside the default register-window march, and
 # the role-based fused kernel (opt-in) beside the pass kernel
 HALOX_PASS3D=rows $MPI -x HALOX_PASS3D -np "$NGPU" $H run --backend cuda --transport ipc --size 256x256x256 --iters 400 \
@@ -49,7 +49,7 @@ $MPI -np "$NGPU" $H run --backend cuda --transport nccl,ipc,ipc-put --size 16384
 $MPI -np "$NGPU" $H run --backend cuda --transport nccl,ipc-put --size 8192x8192 --iters 960 --repeat 5 --pattern direct \
     --depth 16 --fuse 4,8 --graph --format csv --quiet 2>&1 | cols | tee "$OUT/issue9_8k.csv"
 $MPI -np "$NGPU" $H run --backend cuda --transport nccl,ipc-put --size 512x512x512 --stencil jacobi7 --iters 200 --repeat 5 \
-    --pattern direct --depth 2,4 --fuse 1,2,4 --graph --overlap=off --format csv --quiet 2>&1 | cols | tee "$OUT/issue9_3d.csv"
+    --pattern direct --depth 2,4,8 --fuse 1,2,4 --graph --overlap=off --format csv --quiet 2>&1 | cols | tee "$OUT/issue9_3d.csv"
 fi
 if want i9weak; then
 t "issue 9: weak scaling, 16384^2 and 512^3 per GPU (fused, nccl + graph), 1 and $NGPU GPUs"
