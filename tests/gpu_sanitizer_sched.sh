@@ -25,7 +25,9 @@ for np in $nps; do
                     "IPCPUT --size 67x53 --depth 3 --pattern staged --overlap --boundary fixed" \
                     "IPCPUT --size 20x18x16 --stencil star13 --depth 1 --pattern direct --no-overlap --dtype double" \
                     "IPCPUT --size 128x96x96 --depth 4 --pattern direct --no-overlap" \
-                    "F3 --size 150x40x24 --depth 6 --fuse 4 --schedule persistent --pattern direct --boundary fixed --norm-every 6" \
+                    "F3W --size 150x40x24 --depth 6 --fuse 4 --schedule persistent --pattern direct --boundary fixed --norm-every 6" \
+                    "F3N --size 150x70x30 --depth 4 --fuse 4 --schedule persistent --pattern direct --boundary fixed" \
+                    "F3N --size 90x60x24 --depth 3 --fuse 3 --schedule fused --pattern staged" \
                     "F3 --size 70x40x24 --stencil star13 --depth 2 --fuse 2 --schedule fused --pattern staged --dtype double"; do
             # ROLES: the role-based fused kernel (HALOX_ROLES=1); IPCPUT: transport ipc-put's put, get
             # (with overlap) and putget (without) kernels in the cycle schedule; the last one's phase
@@ -33,19 +35,24 @@ for np in $nps; do
             roles=0 tr=ipc
             [ "${args%% *}" = ROLES ] && roles=1 && args=${args#ROLES }
             [ "${args%% *}" = IPCPUT ] && tr=ipc-put && args=${args#IPCPUT }
-            # F3: the 3D pass kernel whose passes fuse sweeps (persistent_fused3d.cu)
-            f3=0
-            [ "${args%% *}" = F3 ] && f3=1 && args=${args#F3 }
+            # F3: the 3D pass kernel whose passes fuse sweeps (persistent_fused3d.cu); F3W, F3N: floats in
+            # its wide and narrow tiles (HALOX_FUSED3D_LANES 32 and 16)
+            f3=0 lanes=
+            case "${args%% *}" in
+                F3) f3=1 args=${args#F3 } ;;
+                F3W) f3=1 lanes=32 args=${args#F3W } ;;
+                F3N) f3=1 lanes=16 args=${args#F3N } ;;
+            esac
             [ "${SANITIZE_ONLY:-}" = ipc-put ] && [ $tr != ipc-put ] && continue
             [ "${SANITIZE_ONLY:-}" = fused3d ] && [ $f3 != 1 ] && continue
             # shellcheck disable=SC2086
-            out=$(HALOX_ROLES=$roles timeout 300 "$MPIEXEC" -x HALOX_ROLES -np $np "$CS" --tool $tool --error-exitcode 9 "$HALOX" run \
+            out=$(HALOX_ROLES=$roles HALOX_FUSED3D_LANES=$lanes timeout 300 "$MPIEXEC" -x HALOX_ROLES -x HALOX_FUSED3D_LANES -np $np "$CS" --tool $tool --error-exitcode 9 "$HALOX" run \
                 --backend cuda --transport $tr $args --iters 6 --warmup 0 --verify --quiet 2>&1)
             rc=$?
             if [ $rc -ne 0 ] || ! grep -q "bit-identical" <<<"$out" || grep -q "ERROR SUMMARY: [1-9]" <<<"$out"; then
                 echo "FAIL ($tool, np=$np, exit $rc): $args"; echo "$out" | grep -v "^$" | tail -12; fail=$((fail + 1))
             else
-                echo "clean ($tool, np=$np$([ $roles = 1 ] && echo ", role kernel")$([ $tr = ipc-put ] && echo ", ipc-put")): $args"
+                echo "clean ($tool, np=$np$([ $roles = 1 ] && echo ", role kernel")$([ $tr = ipc-put ] && echo ", ipc-put")$([ -n "$lanes" ] && echo ", $lanes lanes")): $args"
             fi
         done
     done
