@@ -19,7 +19,6 @@
 #define __device__
 #define __host__
 #define __forceinline__ inline
-#define __noinline__
 #define __launch_bounds__(...)
 /* A static __shared__ variable is one per OS thread: hx_emu_launch_grid runs each block on its own
  * (one copy per block, zeroed at the start); blocks that run one after another share one. */
