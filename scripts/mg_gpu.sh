@@ -4,6 +4,7 @@
 #
 #   scripts/mg_gpu.sh              # build in build-mg-gpu, check, benchmark
 #   BUILD=build scripts/mg_gpu.sh  # use an existing build (halox there must have the CUDA backend)
+#   BENCH=0 ...                    # the checks only
 #
 # 1. Bit-identity: `halox mg --bottom smooth` (no global reduction inside the solve) at 32^3 and
 #    64^3, on 1 and 2 ranks, for both smoothers and both problems, on --backend cuda and --backend
@@ -95,14 +96,25 @@ for np in 1 2; do
         same cpu_$tag cuda_$tag "np=$np 64^3 gsrb poisson, CG bottom" warn
 done
 if [ "$NGPU" -ge 2 ]; then
-    for tr in ipc nccl; do
+    for tr in ipc nccl ipc-put; do
         if grep -q "^  $tr " "$OUT/info.txt"; then
             mg 2 cuda_np2_32_$tr --backend cuda --transport $tr --size 32 --coarse 4 --bottom smooth --repeat 1 &&
                 same cpu_np2_32_gsrb_poisson cuda_np2_32_$tr "np=2 32^3 transport $tr (cuda) vs mpi (cpu)"
         fi
     done
+    # one ghost layer (an exchange a colour) against the default two (an exchange a GSRB sweep),
+    # with graphs (the default) and CG, at a size whose coarse levels are agglomerated
+    for gh in 1 2; do
+        mg 2 cuda_np2_128_g$gh --backend cuda --transport ipc-put --pattern direct --ghosts $gh --size 128 --repeat 2
+    done
+    same cuda_np2_128_g1 cuda_np2_128_g2 "np=2 128^3 ipc-put graphs, --ghosts 1 vs 2 (cuda)"
 fi
 
+if [ "${BENCH:-1}" = 0 ]; then # BENCH=0: the checks only
+    echo "mg_gpu: $checks comparisons, $fail failures (logs in $OUT)"
+    [ $fail -eq 0 ]
+    exit
+fi
 echo "=== 2. benchmark: halox mg --backend cuda --size 256 --repeat 10 (FMG solves; DOF/s = 256^3 / median)"
 bench() {
     local np=$1 name=$2

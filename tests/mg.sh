@@ -90,6 +90,21 @@ done
 # the direct pattern fills the same ghosts
 run 8 direct8 --size 32 --coarse 4 --bottom smooth --repeat 1 --pattern direct && check_solve direct8 &&
     same_checksums sm8 direct8
+# two ghost layers (gsrb's default: one exchange a red-black sweep, the red colour also updating
+# the ring of ghosts facing other ranks) give the bits of one (an exchange before each colour),
+# for Poisson and Helmholtz, with both patterns; Chebyshev takes two layers too
+for np in 2 8; do
+    run $np g1sm$np --size 32 --coarse 4 --bottom smooth --repeat 1 --ghosts 1 && same_checksums sm$np g1sm$np
+done
+run 8 g1direct8 --size 32 --coarse 4 --bottom smooth --repeat 1 --pattern direct --ghosts 1 && same_checksums direct8 g1direct8
+for np in 1 4; do
+    run $np hg$np --size 32 --coarse 4 --bottom smooth --problem helmholtz --repeat 1 && check_solve hg$np
+done
+run 4 hg1g4 --size 32 --coarse 4 --bottom smooth --problem helmholtz --repeat 1 --ghosts 1
+[ -s "$TMP/hg1.csv" ] && [ -s "$TMP/hg4.csv" ] && same_checksums hg1 hg4
+[ -s "$TMP/hg4.csv" ] && [ -s "$TMP/hg1g4.csv" ] && same_checksums hg4 hg1g4
+run 2 chg2 --size 32 --coarse 4 --bottom smooth --smoother cheby --repeat 1 --ghosts 2 &&
+    run 2 chg1 --size 32 --coarse 4 --bottom smooth --smoother cheby --repeat 1 && same_checksums chg1 chg2
 # 64^3 at 8 ranks with the default hierarchy, table report
 out=$(MPIRUN 8 "$HALOX" mg --size 64 --repeat 1 2>&1)
 rc=$?
@@ -340,6 +355,8 @@ expect_input_error 1 "relative residual norm between 0 and 1" --tol 2
 expect_input_error 2 "has 4 ranks but the job has 2" --grid 2x2x1
 expect_input_error 2 "smoother" --smoother jacobi
 expect_input_error 1 "problem" --problem stokes
+expect_input_error 1 "ghosts" --ghosts 3
+expect_input_error 1 "ghosts" --ghosts 0
 expect_input_error 1 "cheby-degree" --cheby-degree 0
 expect_input_error 1 "cheby-degree" --cheby-degree 33
 expect_input_error 1 "cheby-degree" --cheby-degree four

@@ -97,6 +97,8 @@ struct mg_solver {
     int agg2;               /* 0: levels agg.. on rank 0's CPU; > agg: agg .. agg2-1 on an eighth of the ranks
                                (mg_fewer_grid, the job's backend and transport), agg2.. on rank 0's CPU */
     int graphs;             /* 1: F-cycles replayed from CUDA graphs where they can be (mg_graphs.c) */
+    int ghosts;             /* ghost layers of every level's fields: 1, or 2 so that one exchange serves
+                               both GSRB colours (the first updates the ring too; docs/multigrid.md) */
 
     /* set by mg_create */
     hx_context *ctx;
@@ -174,6 +176,14 @@ int mg_fmg_graphed(mg_solver *s, int l0, int (*fmg)(mg_solver *, int));
 int mg_seg_issue(mg_solver *s, int *issue);
 int mg_seg_close(mg_solver *s);
 int mg_graphs_used(const mg_solver *s);
+
+/* A field's cell (0, 0, 0) in the numbering of mg_geom (one ghost layer before the first owned
+ * cell), which the kernels index from: past the allocation's start by mg_geom.base. */
+static inline double *mg_data(const hx_field *f)
+{
+    const long sy = f->pitch[0], sz = (long)f->pitch[0] * f->pitch[1];
+    return (double *)f->data + (long)(f->ghost - 1) * (1 + sy + sz);
+}
 
 /* for mg_levels.c and mg_cycles.c */
 int mg_kfail(mg_solver *s, const char *what);

@@ -78,6 +78,18 @@ MG_HD double mg_cospi(double t)
 MG_HD double mg_centre(const mg_geom *g, int a, int i) { return ((g->off[a] + i - 0.5) * g->h) / g->L[a]; }
 MG_HD double mg_face(const mg_geom *g, int a, int i) { return ((double)(g->off[a] + i - 1) * g->h) / g->L[a]; }
 
+/* The cells a smoother colour updates: the owned ones, and with ring (ghost 2) also the first ghost
+ * layer on each side that faces another rank (not the domain's faces, whose ghosts the boundary
+ * condition sets): lo[a] .. hi[a] inclusive. Such a ghost cell is a neighbour's owned cell,
+ * updated here by the same expression from the same values, so the two copies agree bit for bit. */
+MG_HD void mg_box(const mg_geom *g, int ring, int lo[3], int hi[3])
+{
+    for (int a = 0; a < 3; a++) {
+        lo[a] = 1 - (ring && !g->bnd_lo[a]);
+        hi[a] = g->n[a] + (ring && !g->bnd_hi[a]);
+    }
+}
+
 /* The manufactured problem (docs/multigrid.md), in the normalised coordinates t = x / L:
  * u = sin(pi tx) sin(pi ty) sin(pi tz); Helmholtz coefficients alpha = 1 + tx ty tz (cells),
  * beta = 1 + 1/4 sin(2 pi tx) sin(2 pi ty) sin(2 pi tz) (faces); f = -lap u, or

@@ -53,14 +53,14 @@ static int cpu_elapsed(mg_kctx *k, int a, int b, double *sec) { return *sec = ST
 static int cpu_zero(mg_kctx *k, const mg_geom *g, double *a)
 {
     (void)k;
-    memset(a, 0, sizeof(double) * (size_t)g->cells);
+    memset(a - g->base, 0, sizeof(double) * (size_t)g->cells);
     return 0;
 }
 
 static int cpu_copy(mg_kctx *k, const mg_geom *g, double *dst, const double *src)
 {
     (void)k;
-    memcpy(dst, src, sizeof(double) * (size_t)g->cells);
+    memcpy(dst - g->base, src - g->base, sizeof(double) * (size_t)g->cells);
     return 0;
 }
 
@@ -86,16 +86,18 @@ static int cpu_bc(mg_kctx *k, const mg_geom *g, double *a)
     return 0;
 }
 
-/* colour (gx + gy + gz) % 2 == c on global indices */
-static int cpu_gsrb(mg_kctx *k, const mg_geom *g, const mg_op *A, double *u, const double *f, int c)
+/* colour (gx + gy + gz) % 2 == c on global indices, over mg_box */
+static int cpu_gsrb(mg_kctx *k, const mg_geom *g, const mg_op *A, double *u, const double *f, int c, int ring)
 {
     (void)k;
     const long sy = g->sy, sz = g->sz;
+    int lo[3], hi[3];
+    mg_box(g, ring, lo, hi);
 #pragma omp parallel for schedule(static)
-    for (int kk = 1; kk <= g->n[2]; kk++)
-        for (int j = 1; j <= g->n[1]; j++) {
-            const int i0 = 1 + ((g->off[0] + g->off[1] + j - 1 + g->off[2] + kk - 1 + c) & 1);
-            for (int i = i0; i <= g->n[0]; i += 2) {
+    for (int kk = lo[2]; kk <= hi[2]; kk++)
+        for (int j = lo[1]; j <= hi[1]; j++) {
+            const int i0 = lo[0] + ((g->off[0] + lo[0] - 1 + g->off[1] + j - 1 + g->off[2] + kk - 1 + c) & 1);
+            for (int i = i0; i <= hi[0]; i += 2) {
                 const long p = IDX(g, i, j, kk);
                 u[p] = mg_gsrb_cell(A, u, f, p, sy, sz);
             }
@@ -231,14 +233,16 @@ static int cpu_set_coefs(mg_kctx *k, const mg_geom *g, const mg_pde *P, double *
                          double *bz, double *dinv)
 {
     (void)k;
+    int lo[3], hi[3];
+    mg_box(g, g->ghost > 1, lo, hi);
 #pragma omp parallel for schedule(static)
-    for (int kk = 1; kk <= g->n[2] + 1; kk++)
-        for (int j = 1; j <= g->n[1] + 1; j++)
-            for (int i = 1; i <= g->n[0] + 1; i++) {
+    for (int kk = lo[2]; kk <= hi[2] + 1; kk++)
+        for (int j = lo[1]; j <= hi[1] + 1; j++)
+            for (int i = lo[0]; i <= hi[0] + 1; i++) {
                 const long p = IDX(g, i, j, kk);
                 const double xc = mg_centre(g, 0, i), yc = mg_centre(g, 1, j), zc = mg_centre(g, 2, kk);
                 const double xf = mg_face(g, 0, i), yf = mg_face(g, 1, j), zf = mg_face(g, 2, kk);
-                const int in_x = i <= g->n[0], in_y = j <= g->n[1], in_z = kk <= g->n[2];
+                const int in_x = i <= hi[0], in_y = j <= hi[1], in_z = kk <= hi[2];
                 if (in_x && in_y && in_z) alpha[p] = mg_alpha_at(xc, yc, zc);
                 if (in_y && in_z) bx[p] = mg_beta_at(xf, yc, zc);
                 if (in_x && in_z) by[p] = mg_beta_at(xc, yf, zc);
@@ -246,9 +250,9 @@ static int cpu_set_coefs(mg_kctx *k, const mg_geom *g, const mg_pde *P, double *
             }
     mg_op A = {.helm = 1, .a = P->a, .b_ih2 = P->b * g->ih2, .alpha = alpha, .bx = bx, .by = by, .bz = bz};
 #pragma omp parallel for schedule(static)
-    for (int kk = 1; kk <= g->n[2]; kk++)
-        for (int j = 1; j <= g->n[1]; j++)
-            for (int i = 1; i <= g->n[0]; i++) {
+    for (int kk = lo[2]; kk <= hi[2]; kk++)
+        for (int j = lo[1]; j <= hi[1]; j++)
+            for (int i = lo[0]; i <= hi[0]; i++) {
                 const long p = IDX(g, i, j, kk);
                 dinv[p] = 1.0 / mg_diag(&A, p, g->sy, g->sz);
             }

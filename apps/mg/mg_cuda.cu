@@ -130,13 +130,14 @@ int cu_elapsed(mg_kctx *k, int a, int b, double *sec)
 
 int cu_zero(mg_kctx *k, const mg_geom *g, double *a)
 {
-    CU(k, cudaMemsetAsync(a, 0, sizeof(double) * (size_t)g->cells, ST(k)->st), "cudaMemsetAsync");
+    CU(k, cudaMemsetAsync(a - g->base, 0, sizeof(double) * (size_t)g->cells, ST(k)->st), "cudaMemsetAsync");
     return 0;
 }
 
 int cu_copy(mg_kctx *k, const mg_geom *g, double *dst, const double *src)
 {
-    CU(k, cudaMemcpyAsync(dst, src, sizeof(double) * (size_t)g->cells, cudaMemcpyDeviceToDevice, ST(k)->st),
+    CU(k, cudaMemcpyAsync(dst - g->base, src - g->base, sizeof(double) * (size_t)g->cells, cudaMemcpyDeviceToDevice,
+                          ST(k)->st),
        "cudaMemcpyAsync");
     return 0;
 }
@@ -157,10 +158,13 @@ int cu_bc(mg_kctx *k, const mg_geom *g, double *a)
     return 0;
 }
 
-int cu_gsrb(mg_kctx *k, const mg_geom *g, const mg_op *A, double *u, const double *f, int colour)
+int cu_gsrb(mg_kctx *k, const mg_geom *g, const mg_op *A, double *u, const double *f, int colour, int ring)
 {
-    const int half = (g->n[0] + 1) / 2 + 1; /* cells of one colour in a row, at most */
-    LAUNCH(k_gsrb, cells_grid(half, g->n[1], g->n[2]), cells_block, ST(k)->st, *g, *A, u, f, colour);
+    int lo[3], hi[3];
+    mg_box(g, ring, lo, hi);
+    const int half = (hi[0] - lo[0] + 2) / 2 + 1; /* cells of one colour in a row, at most */
+    LAUNCH(k_gsrb, cells_grid(half, hi[1] - lo[1] + 1, hi[2] - lo[2] + 1), cells_block, ST(k)->st, *g, *A, u, f, colour,
+           ring);
     LAUNCHED(k, "smoothing kernel");
     return 0;
 }
@@ -236,7 +240,10 @@ int cu_set_rhs(mg_kctx *k, const mg_geom *g, const mg_pde *P, double *f)
 int cu_set_coefs(mg_kctx *k, const mg_geom *g, const mg_pde *P, double *alpha, double *bx, double *by, double *bz,
                  double *dinv)
 {
-    LAUNCH(k_set_beta, cells_grid(g->n[0] + 1, g->n[1] + 1, g->n[2] + 1), cells_block, ST(k)->st, *g, alpha, bx, by, bz);
+    int lo[3], hi[3], m[3]; /* the cells of mg_box(ghost > 1) per axis */
+    mg_box(g, g->ghost > 1, lo, hi);
+    for (int d = 0; d < 3; d++) m[d] = hi[d] - lo[d] + 1;
+    LAUNCH(k_set_beta, cells_grid(m[0] + 1, m[1] + 1, m[2] + 1), cells_block, ST(k)->st, *g, alpha, bx, by, bz);
     LAUNCHED(k, "coefficient kernel");
     mg_op A = {};
     A.helm = 1;
@@ -246,7 +253,7 @@ int cu_set_coefs(mg_kctx *k, const mg_geom *g, const mg_pde *P, double *alpha, d
     A.bx = bx;
     A.by = by;
     A.bz = bz;
-    LAUNCH(k_set_dinv, cells_grid(g), cells_block, ST(k)->st, *g, A, dinv);
+    LAUNCH(k_set_dinv, cells_grid(m[0], m[1], m[2]), cells_block, ST(k)->st, *g, A, dinv);
     LAUNCHED(k, "diagonal kernel");
     return 0;
 }

@@ -38,12 +38,17 @@ __global__ void k_bc(mg_geom g, double *a)
 }
 
 /* thread x = the x-th cell of colour c in row (j, k) */
-__global__ void k_gsrb(mg_geom g, mg_op A, double *u, const double *f, int c)
+/* over mg_box: thread (x, y) of block (bx, by, bz) is row j = lo[1] + by * blockDim.y + y, plane
+ * k = lo[2] + bz, and the (bx * blockDim.x + x)-th cell of colour c in that row */
+__global__ void k_gsrb(mg_geom g, mg_op A, double *u, const double *f, int c, int ring)
 {
-    const int j = blockIdx.y * blockDim.y + threadIdx.y + 1, k = blockIdx.z + 1;
-    if (j > g.n[1]) return;
-    const int i = 1 + ((g.off[0] + g.off[1] + j - 1 + g.off[2] + k - 1 + c) & 1) + 2 * (int)(blockIdx.x * blockDim.x + threadIdx.x);
-    if (i > g.n[0]) return;
+    int lo[3], hi[3];
+    mg_box(&g, ring, lo, hi);
+    const int j = blockIdx.y * blockDim.y + threadIdx.y + lo[1], k = blockIdx.z + lo[2];
+    if (j > hi[1]) return;
+    const int i = lo[0] + ((g.off[0] + lo[0] - 1 + g.off[1] + j - 1 + g.off[2] + k - 1 + c) & 1) +
+                  2 * (int)(blockIdx.x * blockDim.x + threadIdx.x);
+    if (i > hi[0]) return;
     const long p = at(g, i, j, k);
     u[p] = mg_gsrb_cell(&A, u, f, p, g.sy, g.sz);
 }
@@ -143,14 +148,19 @@ __global__ void k_set_rhs(mg_geom g, mg_pde P, double *f)
 }
 
 /* over cells 1..n+1 of each axis (the faces of the high side too) */
+/* k_set_beta and k_set_dinv: over mg_box(ghost > 1), from its low corner (k_set_beta: and the high
+ * faces of its last cells) */
 __global__ void k_set_beta(mg_geom g, double *alpha, double *bx, double *by, double *bz)
 {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x + 1, j = blockIdx.y * blockDim.y + threadIdx.y + 1, k = blockIdx.z + 1;
-    if (i > g.n[0] + 1 || j > g.n[1] + 1) return;
+    int lo[3], hi[3];
+    mg_box(&g, g.ghost > 1, lo, hi);
+    const int i = blockIdx.x * blockDim.x + threadIdx.x + lo[0], j = blockIdx.y * blockDim.y + threadIdx.y + lo[1];
+    const int k = blockIdx.z + lo[2];
+    if (i > hi[0] + 1 || j > hi[1] + 1) return;
     const long p = at(g, i, j, k);
     const double xc = mg_centre(&g, 0, i), yc = mg_centre(&g, 1, j), zc = mg_centre(&g, 2, k);
     const double xf = mg_face(&g, 0, i), yf = mg_face(&g, 1, j), zf = mg_face(&g, 2, k);
-    const int in_x = i <= g.n[0], in_y = j <= g.n[1], in_z = k <= g.n[2];
+    const int in_x = i <= hi[0], in_y = j <= hi[1], in_z = k <= hi[2];
     if (in_x && in_y && in_z) alpha[p] = mg_alpha_at(xc, yc, zc);
     if (in_y && in_z) bx[p] = mg_beta_at(xf, yc, zc);
     if (in_x && in_z) by[p] = mg_beta_at(xc, yf, zc);
@@ -159,8 +169,11 @@ __global__ void k_set_beta(mg_geom g, double *alpha, double *bx, double *by, dou
 
 __global__ void k_set_dinv(mg_geom g, mg_op A, double *dinv)
 {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x + 1, j = blockIdx.y * blockDim.y + threadIdx.y + 1, k = blockIdx.z + 1;
-    if (i > g.n[0] || j > g.n[1]) return;
+    int lo[3], hi[3];
+    mg_box(&g, g.ghost > 1, lo, hi);
+    const int i = blockIdx.x * blockDim.x + threadIdx.x + lo[0], j = blockIdx.y * blockDim.y + threadIdx.y + lo[1];
+    const int k = blockIdx.z + lo[2];
+    if (i > hi[0] || j > hi[1]) return;
     const long p = at(g, i, j, k);
     dinv[p] = 1.0 / mg_diag(&A, p, g.sy, g.sz);
 }

@@ -37,7 +37,7 @@ const char *const mg_op_names[MG_NTIMERS] = {"smooth",   "residual", "restrict",
         if (issue_ && (call)) return mg_kfail(s, what); \
     } while (0)
 
-static double *D(const hx_field *f) { return (double *)f->data; }
+static double *D(const hx_field *f) { return mg_data(f); }
 
 /* ---- timing marks */
 
@@ -115,8 +115,8 @@ static int span_end(mg_solver *s, const mg_level *L, int op, int a, long calls)
 
 /* ---- level operations */
 
-/* ghosts from the neighbours, then the boundary condition on the domain faces */
-static int exchange(mg_solver *s, mg_level *L, hx_field *fld)
+/* ghosts from the neighbours, then (bc) the boundary condition on the domain faces */
+static int exchange_bc(mg_solver *s, mg_level *L, hx_field *fld, int bc)
 {
     int a, issue;
     TRY(span_begin(s, &a));
@@ -125,8 +125,18 @@ static int exchange(mg_solver *s, mg_level *L, hx_field *fld)
         snprintf(s->err, sizeof s->err, "mg: exchange on level %d: %s", L->index, hx_context_error(s->ctx));
         return HX_ERR_RUNTIME;
     }
-    G(s->k->bc(&s->kc, &L->g, D(fld)), "boundary condition");
+    if (bc) G(s->k->bc(&s->kc, &L->g, D(fld)), "boundary condition");
     return span_end(s, L, MG_EXCHANGE, a, 1);
+}
+
+static int exchange(mg_solver *s, mg_level *L, hx_field *fld) { return exchange_bc(s, L, fld, 1); }
+
+/* GSRB with two ghost layers updates the first one on the sides that face another rank (mg_box) */
+static int has_ring(const mg_level *L)
+{
+    int any = 0;
+    for (int a = 0; a < 3; a++) any |= !L->g.bnd_lo[a] | !L->g.bnd_hi[a];
+    return L->g.ghost > 1 && any;
 }
 
 static int allsum(mg_solver *s, double v, double *out)
@@ -147,29 +157,35 @@ static int global_dot(mg_solver *s, mg_level *L, const hx_field *a, const hx_fie
     return allsum(s, mine, out);
 }
 
-/* red-black Gauss-Seidel: `sweeps` times colour 0 then colour 1 ((gx + gy + gz) % 2 on global
- * indices), an exchange before each colour */
-static int gsrb(mg_solver *s, mg_level *L, int sweeps)
+/* Red-black Gauss-Seidel: `sweeps` times colour 0 then colour 1 ((gx + gy + gz) % 2 on global
+ * indices). With one ghost layer, an exchange before each colour. With two (has_ring), one
+ * exchange a sweep: colour 0 also updates the ring, the first ghost layer facing other ranks (its
+ * neighbours one layer further came with the exchange, f's ring with the one at the V-cycle's
+ * start), so colour 1 finds every neighbour it reads up to date; the domain faces' ghosts need no
+ * new boundary condition either, since the ghost of a colour-0 cell is read by that cell alone.
+ * u_zero: u is zero, ghosts included (just zeroed), so the first exchange is skipped. */
+static int gsrb(mg_solver *s, mg_level *L, int sweeps, int u_zero)
 {
+    const int ring = has_ring(L);
     for (int it = 0; it < sweeps; it++)
         for (int c = 0; c < 2; c++) {
             int a;
-            TRY(exchange(s, L, &L->u));
+            if (!(it == 0 && c == 0 && u_zero) && !(ring && c == 1)) TRY(exchange(s, L, &L->u));
             TRY(span_begin(s, &a));
-            G(s->k->gsrb(&s->kc, &L->g, &L->A, D(&L->u), D(&L->f), c), "smoothing");
+            G(s->k->gsrb(&s->kc, &L->g, &L->A, D(&L->u), D(&L->f), c, ring && c == 0), "smoothing");
             TRY(span_end(s, L, MG_SMOOTH, a, c));
         }
     return HX_OK;
 }
 
 /* `apps` Chebyshev applications of degree s->cheby_degree: an exchange and one Jacobi-
- * preconditioned step per degree, out of place (ct), then u and ct are swapped */
-static int cheby(mg_solver *s, mg_level *L, int apps)
+ * preconditioned step per degree, out of place (ct), then u and ct are swapped (u_zero: as gsrb) */
+static int cheby(mg_solver *s, mg_level *L, int apps, int u_zero)
 {
     for (int it = 0; it < apps; it++)
         for (int k = 0; k < s->cheby_degree; k++) {
             int a;
-            TRY(exchange(s, L, &L->u));
+            if (!(it == 0 && k == 0 && u_zero)) TRY(exchange(s, L, &L->u));
             TRY(span_begin(s, &a));
             G(s->k->cheby(&s->kc, &L->g, &L->A, D(&L->ct), D(&L->cd), D(&L->u), D(&L->f), s->cheby_c1[k],
                           s->cheby_c2[k], k == 0),
@@ -182,9 +198,9 @@ static int cheby(mg_solver *s, mg_level *L, int apps)
     return HX_OK;
 }
 
-static int smooth(mg_solver *s, mg_level *L, int n)
+static int smooth(mg_solver *s, mg_level *L, int n, int u_zero)
 {
-    return s->smoother == MG_SMOOTHER_CHEBY ? cheby(s, L, n) : gsrb(s, L, n);
+    return s->smoother == MG_SMOOTHER_CHEBY ? cheby(s, L, n, u_zero) : gsrb(s, L, n, u_zero);
 }
 
 /* r = f - A u */
@@ -274,7 +290,8 @@ static int bottom(mg_solver *s, mg_level *L)
     TRY(mg_sync(s));
     const double t0 = MPI_Wtime();
     s->gsusp = 1; /* eager: CG's iterations depend on the data (mg_graphs.c) */
-    const int st = s->bottom == MG_BOTTOM_SMOOTH ? smooth(s, L, s->bottom_sweeps) : bottom_cg(s, L);
+    if (s->bottom == MG_BOTTOM_SMOOTH && has_ring(L) && s->smoother == MG_SMOOTHER_GSRB) TRY(exchange_bc(s, L, &L->f, 0));
+    const int st = s->bottom == MG_BOTTOM_SMOOTH ? smooth(s, L, s->bottom_sweeps, 0) : bottom_cg(s, L);
     s->gsusp = 0;
     TRY(st);
     TRY(mg_sync(s));
@@ -284,6 +301,8 @@ static int bottom(mg_solver *s, mg_level *L)
 }
 
 /* ---- agglomeration: level s->agg's f to rank 0, rank 0's coarse solve, its u back */
+
+static int vcycle(mg_solver *s, int l, int u_zero);
 
 static int mpi_check(mg_solver *s, int rc, const char *what)
 {
@@ -349,7 +368,7 @@ static int agglom_sub_cycle(mg_solver *s, int fmg)
     else {
         /* a coarse-grid correction: level agg is only entered from the finer level with u = 0 */
         if (q->k->zero(&q->kc, &Q->g, D(&Q->u))) return sub_status(s, mg_kfail(q, "zeroing"));
-        TRY(sub_status(s, mg_vcycle(q, 0)));
+        TRY(sub_status(s, vcycle(q, 0, 1)));
     }
     TRY(sub_status(s, mg_sync(q)));
     return hand_over(s, G->ctx, Q->layout, &Q->u, &Q->g, &G->coarse, q->comm, G->glob, 1);
@@ -373,20 +392,25 @@ int mg_agglom_cycle(mg_solver *s, int fmg)
     return HX_OK;
 }
 
-int mg_vcycle(mg_solver *s, int l)
+/* u_zero: u was just zeroed (a coarse-grid correction), ghosts included */
+static int vcycle(mg_solver *s, int l, int u_zero)
 {
     mg_level *L = &s->lev[l];
     if (s->agg && l == s->agg) return mg_agglom_cycle(s, 0);
     if (l == s->nlev - 1) return bottom(s, L);
     mg_level *C = &s->lev[l + 1];
-    TRY(smooth(s, L, s->nu));
+    /* the GSRB ring's f: f changes only between V-cycles (restricted into a coarse level, or set) */
+    if (has_ring(L) && s->smoother == MG_SMOOTHER_GSRB) TRY(exchange_bc(s, L, &L->f, 0));
+    TRY(smooth(s, L, s->nu, u_zero));
     TRY(residual(s, L));
     TRY(restrict_to(s, L, &L->r, C));
     G(s->k->zero(&s->kc, &C->g, D(&C->u)), "zeroing");
-    TRY(mg_vcycle(s, l + 1));
+    TRY(vcycle(s, l + 1, 1));
     TRY(interpolate_pc(s, L, C));
-    return smooth(s, L, s->nu);
+    return smooth(s, L, s->nu, 0);
 }
+
+int mg_vcycle(mg_solver *s, int l) { return vcycle(s, l, 0); }
 
 static int fmg(mg_solver *s, int l0)
 {

@@ -13,15 +13,18 @@
 extern "C" {
 #endif
 
-/* One level's block on this rank: cell (i, j, k), 0 <= i <= n[0] + 1 (0 and n + 1 are ghosts), is
- * element i + sy j + sz k of a field. Cells are cubes of width h; the global grid NX x NY x NZ
- * covers [0, NX h] x [0, NY h] x [0, NZ h] (docs/multigrid.md). */
+/* One level's block on this rank: cell (i, j, k), 1 <= i <= n[0] owned, 0 and n + 1 the first ghost
+ * layer (-1 and n + 2 the second, with ghost 2), is element i + sy j + sz k of a field, counted from
+ * the pointer the cycles pass (allocation + base). Cells are cubes of width h; the global grid
+ * NX x NY x NZ covers [0, NX h] x [0, NY h] x [0, NZ h] (docs/multigrid.md). */
 typedef struct {
     int n[3];                 /* owned cells per axis */
     int off[3];               /* global index of the first owned cell */
     int bnd_lo[3], bnd_hi[3]; /* 1 where that side of the block is the domain boundary */
+    int ghost;                /* ghost layers per side: 1, or 2 for the GSRB ring (mg_box) */
     long sy, sz;              /* strides of y and z, in cells */
-    long cells;               /* allocated cells of a field: sz * (n[2] + 2) */
+    long base;                /* cell (0, 0, 0) from the allocation's start: (ghost - 1)(1 + sy + sz) */
+    long cells;               /* allocated cells of a field: sz * (n[2] + 2 ghost) */
     double h, h2, ih2;        /* the cell width 1/min(NX, NY, NZ) of this level, h^2, 1/h^2 */
     double L[3];              /* the domain [0, L[0]] x [0, L[1]] x [0, L[2]], L = N_a h (the unit cube: 1) */
     double il2[3];            /* 1 / L^2 per axis */
@@ -67,15 +70,16 @@ typedef struct {
     int (*mark)(mg_kctx *k, int slot);
     int (*elapsed)(mg_kctx *k, int a, int b, double *seconds);
 
-    /* whole allocated arrays */
+    /* whole allocated arrays (from a - g->base) */
     int (*zero)(mg_kctx *k, const mg_geom *g, double *a);
     int (*copy)(mg_kctx *k, const mg_geom *g, double *dst, const double *src);
     /* homogeneous Dirichlet: every ghost beyond a domain face = minus the cell inside, x then y
      * then z, each over the whole extended range of the other axes (edges and corners too) */
     int (*bc)(mg_kctx *k, const mg_geom *g, double *a);
 
-    /* owned cells */
-    int (*gsrb)(mg_kctx *k, const mg_geom *g, const mg_op *A, double *u, const double *f, int colour);
+    /* owned cells; ring 1 (ghost 2): also the first ghost layer on the sides that face another rank
+     * (mg_box), whose cells then need u one layer further, f and the coefficients */
+    int (*gsrb)(mg_kctx *k, const mg_geom *g, const mg_op *A, double *u, const double *f, int colour, int ring);
     /* r = f - A u; f NULL: r = A u */
     int (*residual)(mg_kctx *k, const mg_geom *g, const mg_op *A, double *r, const double *u, const double *f);
     /* d = c1 d + c2 D^-1 (f - A u) (first: d = c2 D^-1 (f - A u), d not read); unew = u + d */
@@ -96,7 +100,8 @@ typedef struct {
     /* f = the manufactured right-hand side at the cell centres (owned cells) */
     int (*set_rhs)(mg_kctx *k, const mg_geom *g, const mg_pde *P, double *f);
     /* Helmholtz coefficients: alpha at cell centres, beta at the low faces of cells 1..n+1 of
-     * each axis, then dinv = 1 / diagonal on the owned cells */
+     * each axis, then dinv = 1 / diagonal on the owned cells; with ghost 2 the same over the
+     * ring's box (mg_box: alpha, dinv) and the faces of its cells */
     int (*set_coefs)(mg_kctx *k, const mg_geom *g, const mg_pde *P, double *alpha, double *bx, double *by,
                      double *bz, double *dinv);
     /* sum of (u - exact)^2 (deterministic order) and max |u - exact| over the owned cells */

@@ -8,7 +8,7 @@
 
 #include "mg.h"
 
-static double *D(const hx_field *f) { return (double *)f->data; }
+static double *D(const hx_field *f) { return mg_data(f); }
 static int min3(const int v[3]) { return v[0] < v[1] ? (v[0] < v[2] ? v[0] : v[2]) : (v[1] < v[2] ? v[1] : v[2]); }
 
 int mg_kfail(mg_solver *s, const char *what)
@@ -83,7 +83,7 @@ static int make_level(mg_solver *s, int l, const double dom[3], const int pgrid[
         desc.global[a] = n[a];
         desc.pgrid[a] = pgrid[a];
     }
-    desc.halo = 1;
+    desc.halo = s->ghosts;
     desc.dtype = HX_DOUBLE;
     desc.boundary = HX_FIXED;
     int st = hx_layout_create(s->ctx, &desc, &L->layout);
@@ -94,7 +94,7 @@ static int make_level(mg_solver *s, int l, const double dom[3], const int pgrid[
         return st;
     }
     s->nlev = l + 1;
-    st = hx_exchange_create(L->layout, transport, pattern, 1, &L->xch);
+    st = hx_exchange_create(L->layout, transport, pattern, 0, &L->xch); /* every ghost layer */
     if (st != HX_OK) {
         snprintf(s->err, sizeof s->err, "mg level %d (%dx%dx%d): %s", l, n[0], n[1], n[2], hx_context_error(s->ctx));
         L->xch = NULL;
@@ -126,11 +126,13 @@ static int make_level(mg_solver *s, int l, const double dom[3], const int pgrid[
               (s->pde.helm && alloc_fields(L, helm, 5));
     if (mg_fail_agreed(s, bad, "mg: out of memory for the fields")) return HX_ERR_RUNTIME;
     char msg[200] = "";
-    bad = L->u.ghost != 1 || L->f.pitch[0] != L->u.pitch[0] || L->r.pitch[1] != L->u.pitch[1];
-    if (bad) snprintf(msg, sizeof msg, "mg: unexpected field geometry (ghost %d)", L->u.ghost);
+    bad = L->u.ghost != s->ghosts || L->f.pitch[0] != L->u.pitch[0] || L->r.pitch[1] != L->u.pitch[1];
+    if (bad) snprintf(msg, sizeof msg, "mg: unexpected field geometry (ghost %d, asked %d)", L->u.ghost, s->ghosts);
+    g->ghost = L->u.ghost;
     g->sy = L->u.pitch[0];
     g->sz = (long)L->u.pitch[0] * L->u.pitch[1];
-    g->cells = g->sz * (g->n[2] + 2);
+    g->base = (long)(g->ghost - 1) * (1 + g->sy + g->sz);
+    g->cells = g->sz * (g->n[2] + 2 * g->ghost);
     /* a rank's box at level l must be exactly its box at level l-1 halved */
     if (!bad && l > 0)
         for (int a = 0; a < 3; a++)
@@ -231,6 +233,7 @@ static int agglom_create(mg_solver *s, const char *transport, hx_pattern pattern
             q->nu = s->nu, q->smoother = s->smoother, q->cheby_degree = s->cheby_degree, q->cheby_ratio = s->cheby_ratio;
             q->pde = s->pde, q->bottom = s->bottom, q->bottom_sweeps = s->bottom_sweeps, q->bottom_tol = s->bottom_tol;
             q->bottom_maxit = s->bottom_maxit, q->agg = s->agg2 ? s->agg2 - s->agg : 0, q->agg2 = 0;
+            q->ghosts = s->ghosts;
             if (mg_create(q, G->ctx, NA, sub, s->ntot - s->agg, s->agg2 ? transport : "mpi", pattern) != HX_OK)
                 bad = 1, snprintf(msg, sizeof msg, "%s (the coarse levels)", q->err);
             else if (blocks_create(&G->coarse, q->comm, q->rank, hx_context_size(q->ctx), &q->lev[0].g, cells, msg,
@@ -284,6 +287,10 @@ int mg_create(mg_solver *s, hx_context *ctx, const int shape[3], const int pgrid
     if (s->cheby_degree < 1 || s->cheby_degree > MG_MAX_DEGREE || !(s->cheby_ratio > 1)) {
         snprintf(s->err, sizeof s->err, "mg: Chebyshev degree %d or ratio %g out of range", s->cheby_degree,
                  s->cheby_ratio);
+        return HX_ERR_INPUT;
+    }
+    if (s->ghosts < 1 || s->ghosts > 2) {
+        snprintf(s->err, sizeof s->err, "mg: %d ghost layers asked; 1 or 2 are possible", s->ghosts);
         return HX_ERR_INPUT;
     }
     if (s->agg < 0 || s->agg >= nlev || (s->agg2 && (s->agg2 <= s->agg || s->agg2 >= nlev))) {

@@ -72,6 +72,12 @@ static const hx_option mg_options[] = {
      F(agglomerate_ranks)},
     {.name = "smoother", .type = HX_OPT_CHOICE, .choices = smoothers, .def = "gsrb", .group = "solver",
      .help = "red-black Gauss-Seidel, or Chebyshev polynomials of the Jacobi-preconditioned operator", F(smoother)},
+    {.name = "ghosts", .type = HX_OPT_INT, .meta = "G", .lo = 1, .hi = 2, .def = "2", .def_text = "2 (gsrb), 1 (cheby)",
+     .group = "solver", .what = "1 or 2 ghost layers",
+     .help = "ghost layers of every level's fields. 2: one exchange per red-black sweep instead of two (the red "
+             "colour also updates the first ghost layer facing another rank, as that rank does, so the fields are "
+             "bit-identical to 1's), plus one of f per V-cycle visit; Chebyshev gains nothing from 2",
+     F(ghosts), .seen_at = AT(ghosts_seen)},
     {.name = "cheby-degree", .type = HX_OPT_INT, .meta = "K", .lo = 1, .hi = MG_MAX_DEGREE, .def = "4",
      .group = "solver", .what = "a Chebyshev degree",
      .help = "steps (exchanges and operator applications) of one Chebyshev smoothing", F(cheby_degree)},
@@ -289,6 +295,7 @@ static int solve_with(mg_report *r, mg_result *res, hx_context *ctx, int nlev, c
     s->agg = agg[0];
     s->agg2 = agg[1];
     s->graphs = c->graph;
+    s->ghosts = c->ghosts;
     int st = mg_create(s, ctx, c->shape, r->pgrid, nlev, c->transport, (hx_pattern)c->pattern);
     if (st != HX_OK) {
         if (rank == 0) {
@@ -356,6 +363,7 @@ int hx_mg_main(int argc, char **argv)
         return HX_OK;
     }
     if (c.smoother == MG_SMOOTHER_CHEBY && !c.nu_seen) c.nu = 1;
+    if (c.smoother == MG_SMOOTHER_CHEBY && !c.ghosts_seen) c.ghosts = 1;
     int pgrid[3], nlev = 0, agg[2] = {0, 0};
     double tol = 0;
     if (hx_cli_any_failed(MPI_COMM_WORLD, mg_plan(&c, nranks, pgrid, &nlev, agg, &tol, err, sizeof err) != 0, err))

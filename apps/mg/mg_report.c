@@ -118,6 +118,7 @@ GET(g_agglomerate_ranks) { v->i = C->agglomerate_ranks; }
 GET(g_level_ranks) { v->i = level_ranks(at->r, at->l); }
 GET(g_graph) { v->i = mg_graphs_used(at->r->s); }
 GET(g_fmg_checksum) { v->u = R->fmg_checksum; }
+GET(g_ghosts) { v->i = C->ghosts; }
 GET(g_shape)
 {
     snprintf(v->buf, sizeof v->buf, "%dx%dx%d", R->shape[0], R->shape[1], R->shape[2]);
@@ -176,6 +177,7 @@ static const mf_field fields[] = {
     {"level_ranks", MF_INT, MS_LEVEL, NULL, g_level_ranks},         /* ranks that smooth this level */
     {"fmg_checksum", MF_HEX, MS_SOLVE, NULL, g_fmg_checksum},       /* u after the timed F-cycles */
     {"graph", MF_INT, MS_RUN, NULL, g_graph},                       /* 1: timed F-cycles replayed from CUDA graphs */
+    {"ghosts", MF_INT, MS_RUN, NULL, g_ghosts},                     /* ghost layers (2: one exchange a GSRB sweep) */
     {"shape", MF_STR, MS_SOLVE, NULL, g_shape},                     /* the solve's global grid NXxNYxNZ (the last column: scripts read it as $NF) */
 };
 enum { NF = (int)(sizeof fields / sizeof fields[0]) };
@@ -323,7 +325,9 @@ static void print_table(FILE *out, const mg_report *r)
     if (c->smoother == MG_SMOOTHER_CHEBY)
         fprintf(out, "  V-cycle: %d+%d Chebyshev smoothings of degree %d (interval [%g/%g, %g] of D^-1 A)", c->nu, c->nu,
                 c->cheby_degree, s->lambda_max, s->cheby_ratio, s->lambda_max);
-    else fprintf(out, "  V-cycle: %d+%d red-black Gauss-Seidel sweeps", c->nu, c->nu);
+    else
+        fprintf(out, "  V-cycle: %d+%d red-black Gauss-Seidel sweeps (%s)", c->nu, c->nu,
+                c->ghosts > 1 ? "2 ghost layers: an exchange a sweep" : "1 ghost layer: an exchange a colour");
     fprintf(out, ", piecewise-constant restriction and interpolation; bottom %s",
             c->bottom == MG_BOTTOM_CG ? "CG (relative residual 1e-12)" : "smoother");
     if (c->bottom == MG_BOTTOM_SMOOTH) fprintf(out, " (%d)", c->bottom_sweeps);
