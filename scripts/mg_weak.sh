@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # halox mg weak scaling on a GPU machine: FMG solves at SIZE^3 cells per GPU on 1 GPU and on
-# every count in NPS, for each variant "TRANSPORT:GHOSTS[:GRAPH]" in VARIANTS, alternated over
+# every count in NPS, for each variant "TRANSPORT:GHOSTS[:GRAPH[:BINARY]]" in VARIANTS (GHOSTS -:
+# no --ghosts option, for a binary from before it; BINARY: another halox), alternated over
 # ROUNDS rounds (one run's F-cycle time varies by up to 30% on these machines, so runs of the
 # variants are interleaved, never batched). Prints each run, then per variant and rank count the
 # median over rounds of the runs' median F-cycle, and the weak-scaling efficiency T(1) / T(np).
@@ -26,11 +27,13 @@ MPI=(mpirun --oversubscribe -x NCCL_NVLS_ENABLE -x NVSHMEM_DISABLE_NVLS -x LD_LI
 fail=0
 for rep in $(seq 1 "$ROUNDS"); do
     for v in $VARIANTS; do
-        IFS=: read -r tr gh gr <<<"$v"
-        gr=${gr:-on}
+        IFS=: read -r tr gh gr bin <<<"$v"
+        gr=${gr:-on} bin=${bin:-$H}
+        gopt=(--ghosts "$gh")
+        [ "$gh" = - ] && gopt=()
         for np in $NPS; do
-            f="$OUT/${tr}_g${gh}_graph${gr}_np${np}_$rep"
-            if ! timeout 900 "${MPI[@]}" -np "$np" "$H" mg --backend cuda --transport "$tr" --ghosts "$gh" --graph="$gr" \
+            f="$OUT/${tr}_g${gh}_graph${gr}_$(basename "$bin")_np${np}_$rep"
+            if ! timeout 900 "${MPI[@]}" -np "$np" "$bin" mg --backend cuda --transport "$tr" "${gopt[@]}" --graph="$gr" \
                 --pattern direct --size-per-rank "$SIZE" --repeat 10 --format csv 2>"$f.err" >"$f.csv"; then
                 echo "FAIL: $v np $np round $rep ($f.err)"; tail -3 "$f.err"; fail=1; continue
             fi
@@ -40,11 +43,11 @@ for rep in $(seq 1 "$ROUNDS"); do
 done
 echo "median over rounds of each run's median F-cycle (s); efficiency T(1 GPU) / T(np)"
 for v in $VARIANTS; do
-    IFS=: read -r tr gh gr <<<"$v"
-    gr=${gr:-on}
+    IFS=: read -r tr gh gr bin <<<"$v"
+    gr=${gr:-on} bin=${bin:-$H}
     t1=""
     for np in $NPS; do
-        t=$(for f in "$OUT/${tr}_g${gh}_graph${gr}_np${np}_"*.csv; do awk -F, 'NR == 2 { print $17 }' "$f"; done | sort -g |
+        t=$(for f in "$OUT/${tr}_g${gh}_graph${gr}_$(basename "$bin")_np${np}_"*.csv; do awk -F, 'NR == 2 { print $17 }' "$f"; done | sort -g |
             awk '{ a[NR] = $1 } END { if (NR) print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }')
         [ -z "$t" ] && continue
         [ "$np" = 1 ] && t1=$t

@@ -90,11 +90,15 @@ done
 # the direct pattern fills the same ghosts
 run 8 direct8 --size 32 --coarse 4 --bottom smooth --repeat 1 --pattern direct && check_solve direct8 &&
     same_checksums sm8 direct8
-# two ghost layers (gsrb's default: one exchange a red-black sweep, the red colour also updating
-# the ring of ghosts facing other ranks) give the bits of one (an exchange before each colour),
-# for Poisson and Helmholtz, with both patterns; Chebyshev takes two layers too
+# deep ghosts (gsrb's default 2 nu + 1 = 5 layers: an exchange serves up to 5 colours, each also
+# updating the rings of ghosts facing other ranks that the next ones read) give the bits of one
+# layer (an exchange before each colour), for Poisson and Helmholtz, with both patterns, at 2, 3
+# and 5 layers; Chebyshev takes deep ghosts too
 for np in 2 8; do
     run $np g1sm$np --size 32 --coarse 4 --bottom smooth --repeat 1 --ghosts 1 && same_checksums sm$np g1sm$np
+done
+for gh in 2 3; do
+    run 8 g${gh}sm8 --size 32 --coarse 4 --bottom smooth --repeat 1 --ghosts $gh && same_checksums sm8 g${gh}sm8
 done
 run 8 g1direct8 --size 32 --coarse 4 --bottom smooth --repeat 1 --pattern direct --ghosts 1 && same_checksums direct8 g1direct8
 for np in 1 4; do
@@ -355,7 +359,7 @@ expect_input_error 1 "relative residual norm between 0 and 1" --tol 2
 expect_input_error 2 "has 4 ranks but the job has 2" --grid 2x2x1
 expect_input_error 2 "smoother" --smoother jacobi
 expect_input_error 1 "problem" --problem stokes
-expect_input_error 1 "ghosts" --ghosts 3
+expect_input_error 1 "ghosts" --ghosts 10
 expect_input_error 1 "ghosts" --ghosts 0
 expect_input_error 1 "cheby-degree" --cheby-degree 0
 expect_input_error 1 "cheby-degree" --cheby-degree 33

@@ -17,6 +17,7 @@
 
 #define MG_MAX_LEVELS 24
 #define MG_MAX_DEGREE 32
+#define MG_MAX_GHOSTS 9 /* ghost layers (--ghosts) */
 
 /* Timed operations, per level (HPGMG's table). Smooth, residual, restrict and interpolate time
  * their kernels only; exchange is every hx_exchange_run plus the boundary condition; bottom is the
@@ -42,6 +43,7 @@ typedef struct {
     hx_field alpha, bx, by, bz, dinv; /* Helmholtz coefficients (bx/by/bz on the low faces) */
     hx_field p, q;     /* CG work fields, coarsest level only */
     mg_timers tm;
+    int fresh;         /* ghost layers of u up to date (exchanged, or zeroed, and not smoothed past since) */
 } mg_level;
 
 typedef enum { MG_BOTTOM_CG = 0, MG_BOTTOM_SMOOTH = 1 } mg_bottom_kind;
@@ -97,8 +99,9 @@ struct mg_solver {
     int agg2;               /* 0: levels agg.. on rank 0's CPU; > agg: agg .. agg2-1 on an eighth of the ranks
                                (mg_fewer_grid, the job's backend and transport), agg2.. on rank 0's CPU */
     int graphs;             /* 1: F-cycles replayed from CUDA graphs where they can be (mg_graphs.c) */
-    int ghosts;             /* ghost layers of every level's fields: 1, or 2 so that one exchange serves
-                               both GSRB colours (the first updates the ring too; docs/multigrid.md) */
+    int ghosts;             /* ghost layers of the fields (at most each level's block): G > 1 lets GSRB run G
+                               colours between exchanges, colour t also updating G-1-t ghost layers facing
+                               other ranks (docs/multigrid.md); 1: an exchange before each colour */
 
     /* set by mg_create */
     hx_context *ctx;

@@ -78,15 +78,15 @@ MG_HD double mg_cospi(double t)
 MG_HD double mg_centre(const mg_geom *g, int a, int i) { return ((g->off[a] + i - 0.5) * g->h) / g->L[a]; }
 MG_HD double mg_face(const mg_geom *g, int a, int i) { return ((double)(g->off[a] + i - 1) * g->h) / g->L[a]; }
 
-/* The cells a smoother colour updates: the owned ones, and with ring (ghost 2) also the first ghost
- * layer on each side that faces another rank (not the domain's faces, whose ghosts the boundary
- * condition sets): lo[a] .. hi[a] inclusive. Such a ghost cell is a neighbour's owned cell,
- * updated here by the same expression from the same values, so the two copies agree bit for bit. */
+/* The cells a smoother colour updates: the owned ones, and `ring` ghost layers (ring < ghost) on
+ * each side that faces another rank (not the domain's faces, whose ghosts the boundary condition
+ * sets): lo[a] .. hi[a] inclusive. Such a ghost cell is a neighbour's owned cell, updated here by
+ * the same expression from the same values, so the two copies agree bit for bit. */
 MG_HD void mg_box(const mg_geom *g, int ring, int lo[3], int hi[3])
 {
     for (int a = 0; a < 3; a++) {
-        lo[a] = 1 - (ring && !g->bnd_lo[a]);
-        hi[a] = g->n[a] + (ring && !g->bnd_hi[a]);
+        lo[a] = 1 - (g->bnd_lo[a] ? 0 : ring);
+        hi[a] = g->n[a] + (g->bnd_hi[a] ? 0 : ring);
     }
 }
 
@@ -157,6 +157,21 @@ MG_HD double mg_gsrb_cell(const mg_op *A, const double *u, const double *f, long
 {
     if (!A->helm) return (mg_nb7(u, p, sy, sz) + A->h2 * f[p]) * (1.0 / 6.0);
     return u[p] + (f[p] - mg_apply(A, u, p, sy, sz)) * A->dinv_f[p];
+}
+
+/* Stores a smoothed value v of cell (i, j, k) at p, and -v into its ghost beyond each domain face
+ * the cell touches: what the boundary condition would write there next. So the face ghosts stay
+ * right through several colours between two exchanges (each is read by its own cell alone, the
+ * thread that writes it; edge and corner ghosts go stale until the next boundary condition). */
+MG_HD void mg_store_smoothed(const mg_geom *g, double *u, long p, int i, int j, int k, double v)
+{
+    u[p] = v;
+    if (i == 1 && g->bnd_lo[0]) u[p - 1] = -v;
+    if (i == g->n[0] && g->bnd_hi[0]) u[p + 1] = -v;
+    if (j == 1 && g->bnd_lo[1]) u[p - g->sy] = -v;
+    if (j == g->n[1] && g->bnd_hi[1]) u[p + g->sy] = -v;
+    if (k == 1 && g->bnd_lo[2]) u[p - g->sz] = -v;
+    if (k == g->n[2] && g->bnd_hi[2]) u[p + g->sz] = -v;
 }
 
 /* Chebyshev step: the new direction d' = c1 d + c2 D^-1 (f - A u) (first step: c2 D^-1 (f - A u)) */

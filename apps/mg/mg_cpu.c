@@ -68,18 +68,20 @@ static int cpu_bc(mg_kctx *k, const mg_geom *g, double *a)
 {
     (void)k;
     const int nx = g->n[0], ny = g->n[1], nz = g->n[2];
-    for (int kk = 0; kk < nz + 2; kk++)
-        for (int j = 0; j < ny + 2; j++) {
+    int lo[3], hi[3]; /* the other axes' range: the ring's box and one more */
+    mg_box(g, g->ghost - 1, lo, hi);
+    for (int kk = lo[2] - 1; kk <= hi[2] + 1; kk++)
+        for (int j = lo[1] - 1; j <= hi[1] + 1; j++) {
             if (g->bnd_lo[0]) a[IDX(g, 0, j, kk)] = -a[IDX(g, 1, j, kk)];
             if (g->bnd_hi[0]) a[IDX(g, nx + 1, j, kk)] = -a[IDX(g, nx, j, kk)];
         }
-    for (int kk = 0; kk < nz + 2; kk++)
-        for (int i = 0; i < nx + 2; i++) {
+    for (int kk = lo[2] - 1; kk <= hi[2] + 1; kk++)
+        for (int i = lo[0] - 1; i <= hi[0] + 1; i++) {
             if (g->bnd_lo[1]) a[IDX(g, i, 0, kk)] = -a[IDX(g, i, 1, kk)];
             if (g->bnd_hi[1]) a[IDX(g, i, ny + 1, kk)] = -a[IDX(g, i, ny, kk)];
         }
-    for (int j = 0; j < ny + 2; j++)
-        for (int i = 0; i < nx + 2; i++) {
+    for (int j = lo[1] - 1; j <= hi[1] + 1; j++)
+        for (int i = lo[0] - 1; i <= hi[0] + 1; i++) {
             if (g->bnd_lo[2]) a[IDX(g, i, j, 0)] = -a[IDX(g, i, j, 1)];
             if (g->bnd_hi[2]) a[IDX(g, i, j, nz + 1)] = -a[IDX(g, i, j, nz)];
         }
@@ -99,7 +101,7 @@ static int cpu_gsrb(mg_kctx *k, const mg_geom *g, const mg_op *A, double *u, con
             const int i0 = lo[0] + ((g->off[0] + lo[0] - 1 + g->off[1] + j - 1 + g->off[2] + kk - 1 + c) & 1);
             for (int i = i0; i <= hi[0]; i += 2) {
                 const long p = IDX(g, i, j, kk);
-                u[p] = mg_gsrb_cell(A, u, f, p, sy, sz);
+                mg_store_smoothed(g, u, p, i, j, kk, mg_gsrb_cell(A, u, f, p, sy, sz));
             }
         }
     return 0;
@@ -234,7 +236,7 @@ static int cpu_set_coefs(mg_kctx *k, const mg_geom *g, const mg_pde *P, double *
 {
     (void)k;
     int lo[3], hi[3];
-    mg_box(g, g->ghost > 1, lo, hi);
+    mg_box(g, g->ghost - 1, lo, hi);
 #pragma omp parallel for schedule(static)
     for (int kk = lo[2]; kk <= hi[2] + 1; kk++)
         for (int j = lo[1]; j <= hi[1] + 1; j++)

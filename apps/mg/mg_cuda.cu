@@ -144,13 +144,14 @@ int cu_copy(mg_kctx *k, const mg_geom *g, double *dst, const double *src)
 
 int cu_bc(mg_kctx *k, const mg_geom *g, double *a)
 {
-    int any = 0, w = 0, h = 0; /* the largest extended face plane */
+    int any = 0, w = 0, h = 0, lo[3], hi[3]; /* the largest extended face plane (k_bc) */
     for (int d = 0; d < 3; d++) any |= g->bnd_lo[d] | g->bnd_hi[d];
     if (!any) return 0;
+    mg_box(g, g->ghost - 1, lo, hi);
     for (int d = 0; d < 3; d++) {
         const int u = d == 0 ? 1 : 0, v = d == 2 ? 1 : 2;
-        if (g->n[u] + 2 > w) w = g->n[u] + 2;
-        if (g->n[v] + 2 > h) h = g->n[v] + 2;
+        if (hi[u] - lo[u] + 3 > w) w = hi[u] - lo[u] + 3;
+        if (hi[v] - lo[v] + 3 > h) h = hi[v] - lo[v] + 3;
     }
     /* one launch for the six faces (k_bc): a coarse level's exchange is bound by launches */
     LAUNCH(k_bc, dim3((w + 31) / 32, (h + 7) / 8, 6), dim3(32, 8), ST(k)->st, *g, a);
@@ -240,8 +241,8 @@ int cu_set_rhs(mg_kctx *k, const mg_geom *g, const mg_pde *P, double *f)
 int cu_set_coefs(mg_kctx *k, const mg_geom *g, const mg_pde *P, double *alpha, double *bx, double *by, double *bz,
                  double *dinv)
 {
-    int lo[3], hi[3], m[3]; /* the cells of mg_box(ghost > 1) per axis */
-    mg_box(g, g->ghost > 1, lo, hi);
+    int lo[3], hi[3], m[3]; /* the cells of mg_box(ghost - 1) per axis */
+    mg_box(g, g->ghost - 1, lo, hi);
     for (int d = 0; d < 3; d++) m[d] = hi[d] - lo[d] + 1;
     LAUNCH(k_set_beta, cells_grid(m[0] + 1, m[1] + 1, m[2] + 1), cells_block, ST(k)->st, *g, alpha, bx, by, bz);
     LAUNCHED(k, "coefficient kernel");

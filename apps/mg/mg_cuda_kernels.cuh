@@ -11,7 +11,8 @@ __device__ __forceinline__ long at(const mg_geom &g, int i, int j, int k)
 }
 
 /* Every ghost beyond a domain face in one launch: blockIdx.z = face (2 axis + side), thread (x, y)
- * = a cell of that face's extended plane (edges and corners too). A ghost beyond domain faces of
+ * = a cell of that face's extended plane (edges and corners too; the other axes over mg_box(ghost
+ * - 1) and one more, as cpu_bc). A ghost beyond domain faces of
  * the axes in S is (-1)^|S| times the cell reflected inside along all of them: what the x, y, z
  * passes of mg_cpu.c leave there (negation is exact, so bit for bit). Its source is owned, or a
  * neighbour's ghost along the other axes, never a cell this kernel writes: so no order is needed,
@@ -21,8 +22,11 @@ __global__ void k_bc(mg_geom g, double *a)
     const int ax = (int)blockIdx.z >> 1, hi = (int)blockIdx.z & 1;
     if (!(hi ? g.bnd_hi[ax] : g.bnd_lo[ax])) return;
     const int u = ax == 0 ? 1 : 0, v = ax == 2 ? 1 : 2; /* the face's two axes */
-    const int cu = (int)(blockIdx.x * blockDim.x + threadIdx.x), cv = (int)(blockIdx.y * blockDim.y + threadIdx.y);
-    if (cu > g.n[u] + 1 || cv > g.n[v] + 1) return;
+    int lo[3], hb[3]; /* the face's extent: the ring's box and one more on each side */
+    mg_box(&g, g.ghost - 1, lo, hb);
+    const int cu = (int)(blockIdx.x * blockDim.x + threadIdx.x) + lo[u] - 1;
+    const int cv = (int)(blockIdx.y * blockDim.y + threadIdx.y) + lo[v] - 1;
+    if (cu > hb[u] + 1 || cv > hb[v] + 1) return;
     int c[3];
     c[ax] = hi ? g.n[ax] + 1 : 0;
     c[u] = cu;
@@ -50,7 +54,7 @@ __global__ void k_gsrb(mg_geom g, mg_op A, double *u, const double *f, int c, in
                   2 * (int)(blockIdx.x * blockDim.x + threadIdx.x);
     if (i > hi[0]) return;
     const long p = at(g, i, j, k);
-    u[p] = mg_gsrb_cell(&A, u, f, p, g.sy, g.sz);
+    mg_store_smoothed(&g, u, p, i, j, k, mg_gsrb_cell(&A, u, f, p, g.sy, g.sz));
 }
 
 __global__ void k_residual(mg_geom g, mg_op A, double *r, const double *u, const double *f)
@@ -148,12 +152,12 @@ __global__ void k_set_rhs(mg_geom g, mg_pde P, double *f)
 }
 
 /* over cells 1..n+1 of each axis (the faces of the high side too) */
-/* k_set_beta and k_set_dinv: over mg_box(ghost > 1), from its low corner (k_set_beta: and the high
+/* k_set_beta and k_set_dinv: over mg_box(ghost - 1), from its low corner (k_set_beta: and the high
  * faces of its last cells) */
 __global__ void k_set_beta(mg_geom g, double *alpha, double *bx, double *by, double *bz)
 {
     int lo[3], hi[3];
-    mg_box(&g, g.ghost > 1, lo, hi);
+    mg_box(&g, g.ghost - 1, lo, hi);
     const int i = blockIdx.x * blockDim.x + threadIdx.x + lo[0], j = blockIdx.y * blockDim.y + threadIdx.y + lo[1];
     const int k = blockIdx.z + lo[2];
     if (i > hi[0] + 1 || j > hi[1] + 1) return;
@@ -170,7 +174,7 @@ __global__ void k_set_beta(mg_geom g, double *alpha, double *bx, double *by, dou
 __global__ void k_set_dinv(mg_geom g, mg_op A, double *dinv)
 {
     int lo[3], hi[3];
-    mg_box(&g, g.ghost > 1, lo, hi);
+    mg_box(&g, g.ghost - 1, lo, hi);
     const int i = blockIdx.x * blockDim.x + threadIdx.x + lo[0], j = blockIdx.y * blockDim.y + threadIdx.y + lo[1];
     const int k = blockIdx.z + lo[2];
     if (i > hi[0] || j > hi[1]) return;

@@ -129,14 +129,20 @@ static int exchange_bc(mg_solver *s, mg_level *L, hx_field *fld, int bc)
     return span_end(s, L, MG_EXCHANGE, a, 1);
 }
 
+/* u's ghosts, all layers, and the boundary condition: fresh again */
+static int exchange_u(mg_solver *s, mg_level *L)
+{
+    TRY(exchange_bc(s, L, &L->u, 1));
+    L->fresh = L->g.ghost;
+    return HX_OK;
+}
+
 static int exchange(mg_solver *s, mg_level *L, hx_field *fld) { return exchange_bc(s, L, fld, 1); }
 
-/* GSRB with two ghost layers updates the first one on the sides that face another rank (mg_box) */
-static int has_ring(const mg_level *L)
+/* a smoother colour or operator needs `need` fresh layers of u's ghosts */
+static int need_u(mg_solver *s, mg_level *L, int need)
 {
-    int any = 0;
-    for (int a = 0; a < 3; a++) any |= !L->g.bnd_lo[a] | !L->g.bnd_hi[a];
-    return L->g.ghost > 1 && any;
+    return L->fresh >= need ? HX_OK : exchange_u(s, L);
 }
 
 static int allsum(mg_solver *s, double v, double *out)
@@ -157,35 +163,44 @@ static int global_dot(mg_solver *s, mg_level *L, const hx_field *a, const hx_fie
     return allsum(s, mine, out);
 }
 
-/* Red-black Gauss-Seidel: `sweeps` times colour 0 then colour 1 ((gx + gy + gz) % 2 on global
- * indices). With one ghost layer, an exchange before each colour. With two (has_ring), one
- * exchange a sweep: colour 0 also updates the ring, the first ghost layer facing other ranks (its
- * neighbours one layer further came with the exchange, f's ring with the one at the V-cycle's
- * start), so colour 1 finds every neighbour it reads up to date; the domain faces' ghosts need no
- * new boundary condition either, since the ghost of a colour-0 cell is read by that cell alone.
- * u_zero: u is zero, ghosts included (just zeroed), so the first exchange is skipped. */
-static int gsrb(mg_solver *s, mg_level *L, int sweeps, int u_zero)
+/* deep ghosts let GSRB update rings of ghost cells facing other ranks (mg_box), which needs f there */
+static int has_ring(const mg_level *L)
 {
-    const int ring = has_ring(L);
+    int any = 0;
+    for (int a = 0; a < 3; a++) any |= !L->g.bnd_lo[a] | !L->g.bnd_hi[a];
+    return L->g.ghost > 1 && any;
+}
+
+/* Red-black Gauss-Seidel: `sweeps` times colour 0 then colour 1 ((gx + gy + gz) % 2 on global
+ * indices). Each colour needs one fresh ghost layer of u, and leaves one fewer: it updates the
+ * owned cells and, when more are fresh, fresh - 1 ghost layers on the sides facing other ranks
+ * (mg_box), which the neighbours update alike from the same values (they read f there: f's ghosts
+ * come once per V-cycle visit). With G ghost layers one exchange serves G colours (and the
+ * residual after them when one layer is left); G = 1 is an exchange before each colour. The
+ * domain faces' ghosts follow their cells (mg_store_smoothed). */
+static int gsrb(mg_solver *s, mg_level *L, int sweeps)
+{
     for (int it = 0; it < sweeps; it++)
         for (int c = 0; c < 2; c++) {
             int a;
-            if (!(it == 0 && c == 0 && u_zero) && !(ring && c == 1)) TRY(exchange(s, L, &L->u));
+            TRY(need_u(s, L, 1));
             TRY(span_begin(s, &a));
-            G(s->k->gsrb(&s->kc, &L->g, &L->A, D(&L->u), D(&L->f), c, ring && c == 0), "smoothing");
+            G(s->k->gsrb(&s->kc, &L->g, &L->A, D(&L->u), D(&L->f), c, L->fresh - 1), "smoothing");
+            L->fresh--;
             TRY(span_end(s, L, MG_SMOOTH, a, c));
         }
     return HX_OK;
 }
 
 /* `apps` Chebyshev applications of degree s->cheby_degree: an exchange and one Jacobi-
- * preconditioned step per degree, out of place (ct), then u and ct are swapped (u_zero: as gsrb) */
-static int cheby(mg_solver *s, mg_level *L, int apps, int u_zero)
+ * preconditioned step per degree, out of place (ct), then u and ct are swapped (the new u's
+ * ghosts are stale) */
+static int cheby(mg_solver *s, mg_level *L, int apps)
 {
     for (int it = 0; it < apps; it++)
         for (int k = 0; k < s->cheby_degree; k++) {
             int a;
-            if (!(it == 0 && k == 0 && u_zero)) TRY(exchange(s, L, &L->u));
+            TRY(need_u(s, L, 1));
             TRY(span_begin(s, &a));
             G(s->k->cheby(&s->kc, &L->g, &L->A, D(&L->ct), D(&L->cd), D(&L->u), D(&L->f), s->cheby_c1[k],
                           s->cheby_c2[k], k == 0),
@@ -193,21 +208,22 @@ static int cheby(mg_solver *s, mg_level *L, int apps, int u_zero)
             hx_field t = L->u;
             L->u = L->ct;
             L->ct = t;
+            L->fresh = 0;
             TRY(span_end(s, L, MG_SMOOTH, a, k == s->cheby_degree - 1));
         }
     return HX_OK;
 }
 
-static int smooth(mg_solver *s, mg_level *L, int n, int u_zero)
+static int smooth(mg_solver *s, mg_level *L, int n)
 {
-    return s->smoother == MG_SMOOTHER_CHEBY ? cheby(s, L, n, u_zero) : gsrb(s, L, n, u_zero);
+    return s->smoother == MG_SMOOTHER_CHEBY ? cheby(s, L, n) : gsrb(s, L, n);
 }
 
 /* r = f - A u */
 static int residual(mg_solver *s, mg_level *L)
 {
     int a;
-    TRY(exchange(s, L, &L->u));
+    TRY(need_u(s, L, 1));
     TRY(span_begin(s, &a));
     G(s->k->residual(&s->kc, &L->g, &L->A, D(&L->r), D(&L->u), D(&L->f)), "residual");
     return span_end(s, L, MG_RESIDUAL, a, 1);
@@ -217,6 +233,7 @@ int mg_residual_norm(mg_solver *s, int l, double *norm)
 {
     mg_level *L = &s->lev[l];
     double rr = 0;
+    L->fresh = 0; /* the caller may have changed u */
     TRY(residual(s, L));
     TRY(global_dot(s, L, &L->r, &L->r, &rr));
     *norm = sqrt(rr);
@@ -247,6 +264,7 @@ static int interpolate_pc(mg_solver *s, mg_level *F, mg_level *C)
     int a;
     TRY(span_begin(s, &a));
     G(s->k->interp_pc(&s->kc, &F->g, D(&F->u), &C->g, D(&C->u)), "interpolation");
+    F->fresh = 0;
     return span_end(s, F, MG_INTERP, a, 1);
 }
 
@@ -254,9 +272,10 @@ static int interpolate_pc(mg_solver *s, mg_level *F, mg_level *C)
 static int interpolate_linear(mg_solver *s, mg_level *F, mg_level *C)
 {
     int a;
-    TRY(exchange(s, C, &C->u));
+    TRY(exchange_u(s, C)); /* edge and corner ghosts too, which smoothing leaves stale */
     TRY(span_begin(s, &a));
     G(s->k->interp_linear(&s->kc, &F->g, D(&F->u), &C->g, D(&C->u)), "linear interpolation");
+    F->fresh = 0;
     return span_end(s, F, MG_INTERP, a, 1);
 }
 
@@ -275,6 +294,7 @@ static int bottom_cg(mg_solver *s, mg_level *L)
         TRY(global_dot(s, L, &L->p, &L->q, &pq));
         const double alpha = rr / pq;
         K(s->k->axpy2(&s->kc, &L->g, D(&L->u), D(&L->r), D(&L->p), D(&L->q), alpha), "CG update");
+        L->fresh = 0;
         TRY(global_dot(s, L, &L->r, &L->r, &rrn));
         K(s->k->xpby(&s->kc, &L->g, D(&L->p), D(&L->r), rrn / rr), "CG direction");
         rr = rrn;
@@ -291,7 +311,7 @@ static int bottom(mg_solver *s, mg_level *L)
     const double t0 = MPI_Wtime();
     s->gsusp = 1; /* eager: CG's iterations depend on the data (mg_graphs.c) */
     if (s->bottom == MG_BOTTOM_SMOOTH && has_ring(L) && s->smoother == MG_SMOOTHER_GSRB) TRY(exchange_bc(s, L, &L->f, 0));
-    const int st = s->bottom == MG_BOTTOM_SMOOTH ? smooth(s, L, s->bottom_sweeps, 0) : bottom_cg(s, L);
+    const int st = s->bottom == MG_BOTTOM_SMOOTH ? smooth(s, L, s->bottom_sweeps) : bottom_cg(s, L);
     s->gsusp = 0;
     TRY(st);
     TRY(mg_sync(s));
@@ -302,7 +322,7 @@ static int bottom(mg_solver *s, mg_level *L)
 
 /* ---- agglomeration: level s->agg's f to rank 0, rank 0's coarse solve, its u back */
 
-static int vcycle(mg_solver *s, int l, int u_zero);
+static int vcycle(mg_solver *s, int l);
 
 static int mpi_check(mg_solver *s, int rc, const char *what)
 {
@@ -368,7 +388,8 @@ static int agglom_sub_cycle(mg_solver *s, int fmg)
     else {
         /* a coarse-grid correction: level agg is only entered from the finer level with u = 0 */
         if (q->k->zero(&q->kc, &Q->g, D(&Q->u))) return sub_status(s, mg_kfail(q, "zeroing"));
-        TRY(sub_status(s, vcycle(q, 0, 1)));
+        Q->fresh = Q->g.ghost;
+        TRY(sub_status(s, vcycle(q, 0)));
     }
     TRY(sub_status(s, mg_sync(q)));
     return hand_over(s, G->ctx, Q->layout, &Q->u, &Q->g, &G->coarse, q->comm, G->glob, 1);
@@ -385,6 +406,7 @@ int mg_agglom_cycle(mg_solver *s, int fmg)
     if (G->sub) TRY(agglom_sub_cycle(s, fmg));
     const double t1 = MPI_Wtime();
     TRY(hand_over(s, s->ctx, L->layout, &L->u, &L->g, &G->job, s->comm, G->glob, 0));
+    L->fresh = 0;
     if (s->rank == 0) { /* rank 0's own copies and messages; the other ranks' wait for the coarse solve is not counted */
         L->tm.t[MG_AGGLOM] += MPI_Wtime() - t1;
         L->tm.n[MG_AGGLOM]++;
@@ -392,8 +414,7 @@ int mg_agglom_cycle(mg_solver *s, int fmg)
     return HX_OK;
 }
 
-/* u_zero: u was just zeroed (a coarse-grid correction), ghosts included */
-static int vcycle(mg_solver *s, int l, int u_zero)
+static int vcycle(mg_solver *s, int l)
 {
     mg_level *L = &s->lev[l];
     if (s->agg && l == s->agg) return mg_agglom_cycle(s, 0);
@@ -401,24 +422,31 @@ static int vcycle(mg_solver *s, int l, int u_zero)
     mg_level *C = &s->lev[l + 1];
     /* the GSRB ring's f: f changes only between V-cycles (restricted into a coarse level, or set) */
     if (has_ring(L) && s->smoother == MG_SMOOTHER_GSRB) TRY(exchange_bc(s, L, &L->f, 0));
-    TRY(smooth(s, L, s->nu, u_zero));
+    TRY(smooth(s, L, s->nu));
     TRY(residual(s, L));
     TRY(restrict_to(s, L, &L->r, C));
     G(s->k->zero(&s->kc, &C->g, D(&C->u)), "zeroing");
-    TRY(vcycle(s, l + 1, 1));
+    C->fresh = C->g.ghost; /* zero, ghosts included: smoothing starts without an exchange */
+    TRY(vcycle(s, l + 1));
     TRY(interpolate_pc(s, L, C));
-    return smooth(s, L, s->nu, 0);
+    return smooth(s, L, s->nu);
 }
 
-int mg_vcycle(mg_solver *s, int l) { return vcycle(s, l, 0); }
+int mg_vcycle(mg_solver *s, int l)
+{
+    s->lev[l].fresh = 0; /* the caller may have changed u */
+    return vcycle(s, l);
+}
 
 static int fmg(mg_solver *s, int l0)
 {
+    for (int l = 0; l < s->nlev; l++) s->lev[l].fresh = 0; /* the same state when a graph replays it */
     for (int l = l0; l < s->nlev - 1; l++) TRY(restrict_to(s, &s->lev[l], &s->lev[l].f, &s->lev[l + 1]));
     mg_level *B = &s->lev[s->nlev - 1];
     if (s->agg) TRY(mg_agglom_cycle(s, 1)); /* the F-cycle of the coarse levels, on rank 0 */
     else {
         G(s->k->zero(&s->kc, &B->g, D(&B->u)), "zeroing");
+        B->fresh = B->g.ghost;
         TRY(bottom(s, B));
     }
     for (int l = s->nlev - 2; l >= l0; l--) {

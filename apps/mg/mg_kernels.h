@@ -21,7 +21,7 @@ typedef struct {
     int n[3];                 /* owned cells per axis */
     int off[3];               /* global index of the first owned cell */
     int bnd_lo[3], bnd_hi[3]; /* 1 where that side of the block is the domain boundary */
-    int ghost;                /* ghost layers per side: 1, or 2 for the GSRB ring (mg_box) */
+    int ghost;                /* ghost layers per side (> 1: the GSRB ring, mg_box; docs/multigrid.md) */
     long sy, sz;              /* strides of y and z, in cells */
     long base;                /* cell (0, 0, 0) from the allocation's start: (ghost - 1)(1 + sy + sz) */
     long cells;               /* allocated cells of a field: sz * (n[2] + 2 ghost) */
@@ -73,12 +73,13 @@ typedef struct {
     /* whole allocated arrays (from a - g->base) */
     int (*zero)(mg_kctx *k, const mg_geom *g, double *a);
     int (*copy)(mg_kctx *k, const mg_geom *g, double *dst, const double *src);
-    /* homogeneous Dirichlet: every ghost beyond a domain face = minus the cell inside, x then y
-     * then z, each over the whole extended range of the other axes (edges and corners too) */
+    /* homogeneous Dirichlet: every ghost beyond a domain face (the first layer) = minus the cell
+     * inside, x then y then z, each over the other axes' cells of mg_box(ghost - 1) and one more
+     * on each side (edges and corners too) */
     int (*bc)(mg_kctx *k, const mg_geom *g, double *a);
 
-    /* owned cells; ring 1 (ghost 2): also the first ghost layer on the sides that face another rank
-     * (mg_box), whose cells then need u one layer further, f and the coefficients */
+    /* owned cells, and `ring` (< ghost) ghost layers on the sides that face another rank (mg_box),
+     * whose cells then need u one layer further, f and the coefficients */
     int (*gsrb)(mg_kctx *k, const mg_geom *g, const mg_op *A, double *u, const double *f, int colour, int ring);
     /* r = f - A u; f NULL: r = A u */
     int (*residual)(mg_kctx *k, const mg_geom *g, const mg_op *A, double *r, const double *u, const double *f);
@@ -100,8 +101,8 @@ typedef struct {
     /* f = the manufactured right-hand side at the cell centres (owned cells) */
     int (*set_rhs)(mg_kctx *k, const mg_geom *g, const mg_pde *P, double *f);
     /* Helmholtz coefficients: alpha at cell centres, beta at the low faces of cells 1..n+1 of
-     * each axis, then dinv = 1 / diagonal on the owned cells; with ghost 2 the same over the
-     * ring's box (mg_box: alpha, dinv) and the faces of its cells */
+     * each axis, then dinv = 1 / diagonal on the owned cells; with ghost > 1 the same over
+     * mg_box(ghost - 1) (alpha, dinv) and the faces of its cells */
     int (*set_coefs)(mg_kctx *k, const mg_geom *g, const mg_pde *P, double *alpha, double *bx, double *by,
                      double *bz, double *dinv);
     /* sum of (u - exact)^2 (deterministic order) and max |u - exact| over the owned cells */

@@ -83,7 +83,12 @@ static int make_level(mg_solver *s, int l, const double dom[3], const int pgrid[
         desc.global[a] = n[a];
         desc.pgrid[a] = pgrid[a];
     }
-    desc.halo = s->ghosts;
+    /* s->ghosts layers, or as many as the smallest block has cells (an exchange reaches the
+     * nearest neighbours only) */
+    int gl = s->ghosts;
+    for (int a = 0; a < 3; a++)
+        if (n[a] / pgrid[a] < gl) gl = n[a] / pgrid[a];
+    desc.halo = gl;
     desc.dtype = HX_DOUBLE;
     desc.boundary = HX_FIXED;
     int st = hx_layout_create(s->ctx, &desc, &L->layout);
@@ -126,8 +131,8 @@ static int make_level(mg_solver *s, int l, const double dom[3], const int pgrid[
               (s->pde.helm && alloc_fields(L, helm, 5));
     if (mg_fail_agreed(s, bad, "mg: out of memory for the fields")) return HX_ERR_RUNTIME;
     char msg[200] = "";
-    bad = L->u.ghost != s->ghosts || L->f.pitch[0] != L->u.pitch[0] || L->r.pitch[1] != L->u.pitch[1];
-    if (bad) snprintf(msg, sizeof msg, "mg: unexpected field geometry (ghost %d, asked %d)", L->u.ghost, s->ghosts);
+    bad = L->u.ghost != gl || L->f.pitch[0] != L->u.pitch[0] || L->r.pitch[1] != L->u.pitch[1];
+    if (bad) snprintf(msg, sizeof msg, "mg: unexpected field geometry (ghost %d, asked %d)", L->u.ghost, gl);
     g->ghost = L->u.ghost;
     g->sy = L->u.pitch[0];
     g->sz = (long)L->u.pitch[0] * L->u.pitch[1];
@@ -289,8 +294,8 @@ int mg_create(mg_solver *s, hx_context *ctx, const int shape[3], const int pgrid
                  s->cheby_ratio);
         return HX_ERR_INPUT;
     }
-    if (s->ghosts < 1 || s->ghosts > 2) {
-        snprintf(s->err, sizeof s->err, "mg: %d ghost layers asked; 1 or 2 are possible", s->ghosts);
+    if (s->ghosts < 1 || s->ghosts > MG_MAX_GHOSTS) {
+        snprintf(s->err, sizeof s->err, "mg: %d ghost layers asked; 1 to %d are possible", s->ghosts, MG_MAX_GHOSTS);
         return HX_ERR_INPUT;
     }
     if (s->agg < 0 || s->agg >= nlev || (s->agg2 && (s->agg2 <= s->agg || s->agg2 >= nlev))) {
@@ -352,6 +357,7 @@ void mg_destroy(mg_solver *s)
 int mg_setup_problem(mg_solver *s, int l)
 {
     mg_level *L = &s->lev[l];
+    L->fresh = 0;
     if (s->k->zero(&s->kc, &L->g, D(&L->u)) || s->k->zero(&s->kc, &L->g, D(&L->f)) ||
         s->k->set_rhs(&s->kc, &L->g, &s->pde, D(&L->f)))
         return mg_kfail(s, "setting the right-hand side");

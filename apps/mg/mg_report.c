@@ -177,7 +177,7 @@ static const mf_field fields[] = {
     {"level_ranks", MF_INT, MS_LEVEL, NULL, g_level_ranks},         /* ranks that smooth this level */
     {"fmg_checksum", MF_HEX, MS_SOLVE, NULL, g_fmg_checksum},       /* u after the timed F-cycles */
     {"graph", MF_INT, MS_RUN, NULL, g_graph},                       /* 1: timed F-cycles replayed from CUDA graphs */
-    {"ghosts", MF_INT, MS_RUN, NULL, g_ghosts},                     /* ghost layers (2: one exchange a GSRB sweep) */
+    {"ghosts", MF_INT, MS_RUN, NULL, g_ghosts},                     /* --ghosts: layers (an exchange serves that many GSRB colours) */
     {"shape", MF_STR, MS_SOLVE, NULL, g_shape},                     /* the solve's global grid NXxNYxNZ (the last column: scripts read it as $NF) */
 };
 enum { NF = (int)(sizeof fields / sizeof fields[0]) };
@@ -327,7 +327,7 @@ static void print_table(FILE *out, const mg_report *r)
                 c->cheby_degree, s->lambda_max, s->cheby_ratio, s->lambda_max);
     else
         fprintf(out, "  V-cycle: %d+%d red-black Gauss-Seidel sweeps (%s)", c->nu, c->nu,
-                c->ghosts > 1 ? "2 ghost layers: an exchange a sweep" : "1 ghost layer: an exchange a colour");
+                c->ghosts > 1 ? "deep ghosts: an exchange serves up to --ghosts colours" : "an exchange before each colour");
     fprintf(out, ", piecewise-constant restriction and interpolation; bottom %s",
             c->bottom == MG_BOTTOM_CG ? "CG (relative residual 1e-12)" : "smoother");
     if (c->bottom == MG_BOTTOM_SMOOTH) fprintf(out, " (%d)", c->bottom_sweeps);
