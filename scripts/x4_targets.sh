@@ -67,19 +67,10 @@ $MPI -np "$NGPU" $H pingpong --backend cuda --transport mpi,nccl,ipc-kernel,memc
 awk -F, 'NR == 1 || $7 == 8 || $7 == 67108864' "$OUT/issue10_pingpong.csv" | cut -d, -f4-7,11,12,15
 fi
 if want i11; then
-t "issue 11: multigrid weak scaling, 256^3 per GPU (FMG, GSRB, direct, agglomeration automatic: 4096 cells), 1 and $NGPU GPUs; exchange per level at 32^3 and 64^3 per GPU"
-for rep in 1 2 3; do # alternated: one run's F-cycle time varies by up to 30% on these machines
-    for tg in nccl ipc-put ipc-put:off; do # graphs on (the default) for both, and off for ipc-put
-        tr=${tg%%:*} g=on
-        [[ $tg == *:off ]] && g=off
-        for np in 1 "$NGPU"; do
-            f="$OUT/issue11_weak_${tr}_graph${g}_np${np}_$rep"
-            $MPI -np $np $H mg --backend cuda --transport $tr --graph=$g --pattern direct --size-per-rank 256 --repeat 10 \
-                --format csv 2>"$f.err" >"$f.csv"
-            awk -F, -v l="$tr graph $g np $np run $rep" 'NR == 2 { print l ": " $21 " DOF/s, F-cycle median " $17 " s" }' "$f.csv"
-        done
-    done
-done
+t "issue 11: multigrid weak scaling, 256^3 per GPU (FMG, GSRB, direct, agglomeration automatic: 4096 cells, ghosts 1 and 5), 1 and $NGPU GPUs; exchange per level at 32^3 and 64^3 per GPU"
+# alternated rounds (scripts/mg_weak.sh): deep ghosts (the default, 5 layers) against one layer,
+# ipc-put and nccl, graphs on
+NPS="1 $NGPU" VARIANTS="ipc-put:1 ipc-put:5 nccl:5" ROUNDS=5 OUT="$OUT/i11weak" scripts/mg_weak.sh "$B" | tail -8
 for n in 32 64; do
     # without graphs, so that the F-cycle row compares the transports with the same launches
     $MPI -np "$NGPU" $H mg --backend cuda --transport mpi,ipc,nccl,ipc-put --graph=off --pattern direct --size-per-rank $n --repeat 10 2>&1 |
