@@ -68,9 +68,12 @@ awk -F, 'NR == 1 || $7 == 8 || $7 == 67108864' "$OUT/issue10_pingpong.csv" | cut
 fi
 if want i11; then
 t "issue 11: multigrid weak scaling, 256^3 per GPU (FMG, GSRB, direct, agglomeration automatic: 4096 cells, ghosts 1 and 5), 1 and $NGPU GPUs; exchange per level at 32^3 and 64^3 per GPU"
-# alternated rounds (scripts/mg_weak.sh): deep ghosts (the default, 5 layers) against one layer,
-# ipc-put and nccl, graphs on
-NPS="1 $NGPU" VARIANTS="ipc-put:1 ipc-put:5 nccl:5" ROUNDS=5 OUT="$OUT/i11weak" scripts/mg_weak.sh "$B" | tail -8
+# alternated rounds (scripts/mg_scaling_checks.sh): deep ghosts (the default, 5 layers) against one
+# layer, ipc-put and nccl, graphs on
+for tr in ipc-put nccl; do
+    BINS="ghosts1:halox:--ghosts=1 ghosts5:halox" NPS="1 $NGPU" REPS=5 MGOPTS="--transport $tr --pattern direct" \
+        OUT="$OUT/i11weak_$tr" scripts/mg_scaling_checks.sh "$B" | grep -A8 "^.*medians of the F-cycle"
+done
 for n in 32 64; do
     # without graphs, so that the F-cycle row compares the transports with the same launches
     $MPI -np "$NGPU" $H mg --backend cuda --transport mpi,ipc,nccl,ipc-put --graph=off --pattern direct --size-per-rank $n --repeat 10 2>&1 |
