@@ -93,7 +93,7 @@ run 8 direct8 --size 32 --coarse 4 --bottom smooth --repeat 1 --pattern direct &
 # deep ghosts (gsrb's default 2 nu + 1 = 5 layers: an exchange serves up to 5 colours, each also
 # updating the rings of ghosts facing other ranks that the next ones read) give the bits of one
 # layer (an exchange before each colour), for Poisson and Helmholtz, with both patterns, at 2, 3
-# and 5 layers; Chebyshev takes deep ghosts too
+# and 5 layers
 for np in 2 8; do
     run $np g1sm$np --size 32 --coarse 4 --bottom smooth --repeat 1 --ghosts 1 && same_checksums sm$np g1sm$np
 done
@@ -107,8 +107,13 @@ done
 run 4 hg1g4 --size 32 --coarse 4 --bottom smooth --problem helmholtz --repeat 1 --ghosts 1
 [ -s "$TMP/hg1.csv" ] && [ -s "$TMP/hg4.csv" ] && same_checksums hg1 hg4
 [ -s "$TMP/hg4.csv" ] && [ -s "$TMP/hg1g4.csv" ] && same_checksums hg4 hg1g4
-run 2 chg2 --size 32 --coarse 4 --bottom smooth --smoother cheby --repeat 1 --ghosts 2 &&
-    run 2 chg1 --size 32 --coarse 4 --bottom smooth --smoother cheby --repeat 1 && same_checksums chg1 chg2
+# Chebyshev: the default (5 layers, one exchange an application of degree 4) and 3 (an exchange
+# inside each application, where the direction's rings limit the next step's) against 1
+for gh in 3 5; do
+    run 2 chg$gh --size 32 --coarse 4 --bottom smooth --smoother cheby --repeat 1 --ghosts $gh
+done
+run 2 chg1 --size 32 --coarse 4 --bottom smooth --smoother cheby --repeat 1 --ghosts 1 && same_checksums chg1 chg3 &&
+    same_checksums chg1 chg5
 # 64^3 at 8 ranks with the default hierarchy, table report
 out=$(MPIRUN 8 "$HALOX" mg --size 64 --repeat 1 2>&1)
 rc=$?

@@ -122,18 +122,20 @@ static int cpu_residual(mg_kctx *k, const mg_geom *g, const mg_op *A, double *r,
 }
 
 static int cpu_cheby(mg_kctx *k, const mg_geom *g, const mg_op *A, double *unew, double *d, const double *u,
-                     const double *f, double c1, double c2, int first)
+                     const double *f, double c1, double c2, int first, int ring)
 {
     (void)k;
     const long sy = g->sy, sz = g->sz;
+    int lo[3], hi[3];
+    mg_box(g, ring, lo, hi);
 #pragma omp parallel for schedule(static)
-    for (int kk = 1; kk <= g->n[2]; kk++)
-        for (int j = 1; j <= g->n[1]; j++)
-            for (int i = 1; i <= g->n[0]; i++) {
+    for (int kk = lo[2]; kk <= hi[2]; kk++)
+        for (int j = lo[1]; j <= hi[1]; j++)
+            for (int i = lo[0]; i <= hi[0]; i++) {
                 const long p = IDX(g, i, j, kk);
                 const double dn = mg_cheby_dir(A, u, f, d, p, sy, sz, c1, c2, first);
                 d[p] = dn;
-                unew[p] = u[p] + dn;
+                mg_store_smoothed(g, unew, p, i, j, kk, u[p] + dn);
             }
     return 0;
 }

@@ -178,9 +178,12 @@ int cu_residual(mg_kctx *k, const mg_geom *g, const mg_op *A, double *r, const d
 }
 
 int cu_cheby(mg_kctx *k, const mg_geom *g, const mg_op *A, double *unew, double *d, const double *u, const double *f,
-             double c1, double c2, int first)
+             double c1, double c2, int first, int ring)
 {
-    LAUNCH(k_cheby, cells_grid(g), cells_block, ST(k)->st, *g, *A, unew, d, u, f, c1, c2, first);
+    int lo[3], hi[3];
+    mg_box(g, ring, lo, hi);
+    LAUNCH(k_cheby, cells_grid(hi[0] - lo[0] + 1, hi[1] - lo[1] + 1, hi[2] - lo[2] + 1), cells_block, ST(k)->st, *g, *A,
+           unew, d, u, f, c1, c2, first, ring);
     LAUNCHED(k, "Chebyshev kernel");
     return 0;
 }

@@ -65,15 +65,19 @@ __global__ void k_residual(mg_geom g, mg_op A, double *r, const double *u, const
     r[p] = f ? f[p] - mg_apply(&A, u, p, g.sy, g.sz) : mg_apply(&A, u, p, g.sy, g.sz);
 }
 
+/* over mg_box(ring), from its low corner */
 __global__ void k_cheby(mg_geom g, mg_op A, double *unew, double *d, const double *u, const double *f, double c1,
-                        double c2, int first)
+                        double c2, int first, int ring)
 {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x + 1, j = blockIdx.y * blockDim.y + threadIdx.y + 1, k = blockIdx.z + 1;
-    if (i > g.n[0] || j > g.n[1]) return;
+    int lo[3], hi[3];
+    mg_box(&g, ring, lo, hi);
+    const int i = blockIdx.x * blockDim.x + threadIdx.x + lo[0], j = blockIdx.y * blockDim.y + threadIdx.y + lo[1];
+    const int k = blockIdx.z + lo[2];
+    if (i > hi[0] || j > hi[1]) return;
     const long p = at(g, i, j, k);
     const double dn = mg_cheby_dir(&A, u, f, d, p, g.sy, g.sz, c1, c2, first);
     d[p] = dn;
-    unew[p] = u[p] + dn;
+    mg_store_smoothed(&g, unew, p, i, j, k, u[p] + dn);
 }
 
 /* over coarse cells */

@@ -163,7 +163,7 @@ static int global_dot(mg_solver *s, mg_level *L, const hx_field *a, const hx_fie
     return allsum(s, mine, out);
 }
 
-/* deep ghosts let GSRB update rings of ghost cells facing other ranks (mg_box), which needs f there */
+/* deep ghosts let the smoothers update rings of ghost cells facing other ranks (mg_box), which needs f there */
 static int has_ring(const mg_level *L)
 {
     int any = 0;
@@ -192,25 +192,29 @@ static int gsrb(mg_solver *s, mg_level *L, int sweeps)
     return HX_OK;
 }
 
-/* `apps` Chebyshev applications of degree s->cheby_degree: an exchange and one Jacobi-
- * preconditioned step per degree, out of place (ct), then u and ct are swapped (the new u's
- * ghosts are stale) */
+/* `apps` Chebyshev applications of degree s->cheby_degree: one Jacobi-preconditioned step per
+ * degree, out of place (ct), then u and ct are swapped. Deep ghosts as in gsrb: each step needs one
+ * fresh layer of u and updates the rings that are left, where the direction d must be known too:
+ * a step after the first of an application updates no more rings than the step before it did. */
 static int cheby(mg_solver *s, mg_level *L, int apps)
 {
-    for (int it = 0; it < apps; it++)
+    for (int it = 0; it < apps; it++) {
+        int dring = 0; /* ghost layers of d computed by the last step */
         for (int k = 0; k < s->cheby_degree; k++) {
             int a;
             TRY(need_u(s, L, 1));
+            const int ring = k == 0 || L->fresh - 1 < dring ? L->fresh - 1 : dring;
             TRY(span_begin(s, &a));
             G(s->k->cheby(&s->kc, &L->g, &L->A, D(&L->ct), D(&L->cd), D(&L->u), D(&L->f), s->cheby_c1[k],
-                          s->cheby_c2[k], k == 0),
+                          s->cheby_c2[k], k == 0, ring),
               "Chebyshev smoothing");
             hx_field t = L->u;
             L->u = L->ct;
             L->ct = t;
-            L->fresh = 0;
+            L->fresh = dring = ring;
             TRY(span_end(s, L, MG_SMOOTH, a, k == s->cheby_degree - 1));
         }
+    }
     return HX_OK;
 }
 
@@ -310,7 +314,7 @@ static int bottom(mg_solver *s, mg_level *L)
     TRY(mg_sync(s));
     const double t0 = MPI_Wtime();
     s->gsusp = 1; /* eager: CG's iterations depend on the data (mg_graphs.c) */
-    if (s->bottom == MG_BOTTOM_SMOOTH && has_ring(L) && s->smoother == MG_SMOOTHER_GSRB) TRY(exchange_bc(s, L, &L->f, 0));
+    if (s->bottom == MG_BOTTOM_SMOOTH && has_ring(L)) TRY(exchange_bc(s, L, &L->f, 0));
     const int st = s->bottom == MG_BOTTOM_SMOOTH ? smooth(s, L, s->bottom_sweeps) : bottom_cg(s, L);
     s->gsusp = 0;
     TRY(st);
@@ -420,8 +424,8 @@ static int vcycle(mg_solver *s, int l)
     if (s->agg && l == s->agg) return mg_agglom_cycle(s, 0);
     if (l == s->nlev - 1) return bottom(s, L);
     mg_level *C = &s->lev[l + 1];
-    /* the GSRB ring's f: f changes only between V-cycles (restricted into a coarse level, or set) */
-    if (has_ring(L) && s->smoother == MG_SMOOTHER_GSRB) TRY(exchange_bc(s, L, &L->f, 0));
+    /* the rings' f: f changes only between V-cycles (restricted into a coarse level, or set) */
+    if (has_ring(L)) TRY(exchange_bc(s, L, &L->f, 0));
     TRY(smooth(s, L, s->nu));
     TRY(residual(s, L));
     TRY(restrict_to(s, L, &L->r, C));

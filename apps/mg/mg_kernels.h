@@ -83,9 +83,10 @@ typedef struct {
     int (*gsrb)(mg_kctx *k, const mg_geom *g, const mg_op *A, double *u, const double *f, int colour, int ring);
     /* r = f - A u; f NULL: r = A u */
     int (*residual)(mg_kctx *k, const mg_geom *g, const mg_op *A, double *r, const double *u, const double *f);
-    /* d = c1 d + c2 D^-1 (f - A u) (first: d = c2 D^-1 (f - A u), d not read); unew = u + d */
+    /* d = c1 d + c2 D^-1 (f - A u) (first: d = c2 D^-1 (f - A u), d not read); unew = u + d; over
+     * mg_box(ring) as gsrb */
     int (*cheby)(mg_kctx *k, const mg_geom *g, const mg_op *A, double *unew, double *d, const double *u,
-                 const double *f, double c1, double c2, int first);
+                 const double *f, double c1, double c2, int first, int ring);
     /* fc (coarse owned) = the average of the 8 children in r (fine) */
     int (*restrict8)(mg_kctx *k, const mg_geom *fine, const double *r, const mg_geom *coarse, double *fc);
     /* u (fine owned) += its parent in uc (piecewise constant) */

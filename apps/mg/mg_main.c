@@ -73,12 +73,13 @@ static const hx_option mg_options[] = {
     {.name = "smoother", .type = HX_OPT_CHOICE, .choices = smoothers, .def = "gsrb", .group = "solver",
      .help = "red-black Gauss-Seidel, or Chebyshev polynomials of the Jacobi-preconditioned operator", F(smoother)},
     {.name = "ghosts", .type = HX_OPT_INT, .meta = "G", .lo = 1, .hi = MG_MAX_GHOSTS, .def = "5",
-     .def_text = "2 nu + 1 (gsrb), 1 (cheby)", .group = "solver", .what = "a number of ghost layers",
-     .help = "ghost layers of the fields (at most a level's block): one exchange of G layers serves G red-black "
-             "colours, each also updating the ghost layers facing other ranks that the next ones read, as those "
-             "ranks do (so the fields are bit-identical to G = 1's: an exchange before each colour); 2 nu + 1 "
-             "covers a level's pre-smoothing and residual; plus one exchange of f per V-cycle visit. Chebyshev "
-             "gains nothing from G > 1",
+     .def_text = "2 nu + 1 (gsrb), nu x cheby-degree + 1 (cheby), at most 9", .group = "solver",
+     .what = "a number of ghost layers",
+     .help = "ghost layers of the fields (at most a level's block): one exchange of G layers serves G smoother "
+             "steps (red-black colours or Chebyshev steps), each also updating the ghost layers facing other "
+             "ranks that the next ones read, as those ranks do, so the fields are bit-identical to G = 1's (an "
+             "exchange before each step); the default covers a level's pre-smoothing and residual; plus one "
+             "exchange of f per V-cycle visit",
      F(ghosts), .seen_at = AT(ghosts_seen)},
     {.name = "cheby-degree", .type = HX_OPT_INT, .meta = "K", .lo = 1, .hi = MG_MAX_DEGREE, .def = "4",
      .group = "solver", .what = "a Chebyshev degree",
@@ -365,7 +366,10 @@ int hx_mg_main(int argc, char **argv)
         return HX_OK;
     }
     if (c.smoother == MG_SMOOTHER_CHEBY && !c.nu_seen) c.nu = 1;
-    if (!c.ghosts_seen) c.ghosts = c.smoother == MG_SMOOTHER_CHEBY ? 1 : 2 * c.nu + 1 < MG_MAX_GHOSTS ? 2 * c.nu + 1 : MG_MAX_GHOSTS;
+    if (!c.ghosts_seen) { /* a level's pre-smoothing (nu sweeps of 2 colours, or of cheby-degree steps) and residual */
+        const int steps = c.nu * (c.smoother == MG_SMOOTHER_CHEBY ? c.cheby_degree : 2);
+        c.ghosts = steps + 1 < MG_MAX_GHOSTS ? steps + 1 : MG_MAX_GHOSTS;
+    }
     int pgrid[3], nlev = 0, agg[2] = {0, 0};
     double tol = 0;
     if (hx_cli_any_failed(MPI_COMM_WORLD, mg_plan(&c, nranks, pgrid, &nlev, agg, &tol, err, sizeof err) != 0, err))
