@@ -191,6 +191,11 @@ static inline double *mg_data(const hx_field *f)
 /* for mg_levels.c and mg_cycles.c */
 int mg_kfail(mg_solver *s, const char *what);
 int mg_fail_agreed(mg_solver *s, int bad, const char *msg);
+/* Collective: a coarse-grid correction on level l: u = 0 (ghosts too, so its first smoothing needs
+ * no exchange), then one V-cycle. */
+int mg_vcycle_correction(mg_solver *s, int l);
+/* st, with the agglomeration sub-solver's message copied into s->err when it failed */
+int mg_sub_status(mg_solver *s, int st);
 /* Collective: gather f of level s->agg onto rank 0 and hand it to the sub-solver's ranks, run there
  * one V-cycle from zero (fmg 0) or one F-cycle (fmg 1), bring its u back into u of level s->agg. */
 int mg_agglom_cycle(mg_solver *s, int fmg);

@@ -42,7 +42,7 @@ static double *D(const hx_field *f) { return mg_data(f); }
 /* ---- timing marks */
 
 /* the sub-solver's status, its message in s->err */
-static int sub_status(mg_solver *s, int st)
+int mg_sub_status(mg_solver *s, int st)
 {
     if (st != HX_OK) snprintf(s->err, sizeof s->err, "%s", s->ag.sub->err);
     return st;
@@ -50,7 +50,7 @@ static int sub_status(mg_solver *s, int st)
 
 int mg_timers_flush(mg_solver *s)
 {
-    if (s->ag.sub) TRY(sub_status(s, mg_timers_flush(s->ag.sub)));
+    if (s->ag.sub) TRY(mg_sub_status(s, mg_timers_flush(s->ag.sub)));
     if (!s->nmarks) return HX_OK;
     K(s->k->sync(&s->kc), "waiting for the kernels");
     for (int i = 0; i < s->nspans; i++) {
@@ -70,7 +70,7 @@ int mg_reset_timers(mg_solver *s)
     s->nmarks = s->nspans = 0;
     for (int l = 0; l < s->nlev; l++) memset(&s->lev[l].tm, 0, sizeof s->lev[l].tm);
     s->bottom_iters = 0;
-    return s->ag.sub ? sub_status(s, mg_reset_timers(s->ag.sub)) : HX_OK;
+    return s->ag.sub ? mg_sub_status(s, mg_reset_timers(s->ag.sub)) : HX_OK;
 }
 
 void mg_level_timers(const mg_solver *s, int l, mg_timers *out)
@@ -324,100 +324,6 @@ static int bottom(mg_solver *s, mg_level *L)
     return HX_OK;
 }
 
-/* ---- agglomeration: level s->agg's f to rank 0, rank 0's coarse solve, its u back */
-
-static int vcycle(mg_solver *s, int l);
-
-static int mpi_check(mg_solver *s, int rc, const char *what)
-{
-    if (rc == MPI_SUCCESS) return HX_OK;
-    snprintf(s->err, sizeof s->err, "mg: %s at level %d (agglomeration) failed", what, s->agg);
-    return HX_ERR_RUNTIME;
-}
-
-static int owned_copy(mg_solver *s, hx_context *ctx, hx_layout *l, const hx_field *f, double *buf, int set)
-{
-    if ((set ? hx_field_set_owned(l, f, buf) : hx_field_get_owned(l, f, buf)) == HX_OK) return HX_OK;
-    snprintf(s->err, sizeof s->err, "mg (rank %d): agglomeration at level %d: %s", s->rank, s->agg,
-             hx_context_error(ctx));
-    return HX_ERR_RUNTIME;
-}
-
-/* rank 0: the blocks of nr ranks (B->all, rank order, each x fastest) into the global array glob of
- * N cells per axis (in 1), or back */
-static void place_blocks(const mg_blocks *B, int nr, double *glob, const int *N, int in)
-{
-    for (int r = 0; r < nr; r++) {
-        const int *b = &B->box[6 * r];
-        double *src = B->all + B->displ[r];
-        for (int z = 0; z < b[2]; z++)
-            for (int y = 0; y < b[1]; y++, src += b[0]) {
-                double *g = glob + ((long)(b[5] + z) * N[1] + b[4] + y) * N[0] + b[3];
-                memcpy(in ? g : src, in ? src : g, sizeof(double) * (size_t)b[0]);
-            }
-    }
-}
-
-/* Collective over comm: field f of level geometry g between the ranks' blocks and rank 0's global
- * array glob (gather: blocks -> glob; else glob -> blocks), through B. */
-static int hand_over(mg_solver *s, hx_context *ctx, hx_layout *layout, const hx_field *f, const mg_geom *g,
-                     mg_blocks *B, MPI_Comm comm, double *glob, int gather)
-{
-    int rank, nr;
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &nr);
-    const int mine = g->n[0] * g->n[1] * g->n[2];
-    if (gather) {
-        TRY(owned_copy(s, ctx, layout, f, B->mine, 0));
-        TRY(mpi_check(s, MPI_Gatherv(B->mine, mine, MPI_DOUBLE, B->all, B->count, B->displ, MPI_DOUBLE, 0, comm),
-                      "MPI_Gatherv of a right-hand side"));
-        if (rank == 0) place_blocks(B, nr, glob, s->shape[s->agg], 1);
-        return HX_OK;
-    }
-    if (rank == 0) place_blocks(B, nr, glob, s->shape[s->agg], 0);
-    TRY(mpi_check(s, MPI_Scatterv(B->all, B->count, B->displ, MPI_DOUBLE, B->mine, mine, MPI_DOUBLE, 0, comm),
-                  "MPI_Scatterv of a correction"));
-    return owned_copy(s, ctx, layout, f, B->mine, 1);
-}
-
-/* The sub-solver's members: rank 0's global level-agg f into sub's level 0, one V-cycle from zero
- * or one F-cycle there, and its u back into the global array. */
-static int agglom_sub_cycle(mg_solver *s, int fmg)
-{
-    mg_agglom *G = &s->ag;
-    mg_solver *q = G->sub;
-    mg_level *Q = &q->lev[0];
-    TRY(hand_over(s, G->ctx, Q->layout, &Q->f, &Q->g, &G->coarse, q->comm, G->glob, 0));
-    if (fmg) TRY(sub_status(s, mg_fmg(q, 0)));
-    else {
-        /* a coarse-grid correction: level agg is only entered from the finer level with u = 0 */
-        if (q->k->zero(&q->kc, &Q->g, D(&Q->u))) return sub_status(s, mg_kfail(q, "zeroing"));
-        Q->fresh = Q->g.ghost;
-        TRY(sub_status(s, vcycle(q, 0)));
-    }
-    TRY(sub_status(s, mg_sync(q)));
-    return hand_over(s, G->ctx, Q->layout, &Q->u, &Q->g, &G->coarse, q->comm, G->glob, 1);
-}
-
-int mg_agglom_cycle(mg_solver *s, int fmg)
-{
-    mg_agglom *G = &s->ag;
-    mg_level *L = &s->lev[s->agg];
-    TRY(mg_sync(s));
-    const double t0 = MPI_Wtime();
-    TRY(hand_over(s, s->ctx, L->layout, &L->f, &L->g, &G->job, s->comm, G->glob, 1));
-    if (s->rank == 0) L->tm.t[MG_AGGLOM] += MPI_Wtime() - t0;
-    if (G->sub) TRY(agglom_sub_cycle(s, fmg));
-    const double t1 = MPI_Wtime();
-    TRY(hand_over(s, s->ctx, L->layout, &L->u, &L->g, &G->job, s->comm, G->glob, 0));
-    L->fresh = 0;
-    if (s->rank == 0) { /* rank 0's own copies and messages; the other ranks' wait for the coarse solve is not counted */
-        L->tm.t[MG_AGGLOM] += MPI_Wtime() - t1;
-        L->tm.n[MG_AGGLOM]++;
-    }
-    return HX_OK;
-}
-
 static int vcycle(mg_solver *s, int l)
 {
     mg_level *L = &s->lev[l];
@@ -429,11 +335,17 @@ static int vcycle(mg_solver *s, int l)
     TRY(smooth(s, L, s->nu));
     TRY(residual(s, L));
     TRY(restrict_to(s, L, &L->r, C));
-    G(s->k->zero(&s->kc, &C->g, D(&C->u)), "zeroing");
-    C->fresh = C->g.ghost; /* zero, ghosts included: smoothing starts without an exchange */
-    TRY(vcycle(s, l + 1));
+    TRY(mg_vcycle_correction(s, l + 1));
     TRY(interpolate_pc(s, L, C));
     return smooth(s, L, s->nu);
+}
+
+int mg_vcycle_correction(mg_solver *s, int l)
+{
+    mg_level *L = &s->lev[l];
+    G(s->k->zero(&s->kc, &L->g, D(&L->u)), "zeroing");
+    L->fresh = L->g.ghost;
+    return vcycle(s, l);
 }
 
 int mg_vcycle(mg_solver *s, int l)
