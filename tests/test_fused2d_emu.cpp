@@ -26,6 +26,7 @@ struct fused_case {
     int extra;      /* the last level's box grows this many radii into the ghosts */
     unsigned fixed; /* sides that stop at the owned cells (emu_level_box) */
     int sms;        /* multiprocessors the march is chosen for (0: the longest march) */
+    long held;      /* warps the GPU holds (fused2d_plan; > the marches: whole rounds, any_rows) */
 };
 
 template <typename T, int R, int L> static void run_case(const fused_case &c)
@@ -53,8 +54,12 @@ template <typename T, int R, int L> static void run_case(const fused_case &c)
     for (int y = out.lo[1]; y < out.hi[1]; y++)
         for (int x = out.lo[0]; x < out.hi[0]; x++) want[(size_t)(x + y * sy)] = cur[(size_t)(x + y * sy)];
 
-    const fused2d_launch l = fused2d_plan<T, R, L>(boxes, alloc, c.sms);
-    by_rows[l.rows]++;
+    const fused2d_launch l = fused2d_plan<T, R, L>(boxes, alloc, c.sms, c.held);
+    if (c.held && !l.any_rows) {
+        failures++;
+        printf("FAIL: %d warps held and the usual marches (n=%dx%d) do not fill them, but any_rows is off\n", (int)c.held, n[0], n[1]);
+    }
+    by_rows[l.any_rows ? 0 : l.rows]++;
     checks++;
     /* level-0 rows in registers, then through a shared-memory queue of 7 rows (fused2d_ring's; the launch's own choice
      * is one of the two paths) */
@@ -88,6 +93,8 @@ template <typename T, int R, int L> static void run_levels()
         {{150, 230}, 1, 2, 0u, 1},      /* several strips, marches and blocks of 4 warps */
         {{5, 3}, 0, 0, 0xfu, 0},        /* smaller than a strip and a march, every side fixed */
         {{0, 21}, 3, 1, 0u, 4},         /* a strip and one cell */
+        {{150, 230}, 1, 1, 0x5u, 1, 4000}, /* marches cut to fill whole rounds of a GPU's warps (any_rows) */
+        {{70, 45}, 0, 0, 0u, 2, 700},   /* the same, one round of odd marches */
     };
     for (const fused_case &c : cases) run_case<T, R, L>(c);
 }
@@ -111,7 +118,7 @@ int main(void)
     run_dtype<float>();
     run_dtype<double>();
     printf("fused 2D bodies on the host: %d of %d passes bit-identical to separate sweeps, blocks in either order "
-           "(marches of 16/32/64/128/256 rows: %d/%d/%d/%d/%d)\n", checks - failures, checks, by_rows[16], by_rows[32],
-           by_rows[64], by_rows[128], by_rows[256]);
+           "(marches of 16/32/64/128/256 rows: %d/%d/%d/%d/%d; of any rows: %d)\n", checks - failures, checks, by_rows[16],
+           by_rows[32], by_rows[64], by_rows[128], by_rows[256], by_rows[0]);
     return failures ? 1 : 0;
 }

@@ -13,39 +13,6 @@
 
 #include "compute/cuda/fused2d.cuh"
 
-/* Rows a march covers in the pass kernel, where `warps` warps take a pass's marches in turn and
- * the pass ends with the last: a pass lasts about rounds x (rows + 2LR) row steps (a march
- * recomputes 2LR rows to start). Chunks per strip are chosen so that the marches fill whole
- * rounds (1 to 4 tried): session 8 measured half of a 4096 x 2048 pass at the grid barrier with
- * the cycle kernel's power-of-two rows (about 1200 marches of 64 rows for 1056 warps: a second
- * round for about 150). Marches stay at most HX_MARCH2D_MAX_ROWS rows long, taking more rounds
- * when they must: on 2 x H200 (session 9, d16, fuse 8) one round of 1024-row marches at 16384^2
- * took 181 us a sweep, 128-row marches 149; 8192^2 43.1 against 47.7 uncapped (256: 43.8, 512:
- * 47.7); 4096^2 unchanged (14.6; 63 rows either way). The model does not see why long marches
- * lose; the cap is measured. */
-template <int R, int L> __host__ __device__ inline int hx_march2d_rows(int strips, int ny, long warps)
-{
-#ifdef HX_MARCH2D_POW2_ROWS /* a tuning build (scripts/variant_build.sh): the rule session 8 measured */
-    return fused2d_march_rows<R, L>(strips, ny, warps);
-#endif
-#ifndef HX_MARCH2D_MAX_ROWS /* a tuning build may set it (scripts/variant_build.sh) */
-#define HX_MARCH2D_MAX_ROWS 128
-#endif
-    int best = ny;
-    long best_cost = -1;
-    for (int r = 1; r <= 64; r++) {
-        long chunks = (long)r * warps / strips; /* marches per strip that fit r rounds */
-        if (chunks < 1) chunks = 1;
-        const int rows = (int)((ny + chunks - 1) / chunks);
-        if (rows > HX_MARCH2D_MAX_ROWS && r < 64) continue;
-        if (r > 4 && best_cost >= 0) break; /* more rounds only to stay under the cap */
-        const long marches = (long)strips * ((ny + rows - 1) / rows), rounds = (marches + warps - 1) / warps;
-        const long cost = rounds * (rows + 2 * L * R);
-        if (best_cost < 0 || cost < best_cost) best_cost = cost, best = rows;
-    }
-    return best;
-}
-
 /* Sweeps k .. k+L-1 of a cycle of m sweeps, src to dst, by the whole grid. */
 template <typename T, int R, int L>
 __device__ void hx_pass2d_march_levels(const hx_pparams &p, const T *src, T *dst, int k, int m)

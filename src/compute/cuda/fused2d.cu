@@ -17,19 +17,21 @@ template <typename T, int R, int L> constexpr int fused2d_min_blocks()
     return sizeof(T) == 8 && R == 1 && (L == 5 || L == 6) ? 2 : 4;
 #endif
 }
+/* ROWS: the march's rows, or 0 for `rows` (a tuning build's marches of any length) */
 template <typename T, int R, int L, int ROWS>
-__global__ void __launch_bounds__(128, fused2d_min_blocks<T, R, L>()) sweep2d_fused(const T *__restrict__ src, T *__restrict__ dst, fused_args a)
+__global__ void __launch_bounds__(128, fused2d_min_blocks<T, R, L>()) sweep2d_fused(const T *__restrict__ src, T *__restrict__ dst, fused_args a,
+                                                                                    int rows)
 {
     extern __shared__ __align__(16) unsigned char fused2d_raw[];
     sweep2d_fused_body<T, R, L, HX_LD_NC, fused2d_ring<T, R, L>()>(src, dst, a, (int)blockIdx.x, (int)(blockIdx.y * blockDim.y + threadIdx.y),
-                                                                  ROWS, reinterpret_cast<T *>(fused2d_raw),
+                                                                  ROWS ? ROWS : rows, reinterpret_cast<T *>(fused2d_raw),
                                                                   (int)(threadIdx.y * blockDim.x + threadIdx.x), (int)(blockDim.x * blockDim.y));
 }
 
 template <typename T, int R, int L, int ROWS>
 static void launch_fused_rows(const fused2d_launch &l, const T *src, T *dst, cudaStream_t st)
 {
-    sweep2d_fused<T, R, L, ROWS><<<l.grid, l.block, l.smem, st>>>(src, dst, l.a);
+    sweep2d_fused<T, R, L, ROWS><<<l.grid, l.block, l.smem, st>>>(src, dst, l.a, l.rows);
 }
 
 template <typename T, int R, int L>
@@ -37,7 +39,14 @@ static void launch_fused(const hx_decomp *d, const hx_box *boxes, const void *vs
 {
     const T *src = (const T *)vsrc;
     T *dst = (T *)vdst;
-    const fused2d_launch l = fused2d_plan<T, R, L>(boxes, d->alloc, sms);
+    static int per_sm = -1; /* blocks of the any-rows instance a multiprocessor holds (0: unknown) */
+    if (per_sm < 0 && cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sweep2d_fused<T, R, L, 0>, 128,
+                                                                    (size_t)fused2d_ring<T, R, L>() * 128 * 16) != cudaSuccess) {
+        (void)cudaGetLastError();
+        per_sm = 0;
+    }
+    const fused2d_launch l = fused2d_plan<T, R, L>(boxes, d->alloc, sms, 4L * per_sm * sms);
+    if (l.any_rows) return launch_fused_rows<T, R, L, 0>(l, src, dst, st);
     if constexpr (fused2d_deep_rows<T>() == 256) /* doubles: the 256-row instances exist only there */
         if (l.rows == 256) return launch_fused_rows<T, R, L, 256>(l, src, dst, st);
     if (l.rows == 128) launch_fused_rows<T, R, L, 128>(l, src, dst, st);

@@ -229,12 +229,12 @@ template <typename T, int R, int L> __host__ __device__ constexpr int fused2d_ri
 
 /* The launch of a pass (fused2d.cu; tests/test_fused2d_emu.cpp runs the same): the arguments from
  * the level boxes and the allocation (alloc: cells per row, rows), the march (rows per warp: the
- * ROWS instance to launch), the level-0 queue's shared memory and a grid of blocks of 32 x 4
- * threads. */
+ * ROWS instance to launch, or any_rows: the instance taking any), the level-0 queue's shared memory
+ * and a grid of blocks of 32 x 4 threads. */
 struct fused2d_launch {
     fused_args a;
     size_t smem; /* the queue: fused2d_ring rows x 128 threads x 16 bytes */
-    int rows;
+    int rows, any_rows;
     dim3 grid, block;
 };
 
@@ -271,6 +271,40 @@ template <int R, int L> __host__ __device__ inline int fused2d_march_rows(int st
     return rows;
 }
 
+/* Rows a march covers where `warps` warps take a pass's marches in turn (the pass kernel; the
+ * cycle's kernel with HX_FUSED2D_ROUNDS, where `warps` is what the GPU holds at once) and the pass
+ * ends with the last: a pass lasts about rounds x (rows + 2LR) row steps (a march
+ * recomputes 2LR rows to start). Chunks per strip are chosen so that the marches fill whole
+ * rounds (1 to 4 tried): session 8 measured half of a 4096 x 2048 pass at the grid barrier with
+ * the cycle kernel's power-of-two rows (about 1200 marches of 64 rows for 1056 warps: a second
+ * round for about 150). Marches stay at most HX_MARCH2D_MAX_ROWS rows long, taking more rounds
+ * when they must: on 2 x H200 (session 9, d16, fuse 8) one round of 1024-row marches at 16384^2
+ * took 181 us a sweep, 128-row marches 149; 8192^2 43.1 against 47.7 uncapped (256: 43.8, 512:
+ * 47.7); 4096^2 unchanged (14.6; 63 rows either way). The model does not see why long marches
+ * lose; the cap is measured. */
+template <int R, int L> __host__ __device__ inline int hx_march2d_rows(int strips, int ny, long warps)
+{
+#ifdef HX_MARCH2D_POW2_ROWS /* a tuning build (scripts/variant_build.sh): the rule session 8 measured */
+    return fused2d_march_rows<R, L>(strips, ny, warps);
+#endif
+#ifndef HX_MARCH2D_MAX_ROWS /* a tuning build may set it (scripts/variant_build.sh) */
+#define HX_MARCH2D_MAX_ROWS 128
+#endif
+    int best = ny;
+    long best_cost = -1;
+    for (int r = 1; r <= 64; r++) {
+        long chunks = (long)r * warps / strips; /* marches per strip that fit r rounds */
+        if (chunks < 1) chunks = 1;
+        const int rows = (int)((ny + chunks - 1) / chunks);
+        if (rows > HX_MARCH2D_MAX_ROWS && r < 64) continue;
+        if (r > 4 && best_cost >= 0) break; /* more rounds only to stay under the cap */
+        const long marches = (long)strips * ((ny + rows - 1) / rows), rounds = (marches + warps - 1) / warps;
+        const long cost = rounds * (rows + 2 * L * R);
+        if (best_cost < 0 || cost < best_cost) best_cost = cost, best = rows;
+    }
+    return best;
+}
+
 /* Deep marches of 256 rows for doubles, 128 for floats: side by side on one H200 at 16384^2
  * (docs/results.md, session 11), 256 rows made every fp64 pass with L x R > 4 1.1-2.5% faster
  * (jacobi5 N = 8 3607 -> 3516 us) and every such fp32 pass 4.7-6.6% slower (N = 6 1276 -> 1336:
@@ -281,12 +315,21 @@ template <typename T> constexpr int fused2d_deep_rows()
     return sizeof(T) == 8 ? 256 : 128;
 }
 
-template <typename T, int R, int L> static inline fused2d_launch fused2d_plan(const hx_box *boxes, const int *alloc, int sms)
+/* held: the warps of the any-rows instance the GPU holds at once (0: unknown). Where the usual
+ * power-of-two marches do not fill them (a small block: at 4096^2 on one H200 2240 marches of 64
+ * rows for 3168 warps), the marches are cut to fill whole rounds instead (hx_march2d_rows): one
+ * H200 (session 18), fp32 jacobi5 at 4096^2 N = 2-4 0.93-1.39x -> 1.06-1.43x copy, one rank of
+ * 2048 x 4096 d16 fuse 4 13.16 -> 12.41 us a sweep. Larger blocks keep the power-of-two marches,
+ * which measured faster there than whole rounds (8192^2 N = 4 2.30x against 1.95x). */
+template <typename T, int R, int L>
+static inline fused2d_launch fused2d_plan(const hx_box *boxes, const int *alloc, int sms, long held = 0)
 {
     fused2d_launch l;
     const int strips = fused2d_args<T, R, L>(boxes, alloc[0], alloc[1], l.a);
     const int ny = boxes[L - 1].hi[1] - boxes[L - 1].lo[1];
     l.rows = fused2d_march_rows<R, L>(strips, ny, 16L * sms, fused2d_deep_rows<T>()); /* about 16 warps per multiprocessor */
+    l.any_rows = held > 0 && (long)strips * ((ny + l.rows - 1) / l.rows) < held;
+    if (l.any_rows) l.rows = hx_march2d_rows<R, L>(strips, ny, held);
     const int chunks = (ny + l.rows - 1) / l.rows;
     l.block = dim3(32, 4);
     l.smem = (size_t)fused2d_ring<T, R, L>() * 128 * 16;
