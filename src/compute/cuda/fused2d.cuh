@@ -272,8 +272,8 @@ template <int R, int L> __host__ __device__ inline int fused2d_march_rows(int st
 }
 
 /* Rows a march covers where `warps` warps take a pass's marches in turn (the pass kernel; the
- * cycle's kernel with HX_FUSED2D_ROUNDS, where `warps` is what the GPU holds at once) and the pass
- * ends with the last: a pass lasts about rounds x (rows + 2LR) row steps (a march
+ * cycle's kernel on a small block, fused2d_plan's any_rows, where `warps` is what the GPU holds at
+ * once) and the pass ends with the last: a pass lasts about rounds x (rows + 2LR) row steps (a march
  * recomputes 2LR rows to start). Chunks per strip are chosen so that the marches fill whole
  * rounds (1 to 4 tried): session 8 measured half of a 4096 x 2048 pass at the grid barrier with
  * the cycle kernel's power-of-two rows (about 1200 marches of 64 rows for 1056 warps: a second
