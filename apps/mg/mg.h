@@ -19,6 +19,13 @@
 #define MG_MAX_DEGREE 32
 #define MG_MAX_GHOSTS 9 /* ghost layers (--ghosts) */
 
+/* return a failed halox status (HX_OK or an HX_ERR_* code) to the caller */
+#define TRY(x)                            \
+    do {                                  \
+        int st_ = (x);                    \
+        if (st_ != HX_OK) return st_;     \
+    } while (0)
+
 /* Timed operations, per level (HPGMG's table). Smooth, residual, restrict and interpolate time
  * their kernels only; exchange is every hx_exchange_run plus the boundary condition; bottom is the
  * whole bottom solve, its exchanges included (they are also counted under exchange). MG_AGGLOM

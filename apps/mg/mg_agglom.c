@@ -7,12 +7,6 @@
 
 #include "mg.h"
 
-#define TRY(x)                            \
-    do {                                  \
-        int st_ = (x);                    \
-        if (st_ != HX_OK) return st_;     \
-    } while (0)
-
 static int mpi_check(mg_solver *s, int rc, const char *what)
 {
     if (rc == MPI_SUCCESS) return HX_OK;

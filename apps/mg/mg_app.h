@@ -25,7 +25,7 @@ typedef struct {
     int nu;
     int nu_seen;
     int smoother;
-    int ghosts;           /* --ghosts: ghost layers of the fields (1, or 2: one exchange a GSRB sweep) */
+    int ghosts;           /* --ghosts: ghost layers of the fields (an exchange serves that many smoother steps) */
     int ghosts_seen;
     int cheby_degree;
     int problem;

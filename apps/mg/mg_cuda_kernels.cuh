@@ -41,7 +41,6 @@ __global__ void k_bc(mg_geom g, double *a)
     a[at(g, c[0], c[1], c[2])] = neg ? -x : x;
 }
 
-/* thread x = the x-th cell of colour c in row (j, k) */
 /* over mg_box: thread (x, y) of block (bx, by, bz) is row j = lo[1] + by * blockDim.y + y, plane
  * k = lo[2] + bz, and the (bx * blockDim.x + x)-th cell of colour c in that row */
 __global__ void k_gsrb(mg_geom g, mg_op A, double *u, const double *f, int c, int ring)
@@ -155,7 +154,6 @@ __global__ void k_set_rhs(mg_geom g, mg_pde P, double *f)
     f[at(g, i, j, k)] = mg_rhs_at(&P, g.il2, mg_centre(&g, 0, i), mg_centre(&g, 1, j), mg_centre(&g, 2, k));
 }
 
-/* over cells 1..n+1 of each axis (the faces of the high side too) */
 /* k_set_beta and k_set_dinv: over mg_box(ghost - 1), from its low corner (k_set_beta: and the high
  * faces of its last cells) */
 __global__ void k_set_beta(mg_geom g, double *alpha, double *bx, double *by, double *bz)

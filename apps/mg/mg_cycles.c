@@ -18,11 +18,6 @@
 const char *const mg_op_names[MG_NTIMERS] = {"smooth",   "residual", "restrict",   "interpolate",
                                              "exchange", "bottom",   "agglomerate"};
 
-#define TRY(x)                            \
-    do {                                  \
-        int st_ = (x);                    \
-        if (st_ != HX_OK) return st_;     \
-    } while (0)
 /* a kernel call: on failure, its message */
 #define K(call, what)                              \
     do {                                           \
@@ -340,11 +335,17 @@ static int vcycle(mg_solver *s, int l)
     return smooth(s, L, s->nu);
 }
 
-int mg_vcycle_correction(mg_solver *s, int l)
+/* u = 0, ghosts included: every ghost layer is then up to date without an exchange */
+static int zero_u(mg_solver *s, mg_level *L)
 {
-    mg_level *L = &s->lev[l];
     G(s->k->zero(&s->kc, &L->g, D(&L->u)), "zeroing");
     L->fresh = L->g.ghost;
+    return HX_OK;
+}
+
+int mg_vcycle_correction(mg_solver *s, int l)
+{
+    TRY(zero_u(s, &s->lev[l]));
     return vcycle(s, l);
 }
 
@@ -361,8 +362,7 @@ static int fmg(mg_solver *s, int l0)
     mg_level *B = &s->lev[s->nlev - 1];
     if (s->agg) TRY(mg_agglom_cycle(s, 1)); /* the F-cycle of the coarse levels, on rank 0 */
     else {
-        G(s->k->zero(&s->kc, &B->g, D(&B->u)), "zeroing");
-        B->fresh = B->g.ghost;
+        TRY(zero_u(s, B));
         TRY(bottom(s, B));
     }
     for (int l = s->nlev - 2; l >= l0; l--) {

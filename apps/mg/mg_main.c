@@ -164,12 +164,6 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-#define TRY(x)                            \
-    do {                                  \
-        int st_ = (x);                    \
-        if (st_ != HX_OK) return st_;     \
-    } while (0)
-
 static int mpi_ok(mg_solver *s, int rc, const char *what)
 {
     if (rc == MPI_SUCCESS) return HX_OK;

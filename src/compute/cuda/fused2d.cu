@@ -17,7 +17,7 @@ template <typename T, int R, int L> constexpr int fused2d_min_blocks()
     return sizeof(T) == 8 && R == 1 && (L == 5 || L == 6) ? 2 : 4;
 #endif
 }
-/* ROWS: the march's rows, or 0 for `rows` (a tuning build's marches of any length) */
+/* ROWS: the march's rows, or 0 for `rows` (fused2d_plan's any_rows: marches of any length) */
 template <typename T, int R, int L, int ROWS>
 __global__ void __launch_bounds__(128, fused2d_min_blocks<T, R, L>()) sweep2d_fused(const T *__restrict__ src, T *__restrict__ dst, fused_args a,
                                                                                     int rows)
