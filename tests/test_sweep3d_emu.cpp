@@ -3,7 +3,7 @@
  * stencil expressions: bit-identical inside the box, nothing written outside it. Checks the
  * bodies' index arithmetic, clamping and grid (sweep3d_grid) on machines without a GPU, for one
  * row per thread (the entering plane 1 to 3 planes ahead) and for RY rows, both dtypes, radius 1 and 2, boxes that start off the vector
- * boundary and reach into the ghost cells, partial blocks in every axis. Timing and memory
+ * boundary and reach into the ghost cells, partial blocks in every axis; and the 2D body the same way. Timing and memory
  * ordering on a real GPU are the GPU suite's (tests/gpu_*.sh). */
 #include <stdint.h>
 #include <stdio.h>
@@ -11,6 +11,7 @@
 
 #include <vector>
 
+#include "compute/cuda/sweep2d.cuh"
 #include "compute/cuda/sweep3d.cuh"
 
 static int failures = 0, checks = 0;
@@ -86,6 +87,8 @@ template <typename T, int R> static void run_radius()
         {{13, 11, 9}, 2 * R, R, 1},
         {{70, 9, 21}, 3 * R, 2 * R, 2},
         {{5, 17, 3}, 2 * R, R, 3},
+        {{130, 13, 4}, R, 0, 2}, /* a full column of blocks and a partial one */
+        {{2 * 32 * 4 + 1, 5, 3}, R, 0, 1}, /* one vector past whole blocks (x = 512 at fp32) */
     };
     for (const grid_case &gc : cases) {
         run_case<T, R, 8, 1>(gc);
@@ -99,12 +102,61 @@ template <typename T, int R> static void run_radius()
     }
 }
 
+/* The 2D body under its launch (sweep2d.cu: a block of 32 x by threads, ROWS rows each), with
+ * partial columns of blocks. */
+template <typename T, int R, int ROWS> static void run_case2d(int nx, int ny, int g, int by)
+{
+    const int V = vec16<T>::n;
+    const long sy = (nx + 2 * g + 7) / 8 * 8, cells = sy * (ny + 2 * g);
+    std::vector<T> src((size_t)cells), dst((size_t)cells, (T)-7), want((size_t)cells, (T)-7);
+    uint64_t s = 0x51ed270b27f7a1c3ULL * (uint64_t)(nx + 5 * ROWS + 3 * R);
+    for (long i = 0; i < cells; i++) {
+        s = hx_splitmix64(s);
+        src[(size_t)i] = (T)((double)(s >> 11) * 0x1.0p-53 - 0.5);
+    }
+    sweep_args a;
+    a.lo[0] = a.lo[1] = g;
+    a.hi[0] = g + nx;
+    a.hi[1] = g + ny;
+    a.lo[2] = 0;
+    a.hi[2] = 1;
+    a.xbase = a.lo[0] / V * V;
+    a.pitch = (int)sy;
+    a.sy = sy;
+    a.sz = cells;
+    for (int y = a.lo[1]; y < a.hi[1]; y++)
+        for (int x = a.lo[0]; x < a.hi[0]; x++) {
+            const long i = x + y * sy;
+            want[(size_t)i] = apply2(src[i - 1], src[i + 1], src[i - sy], src[i + sy], src[i - 2 < 0 ? 0 : i - 2],
+                                     src[i + 2], src[i - 2 * sy < 0 ? 0 : i - 2 * sy], src[i + 2 * sy < cells ? i + 2 * sy : 0], R);
+        }
+    const int groups = (a.hi[0] - a.xbase + V - 1) / V;
+    const dim3 grid((unsigned)((groups + 31) / 32), (unsigned)((ny + by * ROWS - 1) / (by * ROWS)));
+    hx_emu_launch(grid, dim3(32, (unsigned)by), [&] { sweep2d_body<T, R, ROWS>(src.data(), dst.data(), a, blockIdx); });
+    checks++;
+    if (memcmp(dst.data(), want.data(), (size_t)cells * sizeof(T)) == 0) return;
+    failures++;
+    printf("FAIL 2D %s R=%d rows=%d by=%d n=%dx%d\n", sizeof(T) == 4 ? "float" : "double", R, ROWS, by, nx, ny);
+}
+
+template <typename T, int R> static void run_radius2d()
+{
+    const int V = vec16<T>::n;
+    run_case2d<T, R, 8>(13, 11, 2 * R, 2);          /* one partial block */
+    run_case2d<T, R, 8>(32 * V + 1, 9, R, 4);       /* a full block and one vector past it */
+    run_case2d<T, R, 16>(2 * 32 * V + 3 * V, 21, 2 * R, 1);
+}
+
 int main(void)
 {
     run_radius<float, 1>();
     run_radius<float, 2>();
     run_radius<double, 1>();
     run_radius<double, 2>();
-    printf("sweep3d bodies on the host: %d of %d cases bit-identical to the reference loop\n", checks - failures, checks);
+    run_radius2d<float, 1>();
+    run_radius2d<float, 2>();
+    run_radius2d<double, 1>();
+    run_radius2d<double, 2>();
+    printf("sweep bodies (3D and 2D) on the host: %d of %d cases bit-identical to the reference loop\n", checks - failures, checks);
     return failures ? 1 : 0;
 }
