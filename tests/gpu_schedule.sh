@@ -1,16 +1,27 @@
 #!/usr/bin/env bash
-# --schedule fused and persistent (kernel-initiated exchange over ipc's device path), bit for bit
-# against the single-domain reference, at one rank per GPU; skipped without a GPU or with more
-# ranks than GPUs. Usage: gpu_schedule.sh HALOX MPIEXEC NP
+# --schedule fused and persistent (kernel-initiated exchange over a transport's device path: ipc's
+# by default, or nccl's symmetric windows), bit for bit against the single-domain reference, at one
+# rank per GPU; skipped without a GPU, with more ranks than GPUs, or, with a reason, where the
+# transport's device path is not usable (`halox info` says why). Usage: gpu_schedule.sh HALOX MPIEXEC NP [TRANSPORT]
 # Cases: 2D and 3D, all four stencils, both dtypes, patterns and boundaries, depths 1 to 8, fused
 # shared-memory passes of 1 to 8 sweeps (3D: fused passes of 2 to 4), norms (passes end early), a shorter last cycle, repeats
 # (flags keep counting across launches), odd sizes.
 set -u
-HALOX=$1 MPIEXEC=$2 NP=$3
+HALOX=$1 MPIEXEC=$2 NP=$3 TR=${4:-ipc}
 . "$(dirname "$0")/gpu_common.sh"
 . "$(dirname "$0")/mpi_env.sh"
 unset OMPI_MCA_mpi_yield_when_idle
 if [ "$NP" -gt "$gpu_slots" ]; then echo "SKIPPED: $NP ranks but $gpu_count GPU(s): one GPU per rank (HALOX_TEST_RANKS_PER_GPU=2 shares them)"; exit 77; fi
+if [ "$TR" != ipc ]; then
+    # the transport's lines of `halox info`: its paths, and why it or its device path is not usable here
+    info=$("$HALOX" info 2>/dev/null | awk -v tr="$TR" 'index($0, "  " tr " ") == 1 { on = 1; print; next }
+                                                        on && /^             / { print; next } { on = 0 }')
+    [ -n "$info" ] || { echo "SKIPPED: this build has no transport $TR"; exit 77; }
+    grep -q '\[[a-z]* *device' <<<"$info" || { echo "SKIPPED: transport $TR has no device path in this build"; exit 77; }
+    why=$(sed -n 's/^ *\(device path \)\{0,1\}not usable here: //p' <<<"$info" | head -1)
+    [ -z "$why" ] || { echo "SKIPPED: transport $TR's device path: $why"; exit 77; }
+    [ "$TR" = nccl ] && [ "$NP" -gt "$gpu_count" ] && { echo "SKIPPED: transport nccl needs one GPU per rank"; exit 77; }
+fi
 fail=0 runs=0
 export HALOX_RESIDENT=auto # HALOX_RESIDENT=0 forces the pass kernel where the resident one applies
 # Ranks sharing a GPU (HALOX_TEST_RANKS_PER_GPU): the pass kernel only. The resident kernel hung
@@ -21,7 +32,8 @@ resident_modes="1 0"
 export HALOX_PASS3D=rows   # HALOX_PASS3D=march: the 3D passes march register windows (below)
 export HALOX_PASS2D=tiles  # the 2D passes of several sweeps in shared-memory tiles; the march below
 export HALOX_FUSED3D_LANES= # 16 or 32: the fused 3D passes' tile rows of floats (unset: the cost model's)
-run_case() { RUN_MPI="-x HALOX_RESIDENT -x HALOX_SHARE_GPU -x HALOX_PASS3D -x HALOX_PASS2D -x HALOX_FUSED3D_LANES" verify_case 3 --backend cuda --transport ipc "$@"; }
+# (LD_LIBRARY_PATH: where nccl's device path finds the NCCL release it was built with)
+run_case() { RUN_MPI="-x HALOX_RESIDENT -x HALOX_SHARE_GPU -x HALOX_PASS3D -x HALOX_PASS2D -x HALOX_FUSED3D_LANES${LD_LIBRARY_PATH:+ -x LD_LIBRARY_PATH}" verify_case 3 --backend cuda --transport "$TR" "$@"; }
 for sched in persistent fused; do
     run_case --schedule $sched --size 131x67 --depth 3 --iters 14 --repeat 2 --pattern direct
     run_case --schedule $sched --size 256x256 --depth 8 --fuse 8 --iters 37 --pattern direct
@@ -85,7 +97,7 @@ for sched in persistent fused; do
     run_case --schedule $sched --size 90x80x70 --stencil star13 --depth 2 --fuse 2 --iters 7 --dtype double --pattern staged --norm-every 4
     # a halo deeper than the kernel's plans is refused in one line before anything runs
     runs=$((runs + 1))
-    out=$(MPIRUN "$NP" "$HALOX" run --backend cuda --transport ipc --schedule $sched --size 64x64x64 --depth 20 --fuse 4 --iters 8 2>&1)
+    out=$(MPIRUN "$NP" "$HALOX" run --backend cuda --transport "$TR" --schedule $sched --size 64x64x64 --depth 20 --fuse 4 --iters 8 2>&1)
     if [ $? -eq 0 ] || ! grep -q "takes depth 19 at most" <<<"$out"; then
         echo "FAIL (np=$NP): --schedule $sched --depth 20 --fuse 4 in 3D was not refused as it should be"
         tail -3 <<<"$out"
@@ -93,7 +105,7 @@ for sched in persistent fused; do
     fi
     # and the report names the kernel that fused them
     runs=$((runs + 1))
-    out=$(MPIRUN "$NP" "$HALOX" run --backend cuda --transport ipc --schedule $sched --size 64x64x64 --depth 4 --fuse 4 --iters 8 \
+    out=$(MPIRUN "$NP" "$HALOX" run --backend cuda --transport "$TR" --schedule $sched --size 64x64x64 --depth 4 --fuse 4 --iters 8 \
           --format csv --quiet 2>&1)
     col=$(grep -m1 '^dim,' <<<"$out" | tr , '\n' | grep -nx kernel | cut -d: -f1)
     got=$([ -n "$col" ] && grep -m1 -A1 '^dim,' <<<"$out" | sed -n 2p | cut -d, -f"$col")
@@ -103,5 +115,5 @@ for sched in persistent fused; do
         fail=$((fail + 1))
     fi
 done
-echo "np=$NP device schedules: $runs runs, $fail failed"
+echo "np=$NP device schedules over $TR: $runs runs, $fail failed"
 [ $fail -eq 0 ]

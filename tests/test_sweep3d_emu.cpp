@@ -31,7 +31,7 @@ struct grid_case {
     int by;     /* threads per block in y */
 };
 
-template <typename T, int R, int CHUNK, int RY, int AHEAD = 1> static void run_case(const grid_case &gc)
+template <typename T, int R, int CHUNK, int RY, int AHEAD = 1, int PF = 0> static void run_case(const grid_case &gc)
 {
     const int V = vec16<T>::n;
     int alloc[3];
@@ -63,7 +63,7 @@ template <typename T, int R, int CHUNK, int RY, int AHEAD = 1> static void run_c
     const int groups = (a.hi[0] - a.xbase + V - 1) / V;
     const dim3 grid = sweep3d_grid(groups, a.hi[1] - a.lo[1], a.hi[2] - a.lo[2], gc.by, RY, CHUNK);
     hx_emu_launch(grid, dim3(32, (unsigned)gc.by), [&] {
-        if (RY == 1) sweep3d_body<T, R, CHUNK, AHEAD>(src.data(), dst.data(), a, blockIdx);
+        if (RY == 1) sweep3d_body<T, R, CHUNK, AHEAD, PF>(src.data(), dst.data(), a, blockIdx);
         else sweep3d_rows_body<T, R, CHUNK, RY>(src.data(), dst.data(), a, blockIdx);
     });
     checks++;
@@ -95,6 +95,8 @@ template <typename T, int R> static void run_radius()
         run_case<T, R, 16, 1>(gc);
         run_case<T, R, 8, 1, 2>(gc); /* the entering plane 2 and 3 planes ahead */
         run_case<T, R, 16, 1, 3>(gc);
+        run_case<T, R, 8, 1, 1, 2>(gc); /* with prefetches (no-ops here: their bounds and the march) */
+        run_case<T, R, 16, 1, 1, 8>(gc);
         run_case<T, R, 8, 2>(gc);
         run_case<T, R, 16, 2>(gc);
         run_case<T, R, 8, 4>(gc);
@@ -104,7 +106,7 @@ template <typename T, int R> static void run_radius()
 
 /* The 2D body under its launch (sweep2d.cu: a block of 32 x by threads, ROWS rows each), with
  * partial columns of blocks. */
-template <typename T, int R, int ROWS> static void run_case2d(int nx, int ny, int g, int by)
+template <typename T, int R, int ROWS, int PF = 0> static void run_case2d(int nx, int ny, int g, int by)
 {
     const int V = vec16<T>::n;
     const long sy = (nx + 2 * g + 7) / 8 * 8, cells = sy * (ny + 2 * g);
@@ -132,7 +134,7 @@ template <typename T, int R, int ROWS> static void run_case2d(int nx, int ny, in
         }
     const int groups = (a.hi[0] - a.xbase + V - 1) / V;
     const dim3 grid((unsigned)((groups + 31) / 32), (unsigned)((ny + by * ROWS - 1) / (by * ROWS)));
-    hx_emu_launch(grid, dim3(32, (unsigned)by), [&] { sweep2d_body<T, R, ROWS>(src.data(), dst.data(), a, blockIdx); });
+    hx_emu_launch(grid, dim3(32, (unsigned)by), [&] { sweep2d_body<T, R, ROWS, PF>(src.data(), dst.data(), a, blockIdx); });
     checks++;
     if (memcmp(dst.data(), want.data(), (size_t)cells * sizeof(T)) == 0) return;
     failures++;
@@ -145,6 +147,7 @@ template <typename T, int R> static void run_radius2d()
     run_case2d<T, R, 8>(13, 11, 2 * R, 2);          /* one partial block */
     run_case2d<T, R, 8>(32 * V + 1, 9, R, 4);       /* a full block and one vector past it */
     run_case2d<T, R, 16>(2 * 32 * V + 3 * V, 21, 2 * R, 1);
+    run_case2d<T, R, 16, 4>(2 * 32 * V + 3 * V, 21, 2 * R, 1); /* with prefetches */
 }
 
 int main(void)

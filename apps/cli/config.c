@@ -87,7 +87,7 @@ static const hx_option run_options[] = {
      .help = "who drives a cycle: cycle (the host or the stream: pack, exchange, unpack and sweeps as separate "
              "calls), fused (one kernel per cycle that packs, puts into the neighbours' memory, signals, waits, "
              "unpacks and sweeps) or persistent (one kernel for the whole run, no host involvement); fused and "
-             "persistent need a transport with a device path (ipc) and fuse sweeps in shared memory with "
+             "persistent need a transport with a device path (ipc, nccl, nvshmem) and fuse sweeps in shared memory with "
              "--fuse N (N x radius <= 8)",
      F(schedule), .report = "schedule"},
     {.name = "backend", .type = HX_OPT_CHOICE, .choices = backends, .def = "auto", .flags = SW, .group = EXCHANGE,

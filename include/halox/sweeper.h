@@ -22,9 +22,9 @@ typedef struct hx_sweeper hx_sweeper;
  *   CYCLE       the host (host-path transports) or the stream (stream-path ones), one cycle after
  *               another: pack, exchange, unpack and sweeps as separate kernels and calls;
  *   FUSED       one kernel per cycle that packs, puts into the neighbours' memory, signals, waits,
- *               unpacks and sweeps, launched back to back by the host (device-path transports: ipc);
+ *               unpacks and sweeps, launched back to back by the host (device-path transports: ipc, nccl, nvshmem);
  *   PERSISTENT  one kernel for the whole run: every exchange, sweep and norm on the device, with no
- *               host involvement until the end (device-path transports: ipc). In 2D with the direct
+ *               host involvement until the end (device-path transports: ipc, nccl, nvshmem). In 2D with the direct
  *               pattern, when a rank's block fits in the GPU's shared memory, each block keeps one
  *               tile there for the run and every sweep of a cycle runs in it (fuse does not apply);
  *               otherwise passes of `fuse` sweeps (fuse x radius <= 8 in 2D, <= HX_FUSE_MAX_3D in

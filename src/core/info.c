@@ -95,12 +95,14 @@ void hx_print_info(FILE *out, MPI_Comm comm)
     fprintf(out, "transports (control paths in brackets; --graph captures the sweeps after a host exchange)\n");
     for (int i = 0; i < hx_transport_count(); i++) {
         const hx_transport_ops *t = hx_transport_at(i);
-        char why[256] = "";
+        char why[320] = "";
         int ok = t->available(&gpu, why, sizeof why);
         fprintf(out, "  %-10s %s [%s%s%s%s]%s%s\n", t->name, t->summary, t->caps & HX_PATH_HOST ? "host" : "",
                 t->caps & HX_PATH_STREAM ? "stream" : "", t->caps & HX_PATH_DEVICE ? " device" : "",
                 t->caps & HX_CAP_REPLAY ? ", whole cycle in a --graph" : "",
                 ok || strcmp(t->name, "mpi") == 0 ? "" : "\n             not usable here: ", ok || !strcmp(t->name, "mpi") ? "" : why);
+        if (ok && (t->caps & HX_PATH_DEVICE) && t->device_available && !t->device_available(why, sizeof why))
+            fprintf(out, "             device path not usable here: %s\n", why);
     }
     if (hx_transport_find("ipc"))
         fprintf(out, "  (ipc: peer copies within a node, host-staged MPI between nodes; HALOX_IPC_FALLBACK=all|RANKS forces MPI)\n");

@@ -83,7 +83,10 @@ static int check_device_schedule(hx_context *ctx, const hx_layout *l, const hx_e
                        x->tr.ops->name);
     if (!(x->tr.ops->caps & HX_PATH_DEVICE))
         return hx_fail(ctx, HX_ERR_INPUT, "sweeper: schedule %s needs a transport whose kernels put and signal themselves "
-                       "(a device path: ipc or nvshmem); transport %s has none", name, x->tr.ops->name);
+                       "(a device path: ipc, nccl or nvshmem); transport %s has none", name, x->tr.ops->name);
+    char why[320];
+    if (x->tr.ops->device_available && !x->tr.ops->device_available(why, sizeof why))
+        return hx_fail(ctx, HX_ERR_INPUT, "sweeper: schedule %s: %s", name, why);
     if (o->graph) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: schedule %s launches its own kernels: leave graphs off", name);
     const int r = hx_stencil_get(o->stencil)->radius;
     if (l->desc.dim == 3 && o->fuse > 1 && o->depth > hx_device_fused3d_max_depth(o->fuse))
@@ -127,6 +130,14 @@ int hx_sweeper_create(hx_layout *l, hx_exchange *x, const hx_sweep_options *o, h
             if (!s->field[i].data)
                 st = hx_fail(ctx, HX_ERR_RUNTIME, "cannot allocate two fields of %zu bytes: %s", bytes, s->bk.err);
         }
+    }
+    /* a device path made on demand (nccl's) is set up here, where ranks agree, rather than at the
+     * first sweep, where a failure could only abort: collective, so all ranks come or none */
+    if (o->schedule != HX_SCHEDULE_CYCLE && x->tr.ops->device_prepare && hx_transport_all_ok(ctx->comm, st == HX_OK) &&
+        x->tr.ops->device_prepare(&x->tr)) {
+        st = hx_fail(ctx, HX_ERR_RUNTIME, "sweeper: schedule %s over transport %s: %s", hx_schedule_name(o->schedule),
+                     x->tr.ops->name, x->tr.err);
+        if (strstr(x->tr.err, "another rank")) ctx->err_secondary = 1;
     }
     if (st == HX_OK) {
         hx_sim *sim = &s->sim;

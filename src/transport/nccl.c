@@ -6,7 +6,10 @@
  * NCCL pairs the sends and receives between two ranks in the order they are posted. A rank may
  * exchange several messages with one neighbour (one or two ranks on a periodic axis), so sends go
  * out in the order of their direction and receives are posted in the order of the direction the
- * neighbour sent them in (the opposite one): both sides then agree. */
+ * neighbour sent them in (the opposite one): both sides then agree.
+ *
+ * The device path (schedules fused and persistent) is nccl_device.cu's symmetric window, made on
+ * demand by device_prepare: most exchanges never need it, and its registration is collective. */
 #include <cuda_runtime_api.h>
 #include <nccl.h>
 #include <stdlib.h>
@@ -15,12 +18,20 @@
 #include "core/check.h"
 #include "core/node.h"
 #include "core/objects.h"
+#ifdef HALOX_HAVE_NCCL_DEVICE
+#include "transport/nccl_device.h"
+#endif
 #include "transport/transport.h"
 
 typedef struct {
     ncclComm_t comm; /* the context's, shared by all its nccl exchanges */
     int order_send[HX_MAX_PHASES][HX_MAX_MSGS]; /* message indices in posting order */
     int order_recv[HX_MAX_PHASES][HX_MAX_MSGS];
+#ifdef HALOX_HAVE_NCCL_DEVICE
+    hx_nccl_device *dev; /* the device path, once prepared */
+    int dev_tried;       /* prepared once, with the same outcome on every rank */
+    char dev_err[256];   /* why it failed */
+#endif
 } nccl_state;
 
 #define NCCL_TRY(call, err, n)                                                                  \
@@ -175,14 +186,62 @@ static int nccl_setup(hx_transport *t, char *err, size_t n)
     return 0;
 }
 
+#ifdef HALOX_HAVE_NCCL_DEVICE
+/* Collective: the first call sets the device path up (every rank gets the same outcome); later
+ * calls return that outcome without another collective. */
+static int nccl_device_prepare(hx_transport *t)
+{
+    nccl_state *s = t->impl;
+    if (!s) return snprintf(t->err, sizeof t->err, "the nccl transport was not set up"), -1;
+    if (!s->dev_tried) {
+        s->dev_tried = 1;
+        if (hx_nccl_device_setup(t, s->comm, &s->dev, s->dev_err, sizeof s->dev_err)) s->dev = NULL;
+    }
+    if (!s->dev) return snprintf(t->err, sizeof t->err, "%s", s->dev_err), -1;
+    /* a neighbour out of reach is refused here too, where ranks agree, not at the first sweep */
+    hx_dev_table table;
+    return hx_nccl_device_table(s->dev, &table, t->err, sizeof t->err);
+}
+
+static int nccl_device_table(hx_transport *t, hx_dev_table *table)
+{
+    nccl_state *s = t->impl;
+    if (s && !s->dev && s->dev_tried) return snprintf(t->err, sizeof t->err, "%s", s->dev_err), -1;
+    return hx_nccl_device_table(s ? s->dev : NULL, table, t->err, sizeof t->err);
+}
+#endif
+
 static void nccl_destroy(hx_transport *t)
 {
     nccl_state *s = t->impl;
+#ifdef HALOX_HAVE_NCCL_DEVICE
+    if (s && s->dev) { /* the same on every rank: prepared and agreed */
+        cudaDeviceSynchronize();
+        /* neighbours may still store into our area until every rank is done */
+        MPI_Barrier(t->comm);
+        hx_nccl_device_destroy(s->dev);
+    }
+#endif
     hx_transport_free_buffers(t);
     free(s);
     t->impl = NULL;
 }
 
+#ifdef HALOX_HAVE_NCCL_DEVICE
+const hx_transport_ops hx_transport_nccl = {
+    .name = "nccl",
+    .summary = "NCCL send/recv enqueued on the compute stream, the host never waits for a message; kernels store through "
+               "NCCL symmetric windows (device API)",
+    .caps = HX_PATH_STREAM | HX_CAP_REPLAY | HX_PATH_DEVICE,
+    .available = nccl_available,
+    .setup = nccl_setup,
+    .enqueue = nccl_enqueue,
+    .device_available = hx_nccl_device_usable,
+    .device_prepare = nccl_device_prepare,
+    .device_table = nccl_device_table,
+    .destroy = nccl_destroy,
+};
+#else
 const hx_transport_ops hx_transport_nccl = {
     .name = "nccl",
     .summary = "NCCL send/recv enqueued on the compute stream; the host never waits for a message",
@@ -192,3 +251,4 @@ const hx_transport_ops hx_transport_nccl = {
     .enqueue = nccl_enqueue,
     .destroy = nccl_destroy,
 };
+#endif

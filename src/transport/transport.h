@@ -8,7 +8,7 @@
  *                get(phase, stream, field): kernels on the stream pack, store into the neighbour,
  *                signal, wait and unpack themselves (ipc-put);
  *   device path  device_table(): addresses and flags that kernel threads use to put, signal and
- *                wait themselves (IPC stores plus flags; see device_table.h).
+ *                wait themselves (IPC, NVSHMEM or NCCL-window stores plus flags; device_table.h).
  * A transport fills the ops of the paths it supports and sets the matching bits in caps; a
  * schedule asks for the path it needs and refuses, with a message, a transport that lacks it.
  *
@@ -61,6 +61,13 @@ typedef struct {
     int (*check)(hx_transport *t);
     /* device path: fill the message table (host copy) that kernels put, signal and wait with */
     int (*device_table)(hx_transport *t, hx_dev_table *table);
+    /* optional, device path: 1 when this process may take it, else 0 and why (local; nccl: the
+     * library at run time must be the release it was built with). NULL: whenever caps say so. */
+    int (*device_available)(char *why, size_t n);
+    /* optional, device path made on demand (nccl): collective, every rank calls it at once (the
+     * sweeper does, at creation, for the kernel-initiated schedules); the first call sets it up,
+     * later ones return the same outcome; -1 with err. NULL: set-up made it. */
+    int (*device_prepare)(hx_transport *t);
     void (*destroy)(hx_transport *t);
 } hx_transport_ops;
 

@@ -260,6 +260,9 @@ extern "C" int hx_cuda_backend_create(hx_backend *bk, int device, char *err, siz
     int sms = 0;
     if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess && sms > 0) s->tile.sms = sms;
     else cudaGetLastError(); /* keep the default; a later launch check must not see this */
+    int l2 = 0;
+    if (cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device) == cudaSuccess && l2 > 0) s->tile.l2 = l2;
+    else cudaGetLastError();
     int lo = 0, hi = 0;
     const char *step = "cudaDeviceGetStreamPriorityRange";
     e = cudaDeviceGetStreamPriorityRange(&lo, &hi);

@@ -96,6 +96,16 @@ __device__ __forceinline__ xrow<T, R> load_xrow(const T *row, const cells<T> &ce
     return r;
 }
 
+/* A prefetch of the L2 line holding p: bytes in flight from DRAM with no register to land in. */
+__device__ __forceinline__ void prefetch_l2(const void *p)
+{
+#ifndef HALOX_EMULATE
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+#else
+    (void)p;
+#endif
+}
+
 /* ---------------------------------------------------------------- stencil rows */
 
 __device__ __forceinline__ float apply2(float w, float e, float s, float n, float ww, float ee, float ss, float nn, int R)

@@ -34,6 +34,8 @@ typedef struct {
                         fixes it for tuning runs) */
     int lanes3;      /* fused 3D passes of floats: lanes of a tile row, 0 = by the cost model
                         (HALOX_FUSED3D_LANES = 16 or 32 fixes it for tuning runs) */
+    long l2;         /* bytes of L2: plain sweeps of fields that do not fit prefetch into it */
+    int prefetch;    /* -1: by that rule; 0 or 1 forced (HALOX_SWEEP_PREFETCH, for tuning runs) */
 } tile_shape;
 
 typedef struct {
@@ -67,6 +69,8 @@ struct sweep_launch {
     int by;     /* threads per block in y */
     int groups; /* vectors across the box in x */
     int chunk;  /* rows (2D) or planes (3D) per march: 8, 16, 32 or 64 */
+    int prefetch; /* 1: the kernel that prefetches rows or planes ahead into L2 (sweep2d_prefetch,
+                     sweep3d_prefetch), for fields that L2 does not hold */
     const struct sweep_args *a;
 };
 /* Index of a march length in the kernel dispatch tables (-1: no kernel for it). */

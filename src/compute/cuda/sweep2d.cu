@@ -2,10 +2,10 @@
 #include "compute/cuda/ops.h"
 #include "compute/cuda/sweep2d.cuh"
 
-template <typename T, int R, int ROWS>
+template <typename T, int R, int ROWS, int PF>
 __global__ void __launch_bounds__(256) sweep2d(const T *__restrict__ src, T *__restrict__ dst, sweep_args a)
 {
-    sweep2d_body<T, R, ROWS>(src, dst, a, blockIdx);
+    sweep2d_body<T, R, ROWS, PF>(src, dst, a, blockIdx);
 }
 
 template <typename T, int R, int CHUNK> static void launch_chunk2d(const sweep_launch &l)
@@ -13,7 +13,9 @@ template <typename T, int R, int CHUNK> static void launch_chunk2d(const sweep_l
     const hx_box *b = l.b;
     dim3 block(32, l.by);
     dim3 grid((l.groups + block.x - 1) / block.x, ((b->hi[1] - b->lo[1]) + block.y * CHUNK - 1) / (block.y * CHUNK));
-    sweep2d<T, R, CHUNK><<<grid, block, 0, l.st>>>((const T *)l.src, (T *)l.dst, *l.a);
+    constexpr int PF = sweep2d_prefetch<T, R>();
+    if (PF && l.prefetch) sweep2d<T, R, CHUNK, PF><<<grid, block, 0, l.st>>>((const T *)l.src, (T *)l.dst, *l.a);
+    else sweep2d<T, R, CHUNK, 0><<<grid, block, 0, l.st>>>((const T *)l.src, (T *)l.dst, *l.a);
 }
 
 typedef void (*launch_fn)(const sweep_launch &);

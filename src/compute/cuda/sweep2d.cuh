@@ -7,7 +7,18 @@
 /* The row for the next step is loaded one step ahead, so a load is always in flight while a
  * row is computed: bytes in flight, not arithmetic, set the speed of these kernels.
  * tile: this block's place in the grid (blockIdx of a 32 x by block over groups x rows/ROWS). */
-template <typename T, int R, int ROWS>
+/* Rows beyond the entering one that a step prefetches into L2 in the kernels for fields that L2
+ * does not hold (prefetch_l2). Side by side on one H200 (docs/results.md, session 19; 2, 4 and 8
+ * rows against none): star9 fp32 16384^2 563 -> 525 us with 4, star9 fp64 1127 -> 1089 with 2;
+ * jacobi5 fp32 loses (554 -> 594 with 2), jacobi5 fp64 gains at 4096^2 and loses at 16384^2, and
+ * every case loses where the fields fit in L2. */
+template <typename T, int R> __host__ __device__ constexpr int sweep2d_prefetch()
+{
+    return R == 2 ? (sizeof(T) == 4 ? 4 : 2) : 0;
+}
+
+/* PF: rows prefetched beyond the entering one (0: none). */
+template <typename T, int R, int ROWS, int PF = 0>
 __device__ __forceinline__ void sweep2d_body(const T *__restrict__ src, T *__restrict__ dst, const sweep_args &a,
                                              const uint3 tile)
 {
@@ -21,9 +32,13 @@ __device__ __forceinline__ void sweep2d_body(const T *__restrict__ src, T *__res
 #pragma unroll
     for (int k = 0; k < 2 * R; k++) win[k] = load_vec(base + (long)(y0 - R + k) * a.sy);
     cells<T> ahead = load_vec(base + (long)(y0 + R) * a.sy);
+#pragma unroll
+    for (int i = 1; i <= PF; i++)
+        if (y0 + i < y1) prefetch_l2(base + (long)(y0 + i + R) * a.sy);
     for (int y = y0; y < y1; y++) {
         win[2 * R] = ahead;
         if (y + 1 < y1) ahead = load_vec(base + (long)(y + 1 + R) * a.sy);
+        if (PF > 0 && y + 1 + PF < y1) prefetch_l2(base + (long)(y + 1 + PF + R) * a.sy);
         xrow<T, R> c = load_xrow<T, R>(src + (long)y * a.sy, win[R], x0, a.pitch);
         store_cells(dst + (long)y * a.sy + x0, stencil_row2<T, R>(c, win), x0, a.lo[0], a.hi[0]);
 #pragma unroll

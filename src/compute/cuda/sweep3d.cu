@@ -3,10 +3,18 @@
 #include "compute/cuda/sweep3d.cuh"
 #include "compute/cuda/sweep3d_pipe.cuh"
 
-template <typename T, int R, int ZCHUNK>
-__global__ void __launch_bounds__(256) sweep3d(const T *__restrict__ src, T *__restrict__ dst, sweep_args a)
+/* The prefetching kernels keep the blocks a multiprocessor holds without the prefetches (their
+ * registers by ptxas: fp32 radius 1 40, radius 2 75; fp64 64, 72). Without prefetches, no minimum:
+ * ptxas then takes star13 fp32 in 75 registers (with a minimum of 3 blocks, in 80). */
+template <typename T, int R> constexpr int sweep3d_min_blocks()
 {
-    sweep3d_body<T, R, ZCHUNK>(src, dst, a, blockIdx);
+    return sizeof(T) == 4 ? (R == 1 ? 6 : 3) : (R == 1 ? 4 : 3);
+}
+
+template <typename T, int R, int ZCHUNK, int PF>
+__global__ void __launch_bounds__(256, PF ? sweep3d_min_blocks<T, R>() : 0) sweep3d(const T *__restrict__ src, T *__restrict__ dst, sweep_args a)
+{
+    sweep3d_body<T, R, ZCHUNK, sweep3d_ahead<T, R>(), PF>(src, dst, a, blockIdx);
 }
 
 template <typename T, int R, int P>
@@ -44,7 +52,9 @@ template <typename T, int R, int CHUNK> static void launch_chunk3d(const sweep_l
 {
     const hx_box *b = l.b;
     const dim3 grid = sweep3d_grid(l.groups, b->hi[1] - b->lo[1], b->hi[2] - b->lo[2], l.by, 1, CHUNK);
-    sweep3d<T, R, CHUNK><<<grid, dim3(32, l.by), 0, l.st>>>((const T *)l.src, (T *)l.dst, *l.a);
+    constexpr int PF = sweep3d_prefetch<T, R>();
+    if (PF && l.prefetch) sweep3d<T, R, CHUNK, PF><<<grid, dim3(32, l.by), 0, l.st>>>((const T *)l.src, (T *)l.dst, *l.a);
+    else sweep3d<T, R, CHUNK, 0><<<grid, dim3(32, l.by), 0, l.st>>>((const T *)l.src, (T *)l.dst, *l.a);
 }
 
 template <typename T, int R, int CHUNK, int RY> static void launch_rows3d(const sweep_launch &l)

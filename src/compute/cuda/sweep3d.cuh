@@ -16,7 +16,22 @@
  * 6): floats of radius 2 gain 15% with 3 (star13: 430 -> 364 us at 512^3, 69 -> 58 at 256^3);
  * radius 1 and doubles gain nothing or lose (jacobi7 fp64 625 -> 683). A tuning build may force
  * one with -DHX_SWEEP3D_AHEAD=N. */
-template <typename T, int R> constexpr int sweep3d_ahead()
+/* Planes beyond the entering one that a step prefetches into L2 (prefetch_l2: bytes in flight
+ * that hold no register) in the kernels for fields that L2 does not hold. Side by side on one H200
+ * (docs/results.md, session 19; 2, 4 and 8 planes against none): star13 fp32 512^3 366 -> 330 us,
+ * jacobi7 fp64 624 -> 570 with 2; jacobi7 fp32 loses at every distance (312 -> 320 with 2), and
+ * every case loses where the fields fit in L2 (prefetches of lines already there). star13 fp64
+ * runs the pipelined kernel, which has none. A tuning build may force one with -DHX_SWEEP3D_PF=N. */
+template <typename T, int R> __host__ __device__ constexpr int sweep3d_prefetch()
+{
+#ifdef HX_SWEEP3D_PF
+    return HX_SWEEP3D_PF;
+#else
+    return (sizeof(T) == 4) == (R == 2) ? 2 : 0;
+#endif
+}
+
+template <typename T, int R> __host__ __device__ constexpr int sweep3d_ahead()
 {
 #ifdef HX_SWEEP3D_AHEAD
     return HX_SWEEP3D_AHEAD;
@@ -32,7 +47,7 @@ template <typename T, int R> constexpr int sweep3d_ahead()
  * 426 us), so radius 2 keeps the indexed form, every address from z. They stay two functions:
  * one body choosing its addresses by a flag compiled radius 1 differently (fp64 jacobi7 631 ->
  * 642 us side by side, session 11). */
-template <typename T, int R, int ZCHUNK, int AHEAD>
+template <typename T, int R, int ZCHUNK, int AHEAD, int PF>
 __device__ __forceinline__ void sweep3d_walk_body(const T *__restrict__ src, T *__restrict__ dst, const sweep_args &a,
                                                   const uint3 tile)
 {
@@ -57,11 +72,15 @@ __device__ __forceinline__ void sweep3d_walk_body(const T *__restrict__ src, T *
         ys[R + j] = load_vec(base + (long)z0 * a.sz + (long)(j + 1) * a.sy);
     }
     const T *plane = base + (long)z0 * a.sz; /* plane z of this thread's row */
+#pragma unroll
+    for (int i = 0; i < PF; i++)
+        if (AHEAD + i < n) prefetch_l2(plane + (long)(AHEAD + R + i) * a.sz);
     for (int s = 0; s < n; s++, plane += a.sz) {
         win[2 * R] = ahead[0];
 #pragma unroll
         for (int i = 0; i + 1 < AHEAD; i++) ahead[i] = ahead[i + 1];
         if (s + AHEAD < n) ahead[AHEAD - 1] = load_vec(plane + (long)(AHEAD + R) * a.sz);
+        if (PF > 0 && s + AHEAD + PF < n) prefetch_l2(plane + (long)(AHEAD + R + PF) * a.sz);
         cells<T> cur_ys[2 * R]; /* this plane's; ys now takes the next plane's */
 #pragma unroll
         for (int j = 0; j < 2 * R; j++) cur_ys[j] = ys[j];
@@ -79,7 +98,7 @@ __device__ __forceinline__ void sweep3d_walk_body(const T *__restrict__ src, T *
     }
 }
 
-template <typename T, int R, int ZCHUNK, int AHEAD>
+template <typename T, int R, int ZCHUNK, int AHEAD, int PF>
 __device__ __forceinline__ void sweep3d_index_body(const T *__restrict__ src, T *__restrict__ dst, const sweep_args &a,
                                              const uint3 tile)
 {
@@ -103,11 +122,15 @@ __device__ __forceinline__ void sweep3d_index_body(const T *__restrict__ src, T 
         ys[j] = load_vec(base + (long)z0 * a.sz - (long)(R - j) * a.sy);
         ys[R + j] = load_vec(base + (long)z0 * a.sz + (long)(j + 1) * a.sy);
     }
+#pragma unroll
+    for (int i = 0; i < PF; i++)
+        if (z0 + AHEAD + i < z1) prefetch_l2(base + (long)(z0 + AHEAD + R + i) * a.sz);
     for (int z = z0; z < z1; z++) {
         win[2 * R] = ahead[0];
 #pragma unroll
         for (int i = 0; i + 1 < AHEAD; i++) ahead[i] = ahead[i + 1];
         if (z + AHEAD < z1) ahead[AHEAD - 1] = load_vec(base + (long)(z + AHEAD + R) * a.sz);
+        if (PF > 0 && z + AHEAD + PF < z1) prefetch_l2(base + (long)(z + AHEAD + R + PF) * a.sz);
         cells<T> cur_ys[2 * R]; /* this plane's; ys now takes the next plane's */
 #pragma unroll
         for (int j = 0; j < 2 * R; j++) cur_ys[j] = ys[j];
@@ -126,12 +149,13 @@ __device__ __forceinline__ void sweep3d_index_body(const T *__restrict__ src, T 
     }
 }
 
-template <typename T, int R, int ZCHUNK, int AHEAD = sweep3d_ahead<T, R>()>
+/* PF: planes prefetched beyond the entering one (0: none; sweep3d_prefetch gives the measured). */
+template <typename T, int R, int ZCHUNK, int AHEAD = sweep3d_ahead<T, R>(), int PF = 0>
 __device__ __forceinline__ void sweep3d_body(const T *__restrict__ src, T *__restrict__ dst, const sweep_args &a,
                                              const uint3 tile)
 {
-    if (R == 1) sweep3d_walk_body<T, R, ZCHUNK, AHEAD>(src, dst, a, tile);
-    else sweep3d_index_body<T, R, ZCHUNK, AHEAD>(src, dst, a, tile);
+    if (R == 1) sweep3d_walk_body<T, R, ZCHUNK, AHEAD, PF>(src, dst, a, tile);
+    else sweep3d_index_body<T, R, ZCHUNK, AHEAD, PF>(src, dst, a, tile);
 }
 
 /* ---------------------------------------------------------------- 3D sweep, RY rows per thread
