@@ -114,6 +114,14 @@ for gh in 3 5; do
 done
 run 2 chg1 --size 32 --coarse 4 --bottom smooth --smoother cheby --repeat 1 --ghosts 1 && same_checksums chg1 chg3 &&
     same_checksums chg1 chg5
+# --overlap: a colour that waits for an exchange smooths its inner cells while the halos travel and
+# the rest after: the bits of one pass, staged and direct, Poisson and Helmholtz (32^3 on 2 ranks and
+# 64^3 on 8 split their finest levels; smaller blocks run whole)
+run 2 ov2 --size 32 --coarse 4 --bottom smooth --repeat 1 --overlap && same_checksums sm2 ov2
+run 2 hov2 --size 32 --coarse 4 --bottom smooth --problem helmholtz --repeat 1 --overlap &&
+    [ -s "$TMP/hg1.csv" ] && same_checksums hg1 hov2
+run 8 big8 --size 64 --coarse 4 --bottom smooth --repeat 1 --pattern direct
+run 8 bigov8 --size 64 --coarse 4 --bottom smooth --repeat 1 --pattern direct --overlap && same_checksums big8 bigov8
 # 64^3 at 8 ranks with the default hierarchy, table report
 out=$(MPIRUN 8 "$HALOX" mg --size 64 --repeat 1 2>&1)
 rc=$?
@@ -323,6 +331,7 @@ if [ -n "$MG_EMU" ] && [ -x "$MG_EMU" ]; then
             done
         done
     done
+    BIN=$MG_EMU run 2 emuov2 --size 32 --coarse 4 --bottom smooth --repeat 1 --overlap && same_checksums sm2 emuov2
     run 1 cpucg --size 16 --coarse 4 --repeat 1 && BIN=$MG_EMU run 1 emucg --size 16 --coarse 4 --repeat 1 &&
         same_checksums cpucg emucg
     # non-cubic: x, then y the long axis (launch geometry and the 1/L factors of the right-hand side)

@@ -106,6 +106,8 @@ struct mg_solver {
     int agg2;               /* 0: levels agg.. on rank 0's CPU; > agg: agg .. agg2-1 on an eighth of the ranks
                                (mg_fewer_grid, the job's backend and transport), agg2.. on rank 0's CPU */
     int graphs;             /* 1: F-cycles replayed from CUDA graphs where they can be (mg_graphs.c) */
+    int overlap;            /* 1: a GSRB colour after an exchange of u computes the cells that read no ghost
+                               while the halos travel (levels where they are at least half the block) */
     int ghosts;             /* ghost layers of the fields (at most each level's block): G > 1 lets GSRB run G
                                colours between exchanges, colour t also updating G-1-t ghost layers facing
                                other ranks (docs/multigrid.md); 1: an exchange before each colour */

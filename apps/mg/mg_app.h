@@ -40,6 +40,7 @@ typedef struct {
     int format;
     int schedule;         /* --schedule: cycle only (mg_plan says why) */
     int graph;            /* --graph: F-cycles replayed from CUDA graphs where they can be */
+    int overlap;          /* --overlap: GSRB colours split around their exchange */
     int ntransports;      /* --transport split by mg_plan (all: every transport of this build) */
     char transports[MG_MAX_TRANSPORTS][24];
     int transports_all;   /* --transport all: transports that cannot be set up here are skipped */

@@ -107,6 +107,25 @@ static int cpu_gsrb(mg_kctx *k, const mg_geom *g, const mg_op *A, double *u, con
     return 0;
 }
 
+static int cpu_gsrb_boxes(mg_kctx *k, const mg_geom *g, const mg_op *A, double *u, const double *f, int c, const mg_boxes *b)
+{
+    (void)k;
+    const long sy = g->sy, sz = g->sz;
+    for (int q = 0; q < b->n; q++) {
+        const int *lo = b->lo[q], *hi = b->hi[q];
+#pragma omp parallel for schedule(static)
+        for (int kk = lo[2]; kk <= hi[2]; kk++)
+            for (int j = lo[1]; j <= hi[1]; j++) {
+                const int i0 = lo[0] + ((g->off[0] + lo[0] - 1 + g->off[1] + j - 1 + g->off[2] + kk - 1 + c) & 1);
+                for (int i = i0; i <= hi[0]; i += 2) {
+                    const long p = IDX(g, i, j, kk);
+                    mg_store_smoothed(g, u, p, i, j, kk, mg_gsrb_cell(A, u, f, p, sy, sz));
+                }
+            }
+    }
+    return 0;
+}
+
 static int cpu_residual(mg_kctx *k, const mg_geom *g, const mg_op *A, double *r, const double *u, const double *f)
 {
     (void)k;
@@ -299,6 +318,7 @@ const mg_kernels mg_cpu_kernels = {
     .copy = cpu_copy,
     .bc = cpu_bc,
     .gsrb = cpu_gsrb,
+    .gsrb_boxes = cpu_gsrb_boxes,
     .residual = cpu_residual,
     .cheby = cpu_cheby,
     .restrict8 = cpu_restrict8,

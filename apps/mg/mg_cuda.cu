@@ -170,6 +170,17 @@ int cu_gsrb(mg_kctx *k, const mg_geom *g, const mg_op *A, double *u, const doubl
     return 0;
 }
 
+int cu_gsrb_boxes(mg_kctx *k, const mg_geom *g, const mg_op *A, double *u, const double *f, int colour, const mg_boxes *b)
+{
+    long total = 0;
+    for (int q = 0; q < b->n; q++)
+        total += (long)((b->hi[q][0] - b->lo[q][0] + 2) / 2) * (b->hi[q][1] - b->lo[q][1] + 1) * (b->hi[q][2] - b->lo[q][2] + 1);
+    if (total == 0) return 0;
+    LAUNCH(k_gsrb_boxes, dim3((unsigned)((total + 255) / 256)), dim3(256), ST(k)->st, *g, *A, u, f, colour, *b, total);
+    LAUNCHED(k, "smoothing kernel (boxes)");
+    return 0;
+}
+
 int cu_residual(mg_kctx *k, const mg_geom *g, const mg_op *A, double *r, const double *u, const double *f)
 {
     LAUNCH(k_residual, cells_grid(g), cells_block, ST(k)->st, *g, *A, r, u, f);
@@ -335,6 +346,7 @@ mg_kernels make_table()
     t.copy = cu_copy;
     t.bc = cu_bc;
     t.gsrb = cu_gsrb;
+    t.gsrb_boxes = cu_gsrb_boxes;
     t.residual = cu_residual;
     t.cheby = cu_cheby;
     t.restrict8 = cu_restrict8;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "mg.h"
+#include "mg_cell.h" /* mg_split_boxes */
 
 const char *const mg_op_names[MG_NTIMERS] = {"smooth",   "residual", "restrict",   "interpolate",
                                              "exchange", "bottom",   "agglomerate"};
@@ -166,6 +167,41 @@ static int has_ring(const mg_level *L)
     return L->g.ghost > 1 && any;
 }
 
+/* A colour c that needs an exchange of u, split around it (--overlap): the inner cells while the
+ * halos travel, the shell after (mg_split_boxes). *done 0, nothing run, where no exchange is due,
+ * no side faces another rank, or the inner cells are under half the block (a split then costs a
+ * launch more than it hides): the caller runs the colour whole. */
+static int gsrb_split(mg_solver *s, mg_level *L, int c, int *done)
+{
+    mg_boxes inner, shell;
+    int a, issue, faced = 0;
+    for (int d = 0; d < 3; d++) faced |= !L->g.bnd_lo[d] | !L->g.bnd_hi[d];
+    *done = 0;
+    if (!s->overlap || !faced || L->fresh >= 1 ||
+        2 * mg_split_boxes(&L->g, L->g.ghost - 1, &inner, &shell) < (long)L->g.n[0] * L->g.n[1] * L->g.n[2])
+        return HX_OK;
+    TRY(span_begin(s, &a));
+    TRY(mg_seg_issue(s, &issue));
+    if (issue && hx_exchange_start(L->xch, &L->u, NULL) != HX_OK) goto failed;
+    TRY(span_end(s, L, MG_EXCHANGE, a, 1));
+    TRY(span_begin(s, &a));
+    G(s->k->gsrb_boxes(&s->kc, &L->g, &L->A, D(&L->u), D(&L->f), c, &inner), "smoothing");
+    TRY(span_end(s, L, MG_SMOOTH, a, 0));
+    TRY(span_begin(s, &a));
+    TRY(mg_seg_issue(s, &issue));
+    if (issue && hx_exchange_finish(L->xch, &L->u, NULL) != HX_OK) goto failed;
+    G(s->k->bc(&s->kc, &L->g, D(&L->u)), "boundary condition");
+    TRY(span_end(s, L, MG_EXCHANGE, a, 0));
+    TRY(span_begin(s, &a));
+    G(s->k->gsrb_boxes(&s->kc, &L->g, &L->A, D(&L->u), D(&L->f), c, &shell), "smoothing");
+    L->fresh = L->g.ghost - 1;
+    *done = 1;
+    return span_end(s, L, MG_SMOOTH, a, c);
+failed:
+    snprintf(s->err, sizeof s->err, "mg: exchange on level %d: %s", L->index, hx_context_error(s->ctx));
+    return HX_ERR_RUNTIME;
+}
+
 /* Red-black Gauss-Seidel: `sweeps` times colour 0 then colour 1 ((gx + gy + gz) % 2 on global
  * indices). Each colour needs one fresh ghost layer of u, and leaves one fewer: it updates the
  * owned cells and, when more are fresh, fresh - 1 ghost layers on the sides facing other ranks
@@ -177,7 +213,9 @@ static int gsrb(mg_solver *s, mg_level *L, int sweeps)
 {
     for (int it = 0; it < sweeps; it++)
         for (int c = 0; c < 2; c++) {
-            int a;
+            int a, done;
+            TRY(gsrb_split(s, L, c, &done));
+            if (done) continue;
             TRY(need_u(s, L, 1));
             TRY(span_begin(s, &a));
             G(s->k->gsrb(&s->kc, &L->g, &L->A, D(&L->u), D(&L->f), c, L->fresh - 1), "smoothing");

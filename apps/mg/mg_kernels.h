@@ -30,6 +30,13 @@ typedef struct {
     double il2[3];            /* 1 / L^2 per axis */
 } mg_geom;
 
+/* Up to six boxes of cells, lo[b][a] .. hi[b][a] inclusive (a shell around an inner box, or the inner box). */
+#define MG_MAX_BOXES 6
+typedef struct {
+    int n;
+    int lo[MG_MAX_BOXES][3], hi[MG_MAX_BOXES][3];
+} mg_boxes;
+
 /* The problem: -lap u = f (helm 0), or a alpha u - b div(beta grad u) = f (helm 1). */
 typedef struct {
     int helm;
@@ -81,6 +88,10 @@ typedef struct {
     /* owned cells, and `ring` (< ghost) ghost layers on the sides that face another rank (mg_box),
      * whose cells then need u one layer further, f and the coefficients */
     int (*gsrb)(mg_kctx *k, const mg_geom *g, const mg_op *A, double *u, const double *f, int colour, int ring);
+    /* the same colour over the cells of a few boxes (inclusive bounds) in one launch: the parts of
+     * a colour split around an exchange (mg_cycles.c, --overlap) */
+    int (*gsrb_boxes)(mg_kctx *k, const mg_geom *g, const mg_op *A, double *u, const double *f, int colour,
+                      const mg_boxes *b);
     /* r = f - A u; f NULL: r = A u */
     int (*residual)(mg_kctx *k, const mg_geom *g, const mg_op *A, double *r, const double *u, const double *f);
     /* d = c1 d + c2 D^-1 (f - A u) (first: d = c2 D^-1 (f - A u), d not read); unew = u + d; over

@@ -238,7 +238,7 @@ static int agglom_create(mg_solver *s, const char *transport, hx_pattern pattern
             q->nu = s->nu, q->smoother = s->smoother, q->cheby_degree = s->cheby_degree, q->cheby_ratio = s->cheby_ratio;
             q->pde = s->pde, q->bottom = s->bottom, q->bottom_sweeps = s->bottom_sweeps, q->bottom_tol = s->bottom_tol;
             q->bottom_maxit = s->bottom_maxit, q->agg = s->agg2 ? s->agg2 - s->agg : 0, q->agg2 = 0;
-            q->ghosts = s->ghosts;
+            q->ghosts = s->ghosts, q->overlap = s->overlap;
             if (mg_create(q, G->ctx, NA, sub, s->ntot - s->agg, s->agg2 ? transport : "mpi", pattern) != HX_OK)
                 bad = 1, snprintf(msg, sizeof msg, "%s (the coarse levels)", q->err);
             else if (blocks_create(&G->coarse, q->comm, q->rank, hx_context_size(q->ctx), &q->lev[0].g, cells, msg,

@@ -132,6 +132,11 @@ static const hx_option mg_options[] = {
              "the report's graph field says which ran, and the timed F-cycles are checked bit for bit against "
              "step-by-step ones",
      F(graph)},
+    {.name = "overlap", .type = HX_OPT_FLAG, .def = "off", .group = "decomposition and exchange",
+     .help = "split a GSRB colour that waits for an exchange of u: the cells that read no ghost and that no "
+             "message sends are smoothed while the halos travel, the rest after (levels where those are at least "
+             "half the block); bit-identical either way. Off until timed on several GPUs",
+     F(overlap)},
     {.name = "repeat", .type = HX_OPT_INT, .meta = "R", .lo = 1, .hi = 100000, .def = "3",
      .group = "measurement and output", .what = "a number of timed solves",
      .help = "timed FMG solves per size after one warm-up solve; the figure of merit uses the median", F(repeat)},
@@ -292,6 +297,7 @@ static int solve_with(mg_report *r, mg_result *res, hx_context *ctx, int nlev, c
     s->agg = agg[0];
     s->agg2 = agg[1];
     s->graphs = c->graph;
+    s->overlap = c->overlap;
     s->ghosts = c->ghosts;
     int st = mg_create(s, ctx, c->shape, r->pgrid, nlev, c->transport, (hx_pattern)c->pattern);
     if (st != HX_OK) {

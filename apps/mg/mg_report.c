@@ -119,6 +119,7 @@ GET(g_level_ranks) { v->i = level_ranks(at->r, at->l); }
 GET(g_graph) { v->i = mg_graphs_used(at->r->s); }
 GET(g_fmg_checksum) { v->u = R->fmg_checksum; }
 GET(g_ghosts) { v->i = C->ghosts; }
+GET(g_overlap) { v->i = C->overlap; }
 GET(g_shape)
 {
     snprintf(v->buf, sizeof v->buf, "%dx%dx%d", R->shape[0], R->shape[1], R->shape[2]);
@@ -178,6 +179,7 @@ static const mf_field fields[] = {
     {"fmg_checksum", MF_HEX, MS_SOLVE, NULL, g_fmg_checksum},       /* u after the timed F-cycles */
     {"graph", MF_INT, MS_RUN, NULL, g_graph},                       /* 1: timed F-cycles replayed from CUDA graphs */
     {"ghosts", MF_INT, MS_RUN, NULL, g_ghosts},                     /* --ghosts: layers (an exchange serves that many GSRB colours) */
+    {"overlap", MF_INT, MS_RUN, NULL, g_overlap},                   /* --overlap: GSRB colours split around their exchange */
     {"shape", MF_STR, MS_SOLVE, NULL, g_shape},                     /* the solve's global grid NXxNYxNZ (the last column: scripts read it as $NF) */
 };
 enum { NF = (int)(sizeof fields / sizeof fields[0]) };
