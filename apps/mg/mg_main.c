@@ -1,4 +1,5 @@
-/* `halox mg`: options (the CLI's option-table engine), the solves at h, 2h and 4h and the timed
+/* (About 430 lines: most of it is the option table, one entry and its help per option.)
+ * `halox mg`: options (the CLI's option-table engine), the solves at h, 2h and 4h and the timed
  * F-cycles; the checks before any computation are mg_plan.c. The solver is mg_levels.c +
  * mg_cycles.c over the kernels of mg_cpu.c or mg_cuda.cu; the report is mg_report.c. All of it
  * uses halox's public API only. Run-time failures end the job here (MPI_Abort: other ranks may be
