@@ -13,8 +13,8 @@
  *      no longer fits the blocks (hx_config_check);
  *   3. refine the best two transports, greedily from each one's best: pattern staged, overlap off,
  *      fuse 2/4/8, each also without overlap (cuda; fuse x radius <= 8 in 2D, <= 4 in 3D), graph on
- *      (cuda; host-path transports and nccl), with a fused pass depth doubled again while it pays,
- *      schedule fused and persistent with fuse 1..8 (3D:
+ *      (cuda; host-path transports and nccl), with a fused pass depth doubled again while it pays
+ *      and then passes one sweep shorter and longer, schedule fused and persistent with fuse 1..8 (3D:
  *      fuse x radius <= 4; cuda; transports with a device path such as ipc);
  *   4. stop when the budget is spent: rank 0's clock, broadcast before each candidate so that every
  *      rank stops at the same one.
@@ -82,7 +82,8 @@ const hx_command hx_tune_command = {
         "unpack (a deeper halo cannot win much) or the halo is wider than a block; (3) the best two transports, "
         "greedily from their best: pattern staged, overlap off, fuse 2, 4 and 8, each also without overlap "
         "(cuda; fuse x radius <= 8 in 2D, "
-        "<= 4 in 3D), graph on (cuda; host transports and nccl), schedule fused and persistent with fuse 1 to 8 "
+        "<= 4 in 3D), graph on (cuda; host transports and nccl), after a fused winner its depth doubled while it pays "
+        "and passes one sweep shorter and longer, schedule fused and persistent with fuse 1 to 8 "
         "(3D: fuse x radius <= 4; cuda; device-path transports: ipc); "
         "(4) the candidate that would overrun --budget is not started. Progress: one line per candidate on stderr. "
         "Exit codes: 0 success, 2 bad input, 3 no candidate could run, 4 the winner's --verify found a difference.",
@@ -292,6 +293,17 @@ static void refine(tuner *t, const char *tr, int cuda, int dim, int radius)
         const cand *r = try_cand(t, &c);
         if (!r || !r->ran || r->us >= base.us * (1 - TUNE_IMPROVE)) break;
         base = *r;
+    }
+    /* at the deeper halo, the passes one sweep shorter or longer: the powers of two above miss them
+     * (4096^2 on 4 x H200, ipc-put, graphs: depth 64 fuse 4 6.19 us a sweep, fuse 3 5.89; session 19) */
+    if (cuda && base.fuse > 1) {
+        const cand at = base;
+        for (int d = -1; d <= 1; d += 2) {
+            cand c = at;
+            c.fuse = at.fuse + d;
+            if (c.fuse < 2 || c.fuse * radius > (dim == 3 ? HX_FUSE_MAX_3D : HX_FUSE_MAX)) continue;
+            ADOPT_FROM(c);
+        }
     }
     if (cuda && (paths & HX_PATH_DEVICE)) {
         const hx_schedule sched[2] = {HX_SCHEDULE_PERSISTENT, HX_SCHEDULE_FUSED};
