@@ -1,21 +1,23 @@
 #!/usr/bin/env bash
 # Every 4-GPU target of the open issues in one device call (nvidia-h200-x4), medians of 5, the best
 # cycle setting beside each device schedule in the same job. Build here, `scripts/slim_build.sh`,
-# then on the GPU machine: `scripts/x4_targets.sh build-dev` (logs and CSVs under $OUT, packed into $OUT/x4.tgz). About 8 min.
+# then on the GPU machine: `scripts/x4_targets.sh build-dev` (logs and CSVs under $OUT, packed into $OUT/x4.tgz). Session 19 on
+# 4 H200s: i13 i9 i9weak 136 s, i11 164 s (more with --overlap); tests4 about 10 min: give it a call of its own.
 set -u
 cd "$(dirname "$0")/.."
 DEVICE_NAME=x4
 . scripts/device_run.sh
 bundle_on_exit
-# STAGES="i13 i13roles i9 i10 i11" picks
+# STAGES="i13 i13roles i9 i9weak i10 i11 tests4" picks
 cols() { cut -d, -f2,3,4,11,16,48,51,55,64,68; } # nx ny nz depth transport us_per_sweep graph fuse schedule kernel
 if want i13; then
 t "issue 13: device schedules vs the best cycle setting (fp32, direct, 4000 sweeps)"
+# the cycle's depths and passes around session 19's best on 4 H200s (4096^2: depth 48, fuse 3)
 for size in 512x512 1024x1024 4096x4096; do
-    $MPI -np "$NGPU" $H run --backend cuda --transport ipc --size $size --iters 4000 --repeat 5 --pattern direct \
+    $MPI -np "$NGPU" $H run --backend cuda --transport ipc --size $size --iters 4800 --repeat 5 --pattern direct \
         --depth 8,16 --fuse 1,8 --schedule persistent --format csv --quiet 2>&1 | cols
-    $MPI -np "$NGPU" $H run --backend cuda --transport nccl,ipc-put --size $size --iters 4000 --repeat 5 --pattern direct \
-        --depth 8,16 --fuse 4,8 --graph --format csv --quiet 2>&1 | cols | grep -v '^nx'
+    $MPI -np "$NGPU" $H run --backend cuda --transport nccl,ipc-put --size $size --iters 4800 --repeat 5 --pattern direct \
+        --depth 16,32,48 --fuse 3,4 --graph --overlap=off --format csv --quiet 2>&1 | cols | grep -v '^nx'
 done | tee "$OUT/issue13_2d.csv"
 $MPI -np 1 $H run --backend cuda --transport ipc --size 512x512 --iters 4000 --repeat 5 --pattern direct --depth 16 \
     --schedule persistent --format csv --quiet 2>&1 | cols | tee "$OUT/issue13_1gpu.csv"
@@ -44,10 +46,10 @@ $MPI -np "$NGPU" $H run --backend cuda --transport ipc --size 16384x16384 --iter
     --depth 16 --fuse 8 --schedule persistent --format csv --quiet 2>&1 | cols | tee "$OUT/issue9_16k_persistent.csv"
 $MPI -np "$NGPU" $H run --backend cuda --transport ipc --size 8192x8192 --iters 960 --repeat 5 --pattern direct \
     --depth 16 --fuse 8 --schedule persistent --format csv --quiet 2>&1 | cols | tee "$OUT/issue9_8k_persistent.csv"
-$MPI -np "$NGPU" $H run --backend cuda --transport nccl,ipc,ipc-put --size 16384x16384 --iters 400 --repeat 5 --pattern direct \
-    --depth 4,8,16 --fuse 4,8 --graph --format csv --quiet 2>&1 | cols | tee "$OUT/issue9_16k.csv"
+$MPI -np "$NGPU" $H run --backend cuda --transport nccl,ipc-put --size 16384x16384 --iters 384 --repeat 5 --pattern direct \
+    --depth 16,32 --fuse 4,5,8 --graph --format csv --quiet 2>&1 | cols | tee "$OUT/issue9_16k.csv"
 $MPI -np "$NGPU" $H run --backend cuda --transport nccl,ipc-put --size 8192x8192 --iters 960 --repeat 5 --pattern direct \
-    --depth 16 --fuse 4,8 --graph --format csv --quiet 2>&1 | cols | tee "$OUT/issue9_8k.csv"
+    --depth 16,32 --fuse 4,5,8 --graph --overlap=off --format csv --quiet 2>&1 | cols | tee "$OUT/issue9_8k.csv"
 $MPI -np "$NGPU" $H run --backend cuda --transport nccl,ipc-put --size 512x512x512 --stencil jacobi7 --iters 200 --repeat 5 \
     --pattern direct --depth 2,4,8 --fuse 1,2,4 --graph --overlap=off --format csv --quiet 2>&1 | cols | tee "$OUT/issue9_3d.csv"
 fi
@@ -86,6 +88,17 @@ for be in cpu cuda; do
         --format csv 2>"$OUT/mg_two_$be.err" >"$OUT/mg_two_$be.csv"
     echo "$be: $(cut -d, -f16 "$OUT/mg_two_$be.csv" | sort -u | tr '\n' ' ')"
 done
+fi
+
+if [[ " ${STAGES:-} " == *" tests4 "* ]]; then # only when named: about 10 minutes
+t "GPU suite at $NGPU ranks, one GPU each (issue 13: bit-identical at 1 to 4 ranks); nccl's device path with NCCL 2.28.9"
+(cd "$B" && timeout 900 ctest -R "^(gpu_ipc_np4|gpu_nccl_np4|gpu_schedule_np4|gpu_nvshmem_np4)$" --output-on-failure) \
+    >"$OUT/tests4.txt" 2>&1
+grep -E "Test +#|tests passed" "$OUT/tests4.txt"
+nccl_lib=$(ls -d /opt/torch/.venv/lib/python3*/site-packages/nvidia/nccl/lib 2>/dev/null | head -1)
+(cd "$B" && LD_LIBRARY_PATH=${nccl_lib:+$nccl_lib:}$LD_LIBRARY_PATH timeout 600 ctest -R "^gpu_schedule_nccl_np4$" \
+    --output-on-failure) >"$OUT/tests4_nccl.txt" 2>&1
+grep -E "Test +#|tests passed" "$OUT/tests4_nccl.txt"
 fi
 
 t "done"
