@@ -88,13 +88,10 @@ static int cpu_bc(mg_kctx *k, const mg_geom *g, double *a)
     return 0;
 }
 
-/* colour (gx + gy + gz) % 2 == c on global indices, over mg_box */
-static int cpu_gsrb(mg_kctx *k, const mg_geom *g, const mg_op *A, double *u, const double *f, int c, int ring)
+/* colour (gx + gy + gz) % 2 == c on global indices, over the box lo .. hi (inclusive) */
+static void gsrb_box(const mg_geom *g, const mg_op *A, double *u, const double *f, int c, const int lo[3], const int hi[3])
 {
-    (void)k;
     const long sy = g->sy, sz = g->sz;
-    int lo[3], hi[3];
-    mg_box(g, ring, lo, hi);
 #pragma omp parallel for schedule(static)
     for (int kk = lo[2]; kk <= hi[2]; kk++)
         for (int j = lo[1]; j <= hi[1]; j++) {
@@ -104,25 +101,22 @@ static int cpu_gsrb(mg_kctx *k, const mg_geom *g, const mg_op *A, double *u, con
                 mg_store_smoothed(g, u, p, i, j, kk, mg_gsrb_cell(A, u, f, p, sy, sz));
             }
         }
+}
+
+/* over mg_box */
+static int cpu_gsrb(mg_kctx *k, const mg_geom *g, const mg_op *A, double *u, const double *f, int c, int ring)
+{
+    (void)k;
+    int lo[3], hi[3];
+    mg_box(g, ring, lo, hi);
+    gsrb_box(g, A, u, f, c, lo, hi);
     return 0;
 }
 
 static int cpu_gsrb_boxes(mg_kctx *k, const mg_geom *g, const mg_op *A, double *u, const double *f, int c, const mg_boxes *b)
 {
     (void)k;
-    const long sy = g->sy, sz = g->sz;
-    for (int q = 0; q < b->n; q++) {
-        const int *lo = b->lo[q], *hi = b->hi[q];
-#pragma omp parallel for schedule(static)
-        for (int kk = lo[2]; kk <= hi[2]; kk++)
-            for (int j = lo[1]; j <= hi[1]; j++) {
-                const int i0 = lo[0] + ((g->off[0] + lo[0] - 1 + g->off[1] + j - 1 + g->off[2] + kk - 1 + c) & 1);
-                for (int i = i0; i <= hi[0]; i += 2) {
-                    const long p = IDX(g, i, j, kk);
-                    mg_store_smoothed(g, u, p, i, j, kk, mg_gsrb_cell(A, u, f, p, sy, sz));
-                }
-            }
-    }
+    for (int q = 0; q < b->n; q++) gsrb_box(g, A, u, f, c, b->lo[q], b->hi[q]);
     return 0;
 }
 
