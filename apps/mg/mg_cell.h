@@ -122,6 +122,12 @@ static inline long mg_split_boxes(const mg_geom *g, int ring, mg_boxes *inner, m
     return cells;
 }
 
+/* Cells of one colour box q of b may hold at most: (hi[0] - lo[0] + 2) / 2 slots a row, times its rows. */
+MG_HD long mg_box_slots(const mg_boxes *b, int q)
+{
+    return (long)((b->hi[q][0] - b->lo[q][0] + 2) / 2) * (b->hi[q][1] - b->lo[q][1] + 1) * (b->hi[q][2] - b->lo[q][2] + 1);
+}
+
 /* The manufactured problem (docs/multigrid.md), in the normalised coordinates t = x / L:
  * u = sin(pi tx) sin(pi ty) sin(pi tz); Helmholtz coefficients alpha = 1 + tx ty tz (cells),
  * beta = 1 + 1/4 sin(2 pi tx) sin(2 pi ty) sin(2 pi tz) (faces); f = -lap u, or

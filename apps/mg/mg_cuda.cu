@@ -173,8 +173,7 @@ int cu_gsrb(mg_kctx *k, const mg_geom *g, const mg_op *A, double *u, const doubl
 int cu_gsrb_boxes(mg_kctx *k, const mg_geom *g, const mg_op *A, double *u, const double *f, int colour, const mg_boxes *b)
 {
     long total = 0;
-    for (int q = 0; q < b->n; q++)
-        total += (long)((b->hi[q][0] - b->lo[q][0] + 2) / 2) * (b->hi[q][1] - b->lo[q][1] + 1) * (b->hi[q][2] - b->lo[q][2] + 1);
+    for (int q = 0; q < b->n; q++) total += mg_box_slots(b, q);
     if (total == 0) return 0;
     LAUNCH(k_gsrb_boxes, dim3((unsigned)((total + 255) / 256)), dim3(256), ST(k)->st, *g, *A, u, f, colour, *b, total);
     LAUNCHED(k, "smoothing kernel (boxes)");

@@ -57,21 +57,16 @@ __global__ void k_gsrb(mg_geom g, mg_op A, double *u, const double *f, int c, in
 }
 
 /* the same over the boxes of b, in one 1D grid of `total` threads: box q's rows (y fastest, then z)
- * of (hi[0] - lo[0] + 2) / 2 slots each, one cell of colour c per slot, boxes one after another */
+ * of (hi[0] - lo[0] + 2) / 2 slots each (mg_box_slots), one cell of colour c per slot, boxes one
+ * after another */
 __global__ void k_gsrb_boxes(mg_geom g, mg_op A, double *u, const double *f, int c, mg_boxes b, long total)
 {
     long t = (long)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= total) return;
     int q = 0;
-    long w = 0;
-    for (; q < b.n; q++) {
-        w = (b.hi[q][0] - b.lo[q][0] + 2) / 2;
-        const long cells = w * (b.hi[q][1] - b.lo[q][1] + 1) * (b.hi[q][2] - b.lo[q][2] + 1);
-        if (t < cells) break;
-        t -= cells;
-    }
+    for (; q < b.n && t >= mg_box_slots(&b, q); q++) t -= mg_box_slots(&b, q);
     if (q == b.n) return;
-    const long row = t / w;
+    const long w = (b.hi[q][0] - b.lo[q][0] + 2) / 2, row = t / w;
     const int h = b.hi[q][1] - b.lo[q][1] + 1;
     const int j = b.lo[q][1] + (int)(row % h), k = b.lo[q][2] + (int)(row / h);
     const int i = b.lo[q][0] + ((g.off[0] + b.lo[q][0] - 1 + g.off[1] + j - 1 + g.off[2] + k - 1 + c) & 1) + 2 * (int)(t - row * w);

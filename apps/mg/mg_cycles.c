@@ -113,16 +113,19 @@ static int span_end(mg_solver *s, const mg_level *L, int op, int a, long calls)
 
 /* ---- level operations */
 
+static int exchange_failed(mg_solver *s, const mg_level *L)
+{
+    snprintf(s->err, sizeof s->err, "mg: exchange on level %d: %s", L->index, hx_context_error(s->ctx));
+    return HX_ERR_RUNTIME;
+}
+
 /* ghosts from the neighbours, then (bc) the boundary condition on the domain faces */
 static int exchange_bc(mg_solver *s, mg_level *L, hx_field *fld, int bc)
 {
     int a, issue;
     TRY(span_begin(s, &a));
     TRY(mg_seg_issue(s, &issue));
-    if (issue && hx_exchange_run(L->xch, fld, NULL) != HX_OK) {
-        snprintf(s->err, sizeof s->err, "mg: exchange on level %d: %s", L->index, hx_context_error(s->ctx));
-        return HX_ERR_RUNTIME;
-    }
+    if (issue && hx_exchange_run(L->xch, fld, NULL) != HX_OK) return exchange_failed(s, L);
     if (bc) G(s->k->bc(&s->kc, &L->g, D(fld)), "boundary condition");
     return span_end(s, L, MG_EXCHANGE, a, 1);
 }
@@ -161,13 +164,16 @@ static int global_dot(mg_solver *s, mg_level *L, const hx_field *a, const hx_fie
     return allsum(s, mine, out);
 }
 
-/* deep ghosts let the smoothers update rings of ghost cells facing other ranks (mg_box), which needs f there */
-static int has_ring(const mg_level *L)
+/* 1 when a side of this rank's block faces another rank (not only the domain's faces) */
+static int faces_rank(const mg_level *L)
 {
     int any = 0;
     for (int a = 0; a < 3; a++) any |= !L->g.bnd_lo[a] | !L->g.bnd_hi[a];
-    return L->g.ghost > 1 && any;
+    return any;
 }
+
+/* deep ghosts let the smoothers update rings of ghost cells facing other ranks (mg_box), which needs f there */
+static int has_ring(const mg_level *L) { return L->g.ghost > 1 && faces_rank(L); }
 
 /* A colour c that needs an exchange of u, split around it (--overlap): the inner cells while the
  * halos travel, the shell after (mg_split_boxes). *done 0, nothing run, where no exchange is due,
@@ -176,22 +182,21 @@ static int has_ring(const mg_level *L)
 static int gsrb_split(mg_solver *s, mg_level *L, int c, int *done)
 {
     mg_boxes inner, shell;
-    int a, issue, faced = 0;
-    for (int d = 0; d < 3; d++) faced |= !L->g.bnd_lo[d] | !L->g.bnd_hi[d];
+    int a, issue;
     *done = 0;
-    if (!s->overlap || !faced || L->fresh >= 1 ||
+    if (!s->overlap || !faces_rank(L) || L->fresh >= 1 ||
         2 * mg_split_boxes(&L->g, L->g.ghost - 1, &inner, &shell) < (long)L->g.n[0] * L->g.n[1] * L->g.n[2])
         return HX_OK;
     TRY(span_begin(s, &a));
     TRY(mg_seg_issue(s, &issue));
-    if (issue && hx_exchange_start(L->xch, &L->u, NULL) != HX_OK) goto failed;
+    if (issue && hx_exchange_start(L->xch, &L->u, NULL) != HX_OK) return exchange_failed(s, L);
     TRY(span_end(s, L, MG_EXCHANGE, a, 1));
     TRY(span_begin(s, &a));
     G(s->k->gsrb_boxes(&s->kc, &L->g, &L->A, D(&L->u), D(&L->f), c, &inner), "smoothing");
     TRY(span_end(s, L, MG_SMOOTH, a, 0));
     TRY(span_begin(s, &a));
     TRY(mg_seg_issue(s, &issue));
-    if (issue && hx_exchange_finish(L->xch, &L->u, NULL) != HX_OK) goto failed;
+    if (issue && hx_exchange_finish(L->xch, &L->u, NULL) != HX_OK) return exchange_failed(s, L);
     G(s->k->bc(&s->kc, &L->g, D(&L->u)), "boundary condition");
     TRY(span_end(s, L, MG_EXCHANGE, a, 0));
     TRY(span_begin(s, &a));
@@ -199,9 +204,6 @@ static int gsrb_split(mg_solver *s, mg_level *L, int c, int *done)
     L->fresh = L->g.ghost - 1;
     *done = 1;
     return span_end(s, L, MG_SMOOTH, a, c);
-failed:
-    snprintf(s->err, sizeof s->err, "mg: exchange on level %d: %s", L->index, hx_context_error(s->ctx));
-    return HX_ERR_RUNTIME;
 }
 
 /* Red-black Gauss-Seidel: `sweeps` times colour 0 then colour 1 ((gx + gy + gz) % 2 on global

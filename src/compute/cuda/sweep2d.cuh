@@ -4,9 +4,6 @@
 
 #include "compute/cuda/common.cuh"
 
-/* The row for the next step is loaded one step ahead, so a load is always in flight while a
- * row is computed: bytes in flight, not arithmetic, set the speed of these kernels.
- * tile: this block's place in the grid (blockIdx of a 32 x by block over groups x rows/ROWS). */
 /* Rows beyond the entering one that a step prefetches into L2 in the kernels for fields that L2
  * does not hold (prefetch_l2). Side by side on one H200 (docs/results.md, session 19; 2, 4 and 8
  * rows against none): star9 fp32 16384^2 563 -> 525 us with 4, star9 fp64 1127 -> 1089 with 2;
@@ -17,7 +14,10 @@ template <typename T, int R> __host__ __device__ constexpr int sweep2d_prefetch(
     return R == 2 ? (sizeof(T) == 4 ? 4 : 2) : 0;
 }
 
-/* PF: rows prefetched beyond the entering one (0: none). */
+/* The row for the next step is loaded one step ahead, so a load is always in flight while a
+ * row is computed: bytes in flight, not arithmetic, set the speed of these kernels.
+ * tile: this block's place in the grid (blockIdx of a 32 x by block over groups x rows/ROWS).
+ * PF: rows prefetched beyond the entering one (0: none). */
 template <typename T, int R, int ROWS, int PF = 0>
 __device__ __forceinline__ void sweep2d_body(const T *__restrict__ src, T *__restrict__ dst, const sweep_args &a,
                                              const uint3 tile)

@@ -16,6 +16,15 @@
  * 6): floats of radius 2 gain 15% with 3 (star13: 430 -> 364 us at 512^3, 69 -> 58 at 256^3);
  * radius 1 and doubles gain nothing or lose (jacobi7 fp64 625 -> 683). A tuning build may force
  * one with -DHX_SWEEP3D_AHEAD=N. */
+template <typename T, int R> __host__ __device__ constexpr int sweep3d_ahead()
+{
+#ifdef HX_SWEEP3D_AHEAD
+    return HX_SWEEP3D_AHEAD;
+#else
+    return sizeof(T) == 4 && R == 2 ? 3 : 1;
+#endif
+}
+
 /* Planes beyond the entering one that a step prefetches into L2 (prefetch_l2: bytes in flight
  * that hold no register) in the kernels for fields that L2 does not hold. Side by side on one H200
  * (docs/results.md, session 19; 2, 4 and 8 planes against none): star13 fp32 512^3 366 -> 330 us,
@@ -28,15 +37,6 @@ template <typename T, int R> __host__ __device__ constexpr int sweep3d_prefetch(
     return HX_SWEEP3D_PF;
 #else
     return (sizeof(T) == 4) == (R == 2) ? 2 : 0;
-#endif
-}
-
-template <typename T, int R> __host__ __device__ constexpr int sweep3d_ahead()
-{
-#ifdef HX_SWEEP3D_AHEAD
-    return HX_SWEEP3D_AHEAD;
-#else
-    return sizeof(T) == 4 && R == 2 ? 3 : 1;
 #endif
 }
 
