@@ -227,28 +227,25 @@ static void nccl_destroy(hx_transport *t)
     t->impl = NULL;
 }
 
+/* one table; the device path's entries only where nccl_device.cu is built (NCCL 2.28 headers) */
 #ifdef HALOX_HAVE_NCCL_DEVICE
+#define NCCL_SUMMARY_TAIL ", the host never waits for a message; kernels store through NCCL symmetric windows (device API)"
+#define NCCL_CAPS_DEVICE HX_PATH_DEVICE
+#else
+#define NCCL_SUMMARY_TAIL "; the host never waits for a message"
+#define NCCL_CAPS_DEVICE 0
+#endif
 const hx_transport_ops hx_transport_nccl = {
     .name = "nccl",
-    .summary = "NCCL send/recv enqueued on the compute stream, the host never waits for a message; kernels store through "
-               "NCCL symmetric windows (device API)",
-    .caps = HX_PATH_STREAM | HX_CAP_REPLAY | HX_PATH_DEVICE,
+    .summary = "NCCL send/recv enqueued on the compute stream" NCCL_SUMMARY_TAIL,
+    .caps = HX_PATH_STREAM | HX_CAP_REPLAY | NCCL_CAPS_DEVICE,
     .available = nccl_available,
     .setup = nccl_setup,
     .enqueue = nccl_enqueue,
+#ifdef HALOX_HAVE_NCCL_DEVICE
     .device_available = hx_nccl_device_usable,
     .device_prepare = nccl_device_prepare,
     .device_table = nccl_device_table,
-    .destroy = nccl_destroy,
-};
-#else
-const hx_transport_ops hx_transport_nccl = {
-    .name = "nccl",
-    .summary = "NCCL send/recv enqueued on the compute stream; the host never waits for a message",
-    .caps = HX_PATH_STREAM | HX_CAP_REPLAY,
-    .available = nccl_available,
-    .setup = nccl_setup,
-    .enqueue = nccl_enqueue,
-    .destroy = nccl_destroy,
-};
 #endif
+    .destroy = nccl_destroy,
+};
