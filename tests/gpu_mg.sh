@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # halox mg on the GPU: the CUDA kernels and every GPU transport give the CPU kernels' solution bit
-# for bit at the same rank count, the timed F-cycles too (replayed from CUDA graphs with ipc-put
+# for bit at the same rank count, with and without --overlap (GSRB), the timed F-cycles too (replayed from CUDA graphs with ipc-put
 # and nccl, which the report's graph field must say). The bottom solve is by smoothing (no global
 # reduction), so the agglomeration that the CUDA backend picks by default changes no bit either.
 # Skipped without a GPU. 128^3 reaches ipc-put's plain messages (a 128^2 face of doubles is over its 64 KiB of
@@ -49,6 +49,15 @@ for size in 32 128; do
                 echo "FAIL (np=$NP): mg $size^3 $sm $pb, cuda + $tr: checksums [$(echo $got)], the CPU's [$(echo $want)]"
                 fail=$((fail + 1))
             else echo "  np=$NP mg $size^3 $sm $pb: cuda + $tr = cpu: $(echo $got)"; fi
+            # --overlap: GSRB colours split around their exchange (inner box, then the shell's slabs in
+            # one k_gsrb_boxes launch) change no bit
+            if [ "$sm" = gsrb ] && run ov$tr$size "${opts[@]}" --backend cuda --transport $tr --overlap; then
+                got_ov=$(checksums ov$tr$size)
+                if [ -z "$got_ov" ] || [ "$want" != "$got_ov" ]; then
+                    echo "FAIL (np=$NP): mg $size^3 gsrb --overlap, cuda + $tr: checksums [$(echo $got_ov)], the CPU's [$(echo $want)]"
+                    fail=$((fail + 1))
+                else echo "  np=$NP mg $size^3 gsrb --overlap: cuda + $tr = cpu"; fi
+            fi
             # with a transport whose exchanges replay, the timed F-cycles must have come from graphs
             want_graph=0
             case $tr in ipc-put|nccl) want_graph=1 ;; esac
