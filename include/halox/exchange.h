@@ -34,7 +34,8 @@ void hx_exchange_destroy(hx_exchange *x);
  * stream): start packs and sends (the first phase, for the staged pattern), finish completes
  * every phase and leaves the unpack enqueued on the stream; the ghosts are valid for work issued
  * on that stream afterwards. Between the two, the caller may compute on cells that read no ghost.
- * hx_exchange_run is start + finish. */
+ * hx_exchange_run is start + finish. A rank whose block faces no other rank (no neighbour, no
+ * periodic axis to itself) has no message: the three only check the field and return. */
 int hx_exchange_start(hx_exchange *x, const hx_field *f, void *stream);
 int hx_exchange_finish(hx_exchange *x, const hx_field *f, void *stream);
 int hx_exchange_run(hx_exchange *x, const hx_field *f, void *stream);
