@@ -69,17 +69,20 @@ $MPI -np "$NGPU" $H pingpong --backend cuda --transport mpi,nccl,ipc-kernel,memc
 awk -F, 'NR == 1 || $7 == 8 || $7 == 67108864' "$OUT/issue10_pingpong.csv" | cut -d, -f4-7,11,12,15
 fi
 if want i11; then
-t "issue 11: multigrid weak scaling, 256^3 per GPU (FMG, GSRB, direct, agglomeration automatic: 4096 cells, ghosts 1 and 5, and 5 with --overlap), 1 and $NGPU GPUs; exchange per level at 32^3 and 64^3 per GPU"
+t "issue 11: multigrid weak scaling, 256^3 per GPU (FMG, GSRB, direct, agglomeration automatic: 4096 cells, ghosts 1 and 5; --overlap was slower, session 20), 1 and $NGPU GPUs; exchange per level at 32^3 and 64^3 per GPU"
 # alternated rounds (scripts/mg_scaling_checks.sh): deep ghosts (the default, 5 layers) against one
 # layer, ipc-put and nccl, graphs on
 for tr in ipc-put nccl; do
-    BINS="ghosts1:halox:--ghosts=1 ghosts5:halox overlap:halox:--overlap" NPS="1 $NGPU" REPS=5 MGOPTS="--transport $tr --pattern direct" \
+    BINS="ghosts1:halox:--ghosts=1 ghosts5:halox" NPS="1 $NGPU" REPS=5 MGOPTS="--transport $tr --pattern direct" \
         OUT="$OUT/i11weak_$tr" scripts/mg_scaling_checks.sh "$B" | grep -A8 "^.*medians of the F-cycle"
 done
 for n in 32 64; do
     # without graphs, so that the F-cycle row compares the transports with the same launches
     $MPI -np "$NGPU" $H mg --backend cuda --transport mpi,ipc,nccl,ipc-put --graph=off --pattern direct --size-per-rank $n --repeat 10 2>&1 |
         sed -n '/^transports side by side/,$p' | tee "$OUT/issue11_transports_$n.txt"
+    # nvshmem in a job of its own (first run of mg over it, session 20's script), beside mpi again
+    $MPI -np "$NGPU" $H mg --backend cuda --transport mpi,nvshmem --graph=off --pattern direct --size-per-rank $n --repeat 10 2>&1 |
+        sed -n '/^transports side by side/,$p' | tee "$OUT/issue11_nvshmem_$n.txt"
 done
 t "issue 11: two-step agglomeration on GPUs (--agglomerate-ranks), CUDA checksums against the CPU's"
 for be in cpu cuda; do

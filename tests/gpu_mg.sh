@@ -19,6 +19,8 @@ transports=mpi
 "$HALOX" info | grep -q '^  nccl ' && [ "$NP" -le "$gpu_count" ] && transports="$transports nccl"
 "$HALOX" info | grep -q '^  ipc-put ' && transports="$transports ipc-put"
 "$HALOX" info | grep -q '^  ipc ' && transports="$transports ipc"
+# nvshmem: one GPU per rank too (added in session 20, not yet run with mg on a GPU)
+"$HALOX" info | grep -q '^  nvshmem ' && [ "$NP" -le "$gpu_count" ] && transports="$transports nvshmem"
 # checksums NAME: "shape checksum fmg_checksum" of every solve size: u after the V-cycles, and after
 # the timed F-cycles (replayed from CUDA graphs where mg can: ipc-put and nccl)
 checksums() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $24 == 0 { print $NF, $16, $c["fmg_checksum"] }' "$TMP/$1.csv"; }
