@@ -1,4 +1,5 @@
-/* `halox mg`'s report: one field table (key = CSV column = JSON key) drives CSV and JSON; the
+/* (About 410 lines: the field table is the report; splitting it would split one table.)
+ * `halox mg`'s report: one field table (key = CSV column = JSON key) drives CSV and JSON; the
  * table format prints the same results for people. A field belongs to the run (JSON "config"),
  * to one solve size (JSON "solves"[]) or to one level of a solve (JSON "levels"[] inside it); a CSV
  * row is one level of one solve, with the run's and the solve's fields repeated. The CSV columns
