@@ -5,7 +5,7 @@
 # Session 20 added the process grids (grids3d, grids2d: each block shape beside the default one, at
 # the best depth and pass) and the multigrid's agglomeration threshold (mgagg: 16384 cells moves the
 # 4-GPU 16^3-a-rank level onto rank 0's CPU; one GPU keeps its hierarchy).
-# Usage: [JOBS="3d256 4096 8192 16384 3d512 grids3d grids2d grids8k grids16k mgagg"] scripts/x4_explore.sh build-dev
+# Usage: [JOBS="3d256 4096 8192 16384 3d512 grids3d grids2d grids8k grids16k 3d256f mgagg"] scripts/x4_explore.sh build-dev
 # (default: the first five)
 set -u
 cd "$(dirname "$0")/.."
@@ -27,6 +27,8 @@ job grids2d --transport ipc-put --size 4096x4096 --iters 4800 --depth 32,48,64 -
     --grid 2x2,1x4,4x1
 job grids8k --transport ipc-put --size 8192x8192 --iters 960 --depth 32 --fuse 4 --graph --overlap=off --pattern direct \
     --grid 2x2,1x4,4x1
+# 3D 256^3: shallower passes (a z chunk's ramp of 2(LR + R) planes is 1.6x at fuse 4: results.md, session 20)
+job 3d256f --transport ipc-put --size 256x256x256 --iters 480 --depth 6,8,12 --fuse 2,3,4 --graph --overlap=off --pattern direct
 # 16384^2: 8192^2 blocks run passes at 2.3x copy on one H200, 16384^2 at 3.6x (longer marches, more
 # rounds): taller blocks (4x1: 4096 x 16384 a GPU) may reach the latter rate (not yet timed)
 job grids16k --transport ipc-put --size 16384x16384 --iters 384 --depth 32 --fuse 4,6,7,8 --graph --overlap=off --pattern direct \
