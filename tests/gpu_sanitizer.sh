@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # compute-sanitizer memcheck over small multi-rank CUDA runs (2D and 3D, both patterns, deep
-# halos, overlap). Skipped without a GPU. Usage: gpu_sanitizer.sh HALOX MPIEXEC
+# halos, overlap), the plain sweeps' L2 prefetches, and halox mg's kernels with --overlap. Skipped without
+# a GPU. Usage: gpu_sanitizer.sh HALOX MPIEXEC
 set -u
 HALOX=$1 MPIEXEC=$2
 . "$(dirname "$0")/gpu_common.sh"
@@ -22,4 +23,27 @@ for args in "--size 67x53 --depth 3 --pattern staged --overlap" \
         echo "clean: $args ($(grep -c 'ERROR SUMMARY: 0' <<<"$out") ranks report 0 errors)"
     fi
 done
+# the plain sweeps' L2 prefetches (session 19; on by the L2 rule only for fields beyond L2, forced here)
+for args in "--size 67x53 --stencil star9 --depth 2 --pattern direct" \
+            "--size 20x18x16 --stencil star13 --depth 1 --pattern staged --dtype double" \
+            "--size 20x18x16 --stencil jacobi7 --depth 2 --pattern direct --dtype double --boundary fixed"; do
+    # shellcheck disable=SC2086
+    out=$(HALOX_SWEEP_PREFETCH=1 timeout 600 "$MPIEXEC" -x HALOX_SWEEP_PREFETCH -np 2 "$CS" --tool memcheck --error-exitcode 9 \
+        "$HALOX" run --backend cuda $args --iters 5 --warmup 1 --verify --quiet 2>&1)
+    rc=$?
+    if [ $rc -ne 0 ] || ! grep -q "bit-identical" <<<"$out" || grep -q "ERROR SUMMARY: [1-9]" <<<"$out"; then
+        echo "FAIL (exit $rc): HALOX_SWEEP_PREFETCH=1 $args"; echo "$out" | tail -20; fail=$((fail + 1))
+    else
+        echo "clean: HALOX_SWEEP_PREFETCH=1 $args ($(grep -c 'ERROR SUMMARY: 0' <<<"$out") ranks report 0 errors)"
+    fi
+done
+# halox mg's kernels, --overlap's shell slabs (k_gsrb_boxes) included: 64^3 on 2 ranks splits level 0
+out=$(timeout 600 "$MPIEXEC" -np 2 "$CS" --tool memcheck --error-exitcode 9 "$HALOX" mg --backend cuda --transport mpi \
+    --size 64 --coarse 4 --bottom smooth --repeat 1 --overlap 2>&1)
+rc=$?
+if [ $rc -ne 0 ] || grep -q "ERROR SUMMARY: [1-9]" <<<"$out"; then
+    echo "FAIL (exit $rc): mg --overlap under memcheck"; echo "$out" | tail -20; fail=$((fail + 1))
+else
+    echo "clean: mg --size 64 --overlap ($(grep -c 'ERROR SUMMARY: 0' <<<"$out") ranks report 0 errors)"
+fi
 [ $fail -eq 0 ]
