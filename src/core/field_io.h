@@ -11,11 +11,17 @@
 extern "C" {
 #endif
 
-/* Copy the owned cells of a backend field into a contiguous host array (local sizes, x fastest). */
-int hx_owned_to_host(hx_backend *bk, const void *field, void *owned, char *err, size_t errlen);
+/* Host bytes the two calls below stage through for a field of geometry d: the planes that hold
+ * owned cells, ghost rows and columns included. */
+size_t hx_owned_stage_bytes(const hx_decomp *d, size_t elem);
+
+/* Copy the owned cells of a backend field into a contiguous host array (local sizes, x fastest),
+ * through `stage` (host memory of hx_owned_stage_bytes; the backend's alloc_host makes it pinned
+ * where that matters). */
+int hx_owned_to_host(hx_backend *bk, const void *field, void *owned, void *stage, char *err, size_t errlen);
 
 /* The reverse: owned cells from a contiguous host array into a backend field (ghosts kept). */
-int hx_owned_from_host(hx_backend *bk, void *field, const void *owned, char *err, size_t errlen);
+int hx_owned_from_host(hx_backend *bk, void *field, const void *owned, void *stage, char *err, size_t errlen);
 
 /* Gather every rank's owned block into the global array on rank 0 (global may be NULL elsewhere). */
 int hx_gather_global(MPI_Comm comm, const hx_decomp *d, hx_dtype t, const void *owned, void *global, char *err,

@@ -48,7 +48,11 @@ int hx_layout_create(hx_context *ctx, const hx_layout_desc *desc, hx_layout **ou
     return hx_agree(ctx, st);
 }
 
-void hx_layout_destroy(hx_layout *l) { free(l); }
+void hx_layout_destroy(hx_layout *l)
+{
+    if (l && l->stage) l->bk.ops->free_host(&l->bk, l->stage);
+    free(l);
+}
 const hx_decomp *hx_layout_decomp(const hx_layout *l) { return &l->d; }
 const hx_layout_desc *hx_layout_describe(const hx_layout *l) { return &l->desc; }
 
@@ -117,7 +121,16 @@ static int move_owned(hx_layout *l, const hx_field *f, void *owned, int in)
     char why[256];
     int st = bind_field(l, f, &view, &bk, &base);
     if (st) return st;
-    if (in ? hx_owned_from_host(&bk, base, owned, why, sizeof why) : hx_owned_to_host(&bk, base, owned, why, sizeof why))
+    const size_t need = hx_owned_stage_bytes(&view, bk.elem);
+    if (need > l->stage_bytes) { /* the layout's stage, kept for the next call (mg moves levels every cycle) */
+        if (l->stage) l->bk.ops->free_host(&l->bk, l->stage);
+        l->stage_bytes = 0;
+        if (!(l->stage = l->bk.ops->alloc_host(&l->bk, need)))
+            return hx_fail(l->ctx, HX_ERR_RUNTIME, "out of host memory staging a field (%zu bytes): %s", need, l->bk.err);
+        l->stage_bytes = need;
+    }
+    if (in ? hx_owned_from_host(&bk, base, owned, l->stage, why, sizeof why)
+           : hx_owned_to_host(&bk, base, owned, l->stage, why, sizeof why))
         return hx_fail(l->ctx, HX_ERR_RUNTIME, "%s", why);
     return HX_OK;
 }

@@ -33,6 +33,8 @@ struct hx_layout {
     hx_layout_desc desc;
     hx_decomp d;
     hx_backend bk; /* bound to d, the layout's dtype */
+    void *stage;   /* host staging of hx_field_get/set_owned (alloc_host), grown on demand */
+    size_t stage_bytes;
 };
 
 struct hx_exchange {

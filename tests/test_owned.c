@@ -1,0 +1,108 @@
+/* hx_field_get_owned / hx_field_set_owned on the public API (CPU backend, where the test can read
+ * every cell): get returns exactly the owned cells, x fastest; set writes exactly them and keeps
+ * every ghost cell; fields with more ghost cells than the layout's halo (a larger stage) and 2D
+ * and 3D, float and double. Run at 1 and 2 ranks (tests/owned.sh). */
+#include <halox/halox.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+/* cell value of the pattern: distinct per rank, cell and generation */
+static double pattern(int rank, long i, int gen) { return (double)(gen * 1000003L + rank * 100003L + i) * 0.5; }
+
+static double cell(const void *data, hx_dtype t, long i) { return t == HX_DOUBLE ? ((const double *)data)[i] : ((const float *)data)[i]; }
+static void set_cell(void *data, hx_dtype t, long i, double v)
+{
+    if (t == HX_DOUBLE) ((double *)data)[i] = v;
+    else ((float *)data)[i] = (float)v;
+}
+
+/* A field of `ghost` cells per side (>= the layout's halo), allocated here with that geometry. */
+static void check_field(hx_layout *l, int rank, int dim, hx_dtype t, int ghost)
+{
+    const hx_decomp *d = hx_layout_decomp(l);
+    const size_t es = t == HX_DOUBLE ? 8 : 4;
+    const int nx = d->local[0], ny = d->local[1], nz = dim == 3 ? d->local[2] : 1;
+    hx_field f = {.ghost = ghost, .pitch = {nx + 2 * ghost + 3, ny + 2 * ghost + 1}}; /* padded pitches */
+    const int planes = dim == 3 ? nz + 2 * ghost : 1, rows = ny + 2 * ghost;
+    const long total = (long)f.pitch[0] * (dim == 3 ? f.pitch[1] : rows) * planes;
+    const long plane = (long)f.pitch[0] * (dim == 3 ? f.pitch[1] : rows);
+    f.data = malloc((size_t)total * es);
+    const long n = (long)nx * ny * nz;
+    void *owned = malloc((size_t)n * es);
+    CHECK(f.data && owned);
+    if (!f.data || !owned) goto done;
+    for (long i = 0; i < total; i++) set_cell(f.data, t, i, pattern(rank, i, 0));
+
+    /* get: the owned cells, in order */
+    CHECK_EQ(hx_field_get_owned(l, &f, owned), HX_OK);
+    long k = 0, bad = 0;
+    const int gz = dim == 3 ? ghost : 0;
+    for (int z = 0; z < nz; z++)
+        for (int y = 0; y < ny; y++)
+            for (int x = 0; x < nx; x++, k++) {
+                const long i = (long)(x + ghost) + (long)f.pitch[0] * (y + ghost) + plane * (z + gz);
+                bad += cell(owned, t, k) != cell(f.data, t, i);
+            }
+    CHECK_EQ(bad, 0);
+
+    /* set: new owned values, every other cell as it was */
+    for (k = 0; k < n; k++) set_cell(owned, t, k, pattern(rank, k, 1));
+    CHECK_EQ(hx_field_set_owned(l, &f, owned), HX_OK);
+    long changed = 0, kept = 0;
+    for (long i = 0; i < total; i++) {
+        const int x = (int)(i % f.pitch[0]), y = (int)(i / f.pitch[0] % (plane / f.pitch[0])), z = (int)(i / plane);
+        const int in = x >= ghost && x < ghost + nx && y >= ghost && y < ghost + ny && z >= gz && z < gz + nz;
+        if (in) {
+            const long o = (long)(x - ghost) + (long)nx * ((y - ghost) + (long)ny * (z - gz));
+            changed += cell(f.data, t, i) == cell(owned, t, o);
+        } else kept += cell(f.data, t, i) == (t == HX_DOUBLE ? pattern(rank, i, 0) : (double)(float)pattern(rank, i, 0));
+    }
+    CHECK_EQ(changed, n);
+    CHECK_EQ(kept, total - n);
+done:
+    free(owned);
+    free(f.data);
+}
+
+/* One layout, then fields of the halo's ghost width and of two more (the layout's stage grows). */
+static void check_case(hx_context *ctx, int dim, hx_dtype t, int halo)
+{
+    hx_layout_desc desc = {.dim = dim, .global = {10, 9, 7}, .halo = halo, .dtype = t, .boundary = HX_PERIODIC};
+    hx_layout *l = NULL;
+    if (hx_layout_create(ctx, &desc, &l) != HX_OK) {
+        fprintf(stderr, "layout: %s\n", hx_context_error(ctx));
+        CHECK(0);
+    } else {
+        check_field(l, hx_context_rank(ctx), dim, t, halo);
+        check_field(l, hx_context_rank(ctx), dim, t, halo + 2);
+        check_field(l, hx_context_rank(ctx), dim, t, halo);
+    }
+    hx_layout_destroy(l);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    hx_context_options o = hx_context_defaults();
+    o.backend = HX_BACKEND_CPU;
+    hx_context *ctx = NULL;
+    if (hx_context_create(MPI_COMM_WORLD, &o, &ctx) != HX_OK) {
+        fprintf(stderr, "context: %s\n", ctx ? hx_context_error(ctx) : "none");
+        CHECK(0);
+    } else {
+        for (int dim = 2; dim <= 3; dim++)
+            for (int dt = 0; dt < 2; dt++) {
+                const hx_dtype t = dt ? HX_DOUBLE : HX_FLOAT;
+                check_case(ctx, dim, t, 1);
+                check_case(ctx, dim, t, 2);
+            }
+    }
+    hx_context_destroy(ctx);
+    int failures = hx_test_failures, all = 0;
+    MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Finalize();
+    hx_test_failures = all;
+    TEST_DONE();
+}
