@@ -1,7 +1,7 @@
 /* hx_field_get_owned / hx_field_set_owned on the public API (CPU backend, where the test can read
  * every cell): get returns exactly the owned cells, x fastest; set writes exactly them and keeps
- * every ghost cell; fields with more ghost cells than the layout's halo (a larger stage) and 2D
- * and 3D, float and double. Run at 1 and 2 ranks (tests/owned.sh). */
+ * every ghost cell; fields with more ghost cells than the layout's halo (a larger stage), planes
+ * beyond the stage the layout keeps, 2D and 3D, float and double. Run at 1 and 2 ranks (tests/owned.sh). */
 #include <halox/halox.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,9 +67,9 @@ done:
 }
 
 /* One layout, then fields of the halo's ghost width and of two more (the layout's stage grows). */
-static void check_case(hx_context *ctx, int dim, hx_dtype t, int halo)
+static void check_case(hx_context *ctx, int dim, hx_dtype t, int halo, int nx, int ny)
 {
-    hx_layout_desc desc = {.dim = dim, .global = {10, 9, 7}, .halo = halo, .dtype = t, .boundary = HX_PERIODIC};
+    hx_layout_desc desc = {.dim = dim, .global = {nx, ny, 7}, .halo = halo, .dtype = t, .boundary = HX_PERIODIC};
     hx_layout *l = NULL;
     if (hx_layout_create(ctx, &desc, &l) != HX_OK) {
         fprintf(stderr, "layout: %s\n", hx_context_error(ctx));
@@ -95,9 +95,11 @@ int main(int argc, char **argv)
         for (int dim = 2; dim <= 3; dim++)
             for (int dt = 0; dt < 2; dt++) {
                 const hx_dtype t = dt ? HX_DOUBLE : HX_FLOAT;
-                check_case(ctx, dim, t, 1);
-                check_case(ctx, dim, t, 2);
+                check_case(ctx, dim, t, 1, 10, 9);
+                check_case(ctx, dim, t, 2, 10, 9);
             }
+        /* planes of over 16 MiB: a stage for the one call, released after it */
+        check_case(ctx, 2, HX_DOUBLE, 1, 3000, 1600);
     }
     hx_context_destroy(ctx);
     int failures = hx_test_failures, all = 0;

@@ -112,6 +112,8 @@ int hx_field_init(hx_layout *l, const hx_field *f, uint64_t seed)
     return HX_OK;
 }
 
+#define HX_STAGE_KEEP ((size_t)16 << 20)
+
 /* Owned cells of f to (in = 0) or from (in = 1) a contiguous host array. */
 static int move_owned(hx_layout *l, const hx_field *f, void *owned, int in)
 {
@@ -122,17 +124,22 @@ static int move_owned(hx_layout *l, const hx_field *f, void *owned, int in)
     int st = bind_field(l, f, &view, &bk, &base);
     if (st) return st;
     const size_t need = hx_owned_stage_bytes(&view, bk.elem);
-    if (need > l->stage_bytes) { /* the layout's stage, kept for the next call (mg moves levels every cycle) */
-        if (l->stage) l->bk.ops->free_host(&l->bk, l->stage);
-        l->stage_bytes = 0;
-        if (!(l->stage = l->bk.ops->alloc_host(&l->bk, need)))
+    void *stage = l->stage;
+    if (need > l->stage_bytes) {
+        /* a stage of up to HX_STAGE_KEEP bytes stays with the layout for the next call (mg moves its
+         * small levels every cycle); a larger one (a whole big field, e.g. for .npy) is released */
+        const int keep = need <= HX_STAGE_KEEP;
+        if (keep && l->stage) {
+            l->bk.ops->free_host(&l->bk, l->stage);
+            l->stage = NULL, l->stage_bytes = 0;
+        }
+        if (!(stage = l->bk.ops->alloc_host(&l->bk, need)))
             return hx_fail(l->ctx, HX_ERR_RUNTIME, "out of host memory staging a field (%zu bytes): %s", need, l->bk.err);
-        l->stage_bytes = need;
+        if (keep) l->stage = stage, l->stage_bytes = need;
     }
-    if (in ? hx_owned_from_host(&bk, base, owned, l->stage, why, sizeof why)
-           : hx_owned_to_host(&bk, base, owned, l->stage, why, sizeof why))
-        return hx_fail(l->ctx, HX_ERR_RUNTIME, "%s", why);
-    return HX_OK;
+    st = in ? hx_owned_from_host(&bk, base, owned, stage, why, sizeof why) : hx_owned_to_host(&bk, base, owned, stage, why, sizeof why);
+    if (stage != l->stage) l->bk.ops->free_host(&l->bk, stage);
+    return st ? hx_fail(l->ctx, HX_ERR_RUNTIME, "%s", why) : HX_OK;
 }
 
 int hx_field_get_owned(hx_layout *l, const hx_field *f, void *owned) { return move_owned(l, f, owned, 0); }
