@@ -6,22 +6,32 @@
 
 #include "core/check.h"
 
-size_t hx_owned_stage_bytes(const hx_decomp *d, size_t elem)
+/* The cells from the first owned cell to the last (ghost columns and rows between them too): the
+ * smallest contiguous range that holds the owned block, and never past the field's allocation
+ * (a field with wider ghosts than the layout's is viewed from a shifted base: hx_field_geometry). */
+static long owned_span(const hx_decomp *d, long *first)
 {
-    return (size_t)d->alloc[0] * d->alloc[1] * d->local[2] * elem;
+    *first = hx_local_index(d, d->ghost[0], d->ghost[1], d->ghost[2]);
+    return hx_local_index(d, d->ghost[0] + d->local[0], d->ghost[1] + d->local[1] - 1, d->ghost[2] + d->local[2] - 1) - *first;
 }
 
-/* Move the owned cells between a backend field and a contiguous host array: the planes that hold
- * owned cells come to the host first (so the ghost rows and columns in them keep their values),
- * rows are copied in or out, and with `in` the planes go back. Only those planes travel, through
- * the caller's stage (reused: no allocation, and no first-touch page faults, per call). */
+size_t hx_owned_stage_bytes(const hx_decomp *d, size_t elem)
+{
+    long first;
+    return (size_t)owned_span(d, &first) * elem;
+}
+
+/* Move the owned cells between a backend field and a contiguous host array: the span of the owned
+ * cells comes to the host first (so the ghost cells inside it keep their values), rows are copied
+ * in or out, and with `in` the span goes back. Only that span travels, through the caller's stage
+ * (reused: no allocation, and no first-touch page faults, per call). */
 static int move_owned(hx_backend *bk, void *field, char *owned, void *stage, int in, char *err, size_t errlen)
 {
     const hx_decomp *d = bk->decomp;
-    const size_t es = bk->elem, row = (size_t)d->local[0] * es, bytes = hx_owned_stage_bytes(d, es);
-    const long first = hx_local_index(d, 0, 0, d->ghost[2]); /* the first owned plane */
-    char *slab = (char *)field + (size_t)first * es, *all = stage;
-    if (bk->ops->to_host(bk, HX_STREAM_MAIN, all, slab, bytes) || bk->ops->sync(bk, HX_STREAM_MAIN))
+    long first;
+    const size_t es = bk->elem, row = (size_t)d->local[0] * es, bytes = (size_t)owned_span(d, &first) * es;
+    char *span = (char *)field + (size_t)first * es, *all = stage;
+    if (bk->ops->to_host(bk, HX_STREAM_MAIN, all, span, bytes) || bk->ops->sync(bk, HX_STREAM_MAIN))
         return snprintf(err, errlen, "copying the field to the host failed: %s", bk->err), -1;
     for (int z = 0; z < d->local[2]; z++)
         for (int y = 0; y < d->local[1]; y++, owned += row) {
@@ -29,7 +39,7 @@ static int move_owned(hx_backend *bk, void *field, char *owned, void *stage, int
             if (in) memcpy(cell, owned, row);
             else memcpy(owned, cell, row);
         }
-    if (in && (bk->ops->to_device(bk, HX_STREAM_MAIN, slab, all, bytes) || bk->ops->sync(bk, HX_STREAM_MAIN)))
+    if (in && (bk->ops->to_device(bk, HX_STREAM_MAIN, span, all, bytes) || bk->ops->sync(bk, HX_STREAM_MAIN)))
         return snprintf(err, errlen, "copying the field to the device failed: %s", bk->err), -1;
     return 0;
 }

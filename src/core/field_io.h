@@ -11,8 +11,8 @@
 extern "C" {
 #endif
 
-/* Host bytes the two calls below stage through for a field of geometry d: the planes that hold
- * owned cells, ghost rows and columns included. */
+/* Host bytes the two calls below stage through for a field of geometry d: from the first owned
+ * cell to the last, the ghost cells between them included. */
 size_t hx_owned_stage_bytes(const hx_decomp *d, size_t elem);
 
 /* Copy the owned cells of a backend field into a contiguous host array (local sizes, x fastest),
