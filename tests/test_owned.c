@@ -1,8 +1,9 @@
 /* hx_field_get_owned / hx_field_set_owned on the public API (CPU backend, where the test can read
  * every cell): get returns exactly the owned cells, x fastest; set writes exactly them and keeps
  * every ghost cell; fields with more ghost cells than the layout's halo (a larger stage), planes
- * beyond the stage the layout keeps, 2D and 3D, float and double. Run at 1 and 2 ranks (tests/owned.sh). */
+ * beyond the stage the layout keeps, 2D and 3D, float and double; hx_field_init on the same fields. Run at 1 and 2 ranks (tests/owned.sh). */
 #include <halox/halox.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,6 +62,24 @@ static void check_field(hx_layout *l, int rank, int dim, hx_dtype t, int ghost)
     }
     CHECK_EQ(changed, n);
     CHECK_EQ(kept, total - n);
+
+    /* hx_field_init: halox's seeded values in the owned cells, 0 in every ghost cell of the field's
+     * own width (and nothing written outside it: ASan) */
+    CHECK_EQ(hx_field_init(l, &f, 7), HX_OK);
+    long good = 0;
+    for (long i = 0; i < total; i++) {
+        const int x = (int)(i % f.pitch[0]), y = (int)(i / f.pitch[0] % (plane / f.pitch[0])), z = (int)(i / plane);
+        const int in = x >= ghost && x < ghost + nx && y >= ghost && y < ghost + ny && z >= gz && z < gz + nz;
+        double want = 0;
+        if (in) {
+            const uint64_t gx = (uint64_t)(d->offset[0] + x - ghost), gy = (uint64_t)(d->offset[1] + y - ghost),
+                           gzz = (uint64_t)(dim == 3 ? d->offset[2] + z - gz : 0);
+            want = hx_initial_value(7, gx + (uint64_t)d->global[0] * (gy + (uint64_t)d->global[1] * gzz));
+            if (t == HX_FLOAT) want = (double)(float)want;
+        }
+        good += cell(f.data, t, i) == want;
+    }
+    CHECK_EQ(good, total);
 done:
     free(owned);
     free(f.data);

@@ -107,7 +107,13 @@ int hx_field_init(hx_layout *l, const hx_field *f, uint64_t seed)
     void *base = NULL;
     int st = bind_field(l, f, &view, &bk, &base);
     if (st) return st;
-    if (bk.ops->init_field(&bk, base, seed) || bk.ops->sync(&bk, HX_STREAM_MAIN))
+    /* the field's own geometry, all its ghost cells: init_field zeroes the whole allocation (the
+     * exchange's view of a field with wider ghosts starts inside it and would end past it) */
+    for (int a = 0; a < l->d.dim; a++) view.ghost[a] = f->ghost;
+    view.alloc[1] = l->d.dim == 3 ? f->pitch[1] : l->d.local[1] + 2 * f->ghost;
+    view.alloc[2] = l->d.dim == 3 ? l->d.local[2] + 2 * f->ghost : 1;
+    hx_backend_bind(&bk, &l->ctx->bk, &view, HX_JACOBI5, l->desc.dtype);
+    if (bk.ops->init_field(&bk, f->data, seed) || bk.ops->sync(&bk, HX_STREAM_MAIN))
         return hx_fail(l->ctx, HX_ERR_RUNTIME, "initialising a field: %s", bk.err);
     return HX_OK;
 }
