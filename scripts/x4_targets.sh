@@ -2,7 +2,8 @@
 # Every 4-GPU target of the open issues in one device call (nvidia-h200-x4), medians of 5, the best
 # cycle setting beside each device schedule in the same job. Build here, `scripts/slim_build.sh`,
 # then on the GPU machine: `scripts/x4_targets.sh build-dev` (logs and CSVs under $OUT, packed into $OUT/x4.tgz). Session 19 on
-# 4 H200s: i13 i9 i9weak 136 s, i11 164 s (more with --overlap); tests4: ~100 s a test, TESTS4 picks, give it calls of their own.
+# 4 H200s: i13 i9 i9weak 136 s, i11 164 s (session 20: 235 s with --overlap, now dropped); tests4: 45-300 s a test (TESTS4 picks),
+# gpu_schedule_nccl_np4 about 300 s: give them calls of their own.
 set -u
 cd "$(dirname "$0")/.."
 DEVICE_NAME=x4
