@@ -9,33 +9,32 @@ HALOX=$1 MPIEXEC=$2
 CS=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
 if [ -z "$CS" ]; then echo "SKIPPED: compute-sanitizer not found"; exit 77; fi
 fail=0
+# memcheck KNOB ARGS: one 2-rank `halox run ARGS --verify` under memcheck, KNOB ("" or VAR=value) in
+# every rank's environment; clean means exit 0, bit-identical, and no rank reporting an error
+memcheck() {
+    local knob=$1 args=$2 mpi_x=()
+    [ -n "$knob" ] && mpi_x=(-x "${knob%%=*}")
+    # shellcheck disable=SC2086
+    out=$(env $knob timeout 600 "$MPIEXEC" "${mpi_x[@]}" -np 2 "$CS" --tool memcheck --error-exitcode 9 "$HALOX" run \
+        --backend cuda $args --iters 5 --warmup 1 --verify --quiet 2>&1)
+    rc=$?
+    if [ $rc -ne 0 ] || ! grep -q "bit-identical" <<<"$out" || grep -q "ERROR SUMMARY: [1-9]" <<<"$out"; then
+        echo "FAIL (exit $rc): ${knob:+$knob }$args"; echo "$out" | tail -20; fail=$((fail + 1))
+    else
+        echo "clean: ${knob:+$knob }$args ($(grep -c 'ERROR SUMMARY: 0' <<<"$out") ranks report 0 errors)"
+    fi
+}
 for args in "--size 67x53 --depth 3 --pattern staged --overlap" \
             "--size 67x53 --stencil star9 --depth 2 --pattern direct --dtype double --boundary fixed" \
             "--size 20x18x16 --depth 2 --pattern direct --overlap" \
             "--size 20x18x16 --stencil star13 --depth 1 --pattern staged --no-overlap --norm-every 2"; do
-    # shellcheck disable=SC2086
-    out=$(timeout 600 "$MPIEXEC" -np 2 "$CS" --tool memcheck --error-exitcode 9 "$HALOX" run --backend cuda $args \
-        --iters 5 --warmup 1 --verify --quiet 2>&1)
-    rc=$?
-    if [ $rc -ne 0 ] || ! grep -q "bit-identical" <<<"$out" || grep -q "ERROR SUMMARY: [1-9]" <<<"$out"; then
-        echo "FAIL (exit $rc): $args"; echo "$out" | tail -20; fail=$((fail + 1))
-    else
-        echo "clean: $args ($(grep -c 'ERROR SUMMARY: 0' <<<"$out") ranks report 0 errors)"
-    fi
+    memcheck "" "$args"
 done
 # the plain sweeps' L2 prefetches (session 19; on by the L2 rule only for fields beyond L2, forced here)
 for args in "--size 67x53 --stencil star9 --depth 2 --pattern direct" \
             "--size 20x18x16 --stencil star13 --depth 1 --pattern staged --dtype double" \
             "--size 20x18x16 --stencil jacobi7 --depth 2 --pattern direct --dtype double --boundary fixed"; do
-    # shellcheck disable=SC2086
-    out=$(HALOX_SWEEP_PREFETCH=1 timeout 600 "$MPIEXEC" -x HALOX_SWEEP_PREFETCH -np 2 "$CS" --tool memcheck --error-exitcode 9 \
-        "$HALOX" run --backend cuda $args --iters 5 --warmup 1 --verify --quiet 2>&1)
-    rc=$?
-    if [ $rc -ne 0 ] || ! grep -q "bit-identical" <<<"$out" || grep -q "ERROR SUMMARY: [1-9]" <<<"$out"; then
-        echo "FAIL (exit $rc): HALOX_SWEEP_PREFETCH=1 $args"; echo "$out" | tail -20; fail=$((fail + 1))
-    else
-        echo "clean: HALOX_SWEEP_PREFETCH=1 $args ($(grep -c 'ERROR SUMMARY: 0' <<<"$out") ranks report 0 errors)"
-    fi
+    memcheck HALOX_SWEEP_PREFETCH=1 "$args"
 done
 # halox mg's kernels, --overlap's shell slabs (k_gsrb_boxes) included: 64^3 on 2 ranks splits level 0
 out=$(timeout 600 "$MPIEXEC" -np 2 "$CS" --tool memcheck --error-exitcode 9 "$HALOX" mg --backend cuda --transport mpi \
