@@ -186,8 +186,8 @@ int hx_exchange_finish(hx_exchange *x, const hx_field *f, void *stream)
     int slot, st;
     if (!x->started) return hx_fail(x->ctx, HX_ERR_INPUT, "exchange: finish called without start");
     x->started = 0;
-    if ((st = bind(x, f, stream, &slot)) != HX_OK) return st;
-    for (int p = 0; p < x->plan.nphases && !no_messages(x); p++) {
+    if ((st = bind(x, f, stream, &slot)) != HX_OK || no_messages(x)) return st;
+    for (int p = 0; p < x->plan.nphases; p++) {
         if (p > 0 && (st = send_phase(x, p, slot)) != HX_OK) return st;
         if ((st = receive_phase(x, p, slot)) != HX_OK) return st;
     }
