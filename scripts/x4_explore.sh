@@ -5,7 +5,8 @@
 # Session 20 added the process grids (grids3d, grids2d: each block shape beside the default one, at
 # the best depth and pass) and the multigrid's agglomeration threshold (mgagg: 16384 cells moves the
 # 4-GPU 16^3-a-rank level onto rank 0's CPU; one GPU keeps its hierarchy).
-# Usage: [JOBS="3d256 4096 8192 16384 3d512 grids3d grids2d grids8k grids16k 3d256f mgagg"] scripts/x4_explore.sh build-dev
+# Session 21 added mggrids: multigrid weak scaling over each 4-rank process grid (one GPU beside them).
+# Usage: [JOBS="3d256 4096 8192 16384 3d512 grids3d grids2d grids8k grids16k 3d256f mgagg mggrids"] scripts/x4_explore.sh build-dev
 # (default: the first five)
 set -u
 cd "$(dirname "$0")/.."
@@ -40,3 +41,17 @@ if [[ " $JOBS " == *" mgagg "* ]]; then
         grep -A8 "medians of the F-cycle"
 fi
 t done
+if [[ " $JOBS " == *" mggrids "* ]]; then
+    t "mggrids: multigrid 256^3 a rank, ipc-put, one GPU beside each $NGPU-rank process grid, ${MGREPS:-3} alternated rounds"
+    for rep in $(seq ${MGREPS:-3}); do
+        mg_run "one-np1-$rep" 1 -- --transport ipc-put --pattern direct
+        for g in ${MGGRIDS:-2x2x1 4x1x1 1x4x1 1x1x4}; do
+            mg_run "g$g-np$NGPU-$rep" "$NGPU" -- --transport ipc-put --pattern direct --grid "$g"
+        done
+    done | tee "$OUT/mggrids.txt"
+    for l in one ${MGGRIDS:-2x2x1 4x1x1 1x4x1 1x1x4}; do
+        [ "$l" = one ] || l=g$l
+        grep "^$l-np" "$OUT/mggrids.txt" | sed 's/.*F-cycle median \([0-9.e+-]*\) s.*/\1/' | sort -g |
+            awk -v l="$l" '{v[NR] = $1} END {if (NR) print l ": F-cycle median " v[int((NR + 1) / 2)] " s of " NR}'
+    done
+fi
