@@ -261,6 +261,11 @@ run 2 boxhelmcheby2 --size 32x64x32 --problem helmholtz --smoother cheby --repea
 run 1 cubeshape1 --size 32x32x32 --coarse 4 --bottom smooth --repeat 1 && same_checksums sm1 cubeshape1
 run 2 perrank2 --size-per-rank 16 --bottom smooth --repeat 1 && run 1 perrank1 --size 16x16x32 --bottom smooth --repeat 1 &&
     same_checksums perrank1 perrank2
+# weak scaling's grid: 4 ranks take 4x1x1 (2 neighbours a rank, not 3), the same bits as one rank's 64x16x16
+run 4 perrank4 --size-per-rank 16 --bottom smooth --repeat 1 && run 1 perrank4one --size 64x16x16 --bottom smooth --repeat 1 &&
+    same_checksums perrank4one perrank4 &&
+    { g=$(awk -F, 'NR == 2 { print $3 }' "$TMP/perrank4.csv"); [ "$g" = 4x1x1 ] && echo "  --size-per-rank at 4 ranks: grid $g" ||
+        bad "--size-per-rank 16 at 4 ranks: grid '$g', want 4x1x1"; }
 # agglomeration of a box: the one-rank hierarchy's 8x4x4 and 4x2x2 on rank 0, CG there; bit-identical
 for np in 1 8; do
     run $np boxag$np --size 64x32x32 --agglomerate 512 --repeat 1 && check_solve boxag$np

@@ -52,8 +52,46 @@ static int count_levels(const int n[3], int coarse, const int b[3])
     return L;
 }
 
-/* The process grid: --grid, or for --size-per-rank the most cubic one (then the global grid is the
- * block times the grid), or the one with the most cubic blocks of the global grid. */
+/* Ranks whose cells reach a middle rank of grid p in one exchange (edges and corners included):
+ * 1, 2 or 3 positions a rank sees along each axis, less itself. */
+static int grid_neighbours(const int p[3])
+{
+    int k = 1;
+    for (int a = 0; a < 3; a++) k *= p[a] < 3 ? p[a] : 3;
+    return k - 1;
+}
+
+static int grid_aspect(const int p[3])
+{
+    int lo = p[0], hi = p[0];
+    for (int a = 1; a < 3; a++) lo = p[a] < lo ? p[a] : lo, hi = p[a] > hi ? p[a] : hi;
+    return hi / lo + (hi % lo != 0);
+}
+
+/* --size-per-rank: the blocks are cubes whatever the grid, so every grid moves the same faces a rank
+ * and differs in the ranks each exchange waits for. Start from the most cubic grid and take one whose
+ * busiest rank has fewer neighbours, at most 4 ranks along an axis per rank along another (an
+ * elongated coarsest grid slows CG), x first: 4 ranks get 4x1x1 (3 neighbours -> 2). On 4 H200s,
+ * 256^3 a rank: F-cycle 3.43 ms over 4x1x1 against 3.86 over 2x2x1 and 3.31 on one GPU (session 21,
+ * docs/results.md). */
+static void weak_grid(int nranks, int pgrid[3])
+{
+    int best[3] = {pgrid[0], pgrid[1], pgrid[2]};
+    for (int px = nranks; px >= 1; px--)
+        for (int py = nranks / px; py >= 1; py--) {
+            if (nranks % px || (nranks / px) % py) continue;
+            const int q[3] = {px, py, nranks / px / py};
+            if (grid_aspect(q) > 4) continue;
+            const int nq = grid_neighbours(q), nb = grid_neighbours(best);
+            if (nq < nb || (nq == nb && grid_aspect(q) < grid_aspect(best) && nq < grid_neighbours(pgrid)))
+                memcpy(best, q, sizeof best);
+        }
+    memcpy(pgrid, best, sizeof best);
+}
+
+/* The process grid: --grid, or for --size-per-rank the most cubic one unless weak_grid finds one
+ * with fewer neighbours (then the global grid is the block times the grid), or the one with the
+ * most cubic blocks of the global grid. */
 static int plan_grid(mg_config *c, int nranks, int pgrid[3], char *err, size_t n)
 {
     if (c->grid_n) {
@@ -74,6 +112,7 @@ static int plan_grid(mg_config *c, int nranks, int pgrid[3], char *err, size_t n
             snprintf(err, n, "no process grid for %d ranks: give --grid PXxPYxPZ", nranks);
             return -1;
         }
+        weak_grid(nranks, pgrid);
     }
     if (c->size_per_rank)
         for (int a = 0; a < 3; a++) {
