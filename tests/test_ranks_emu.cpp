@@ -5,7 +5,8 @@
  * in one scheduler (hx_emu_launch_grids), so their blocks interleave and every put, flag and
  * flagged word crosses between the ranks as between GPUs. The pass kernel (persistent_kernel.cuh)
  * on 2x1 and 1x2 process grids in 2D and 2x1x1 and 1x1x2 in 3D, staged and direct patterns; the
- * resident kernel (resident_kernel.cuh) on 2x1 and 1x2, direct. Two launches continue the exchange
+ * resident kernels (resident_kernel.cuh, resident3d_kernel.cuh) on 2x1 and 1x2 (2x1x1 and 1x1x2),
+ * direct, their tiles as persistent.cu picks them for 1 to 3 SMs. Two launches continue the exchange
  * count; the ranks' owned cells must agree bit for bit with the plain loop over the global problem
  * (odd sizes: the ranks own different widths), their norms summed to rounding. Fixed and periodic
  * boundaries (periodic: both neighbours along the split axis are the other rank), float and
@@ -20,6 +21,7 @@
 #include <vector>
 
 #include "exec/resident_kernel.cuh"
+#include "exec/resident3d_kernel.cuh"
 #include "exec/persistent_plan.cuh"
 #include "emu_ranks.h"
 
@@ -43,7 +45,7 @@ template <typename T, int ST> static void run_stencil()
     constexpr int dim = ST == HX_JACOBI5 || ST == HX_STAR9 ? 2 : 3;
     static const int depths[] = {1, 2, 3};
     int k = 0;
-    for (int kernel = 0; kernel < (dim == 2 ? 2 : 1); kernel++)
+    for (int kernel = 0; kernel < 2; kernel++)
         for (int depth : depths)
             for (int split = 0; split < 2; split++)
                 for (int b = 0; b < 2; b++)
@@ -70,13 +72,15 @@ template <typename T, int ST> static void run_stencil()
                             pb.march = !pb.resident && k % 2; /* every other pass run: the 2D march (passes of 2 and 1) */
                         } else {
                             pb.global[0] = 15, pb.global[1] = 9, pb.global[2] = 13;
+                            /* the resident kernel: blocks of at least its ring (10 for star13 at depth 5) */
+                            if (pb.resident) pb.global[0] = 25, pb.global[1] = 17, pb.global[2] = 23;
                             pb.levels = 1;
-                            pb.sms = 1, pb.per_sm_cap = 1 + k % 2;
-                            pb.march = k % 2; /* every other run: the register-window march (HALOX_PASS3D=march) */
+                            pb.sms = pb.resident ? 1 + k % 3 : 1, pb.per_sm_cap = 1 + k % 2;
+                            pb.march = !pb.resident && k % 2; /* every other pass run: the register-window march (HALOX_PASS3D=march) */
                             /* and half of those with fused passes (persistent_fused3d.cu): the whole cycle, or
                              * 2 sweeps of star13 and a single one */
                             constexpr int R = ST == HX_STAR13 ? 2 : 1;
-                            if (depth > 1 && k % 4 == 1) pb.levels = depth * R <= HX_FUSE_MAX_3D ? depth : HX_FUSE_MAX_3D / R;
+                            if (!pb.resident && depth > 1 && k % 4 == 1) pb.levels = depth * R <= HX_FUSE_MAX_3D ? depth : HX_FUSE_MAX_3D / R;
                         }
                         const long s1 = pb.depth + (pb.depth + 1) / 2, s2 = pb.depth + 1; /* 2 + 2 exchanges */
                         run<T, ST>(pb, s1, s2);

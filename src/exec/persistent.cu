@@ -18,6 +18,7 @@
 #include "exec/persistent_fused3d.h"
 #include "exec/persistent_kernel.cuh"
 #include "exec/resident_kernel.cuh"
+#include "exec/resident3d_kernel.cuh"
 #include "exec/roles_kernel.cuh"
 #include "exec/persistent_plan.cuh"
 #ifdef HALOX_HAVE_NVSHMEM_DEVICE
@@ -35,7 +36,7 @@ struct hx_device_run {
     int grid, threads, levels, tx, ty, pitch;
     size_t smem;
     /* resident kernel: tiles stay in shared memory for the whole run */
-    int resident, ntx, nty, ring;
+    int resident, ntx, nty, ring, tz, ntz;
     int shmem_api; /* the pass kernel puts with the NVSHMEM device API */
     int roles; /* the role-based fused kernel (roles_kernel.cuh, HALOX_ROLES=1) */
     int march2d; /* the 2D passes march register windows (pass2d_march.cuh) */
@@ -88,6 +89,8 @@ static kernel_fn pick_resident(hx_dtype t, hx_stencil_id st)
 {
     if (st == HX_JACOBI5) return t == HX_DOUBLE ? hx_resident_kernel<double, HX_JACOBI5> : hx_resident_kernel<float, HX_JACOBI5>;
     if (st == HX_STAR9) return t == HX_DOUBLE ? hx_resident_kernel<double, HX_STAR9> : hx_resident_kernel<float, HX_STAR9>;
+    if (st == HX_JACOBI7) return t == HX_DOUBLE ? hx_resident3d_kernel<double, HX_JACOBI7> : hx_resident3d_kernel<float, HX_JACOBI7>;
+    if (st == HX_STAR13) return t == HX_DOUBLE ? hx_resident3d_kernel<double, HX_STAR13> : hx_resident3d_kernel<float, HX_STAR13>;
     return NULL;
 }
 
@@ -173,18 +176,22 @@ static int occupancy(void *ctx, int threads, size_t smem, int *out)
     return 0;
 }
 
-/* The resident kernel, where it applies: 2D, every ghost cell from a message of one phase (the
- * direct pattern: no forwarded ghosts), a ring that fits the ghost width, and tiles that fit on the
- * GPU at once. The shape minimises the cells an SM updates per sweep (its blocks x a tile and its
+/* The resident kernel, where it applies: every ghost cell from a message of one phase (the direct
+ * pattern: no forwarded ghosts), a ring that fits the ghost width, and tiles that fit on the GPU at
+ * once (2D: resident_kernel.cuh; 3D: resident3d_kernel.cuh, HALOX_RESIDENT3D=0 leaves 3D to the
+ * pass kernel). The shape minimises the cells an SM updates per sweep (its blocks x a tile and its
  * average ring). Returns 1 when set up, 0 when it does not apply, -1 on error. */
 static int setup_resident(hx_sim *s, const hx_dev_table *table, int sms)
 {
     hx_device_run *r = s->device_run;
     const hx_decomp *d = s->d;
     const char *env = getenv("HALOX_RESIDENT");
+    const char *env3 = getenv("HALOX_RESIDENT3D");
     const int H = s->opt.depth * s->radius, W = d->local[0], Hy = d->local[1], dev = s->bk->device;
     kernel_fn kernel = pick_resident(s->bk->dtype, s->bk->stencil);
-    if ((env && strcmp(env, "0") == 0) || d->dim != 2 || !kernel || H > d->ghost[0] || H > d->ghost[1]) return 0;
+    if ((env && strcmp(env, "0") == 0) || (d->dim == 3 && env3 && strcmp(env3, "0") == 0) || !kernel) return 0;
+    for (int a = 0; a < d->dim; a++)
+        if (H > d->ghost[a]) return 0;
     /* ranks let share a GPU (HALOX_SHARE_GPU=1): the pass kernel; the resident one hung there once, two
      * processes' cooperative grids time-slicing one GPU (docs/results.md, session 6) */
     const char *share = getenv("HALOX_SHARE_GPU");
@@ -199,10 +206,12 @@ static int setup_resident(hx_sim *s, const hx_dev_table *table, int sms)
     DEV_TRY(cudaFuncSetAttribute((void *)kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optin));
     occupancy_query q = {s, kernel};
     hx_resident_shape sh;
-    const int fits = hx_resident_choose(W, Hy, H, s->bk->elem, sms, optin, occupancy, &q, &sh);
+    const int fits = d->dim == 3 ? hx_resident3d_choose(W, Hy, d->local[2], H, s->bk->elem, sms, optin, occupancy, &q, &sh)
+                                 : hx_resident_choose(W, Hy, H, s->bk->elem, sms, optin, occupancy, &q, &sh);
     if (fits < 0) return -1;
     if (fits == 0) return 0; /* too large to stay on chip: the pass kernel streams it */
     r->tx = sh.tx, r->ty = sh.ty, r->threads = sh.threads, r->smem = sh.smem, r->ntx = sh.ntx, r->nty = sh.nty;
+    r->tz = sh.tz, r->ntz = sh.ntz;
     r->resident = 1;
     r->ring = sh.ring;
     r->pitch = sh.pitch;
@@ -215,8 +224,8 @@ static int setup_resident(hx_sim *s, const hx_dev_table *table, int sms)
     r->ll_mail[1] = r->ll_mail[0] + words;
     if (alloc_profile(s, r)) return -1;
     if (getenv("HALOX_VERBOSE") && d->rank == 0)
-        fprintf(stderr, "halox: %s schedule: resident tiles %dx%d (%dx%d blocks of %d threads, %zu B of shared memory), ring %d\n",
-                hx_schedule_name(s->opt.schedule), r->tx, r->ty, r->ntx, r->nty, r->threads, r->smem, H);
+        fprintf(stderr, "halox: %s schedule: resident tiles %dx%dx%d (%dx%dx%d blocks of %d threads, %zu B of shared memory), ring %d\n",
+                hx_schedule_name(s->opt.schedule), r->tx, r->ty, r->tz, r->ntx, r->nty, r->ntz, r->threads, r->smem, H);
     return 1;
 }
 
@@ -436,6 +445,8 @@ static int launch(hx_sim *s, long sweeps, long done0, cudaStream_t st)
     p.cur_out = r->cur_out;
     p.ntx = r->ntx;
     p.nty = r->nty;
+    p.tz = r->tz;
+    p.ntz = r->ntz;
     p.ring = r->ring;
     p.ll_mail[0] = r->ll_mail[0];
     p.ll_mail[1] = r->ll_mail[1];

@@ -3,7 +3,7 @@
  * calls it with the GPU's answers (SM count, shared memory, occupancy); the host tests
  * (tests/test_resident_emu.cpp, tests/test_pass_emu.cpp, tests/test_ranks_emu.cpp) call it with
  * stand-ins, so they launch the tiles the library would. Include after persistent_kernel.cuh and
- * resident_kernel.cuh (hx_pparams, hx_f3plan, HX_RES_K/V). */
+ * resident_kernel.cuh (hx_pparams, hx_f3plan, HX_RES_K/V), and resident3d_kernel.cuh (HX_RES3_COLS). */
 #ifndef HALOX_PERSISTENT_PLAN_CUH
 #define HALOX_PERSISTENT_PLAN_CUH
 
@@ -126,6 +126,7 @@ template <typename T, int R, int L, int S> static inline double hx_f3_cost(const
 typedef struct {
     int tx, ty, threads, ntx, nty, ring, pitch, grid;
     size_t smem;
+    int tz, ntz; /* 3D (hx_resident3d_choose); 2D: 1 */
 } hx_resident_shape;
 
 /* Rows of one of the resident kernel's two shared-memory buffers (the tile, its ring and the
@@ -180,6 +181,47 @@ static inline int hx_resident_choose(int W, int Hy, int H, size_t elem, int sms,
     out->ring = H;
     out->pitch = out->tx + 2 * H;
     out->grid = out->ntx * out->nty;
+    out->tz = out->ntz = 1;
+    return 1;
+}
+
+/* The 3D resident kernel's tiles (resident3d_kernel.cuh) for a W x Hy x D block: one block per tile
+ * and every tile resident at once (one block an SM: its buffer is most of the SM's shared memory),
+ * a thread sweeping at most HX_RES3_COLS columns of the tile's region, (tx + 2H)(ty + 2H)(tz + 2H)
+ * cells of `elem` bytes in `optin` bytes. Of those, the fewest cells an SM updates per sweep (a
+ * tile and its average ring), then the wider tile (a warp's columns lie along x). Returns 1 with
+ * *out, 0 when no shape fits, -1 when the occupancy query failed. */
+static inline int hx_resident3d_choose(int W, int Hy, int D, int H, size_t elem, int sms, int optin,
+                                       int (*occupancy)(void *ctx, int threads, size_t smem, int *per_sm), void *ctx,
+                                       hx_resident_shape *out)
+{
+    static const int ext[] = {8, 12, 16, 20, 24, 32, 40, 48, 64};
+    const int n = (int)(sizeof ext / sizeof ext[0]);
+    double best = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            for (int k = 0; k < n; k++) {
+                const int tx = ext[i], ty = ext[j], tz = ext[k];
+                if ((i && ext[i - 1] >= W) || (j && ext[j - 1] >= Hy) || (k && ext[k - 1] >= D)) continue;
+                const long ntiles = (long)((W + tx - 1) / tx) * ((Hy + ty - 1) / ty) * ((D + tz - 1) / tz);
+                const long cols = (long)(tx + 2 * H) * (ty + 2 * H);
+                const size_t smem = (size_t)cols * (size_t)(tz + 2 * H) * elem;
+                if (ntiles > sms || smem > (size_t)optin || cols > HX_RES3_COLS * 1024L) continue;
+                const int threads = (int)(((cols + HX_RES3_COLS - 1) / HX_RES3_COLS + 31) / 32 * 32);
+                int per_sm = 0;
+                if (occupancy(ctx, threads, smem, &per_sm)) return -1;
+                if (per_sm < 1) continue;
+                const double cost = (double)((tx < W ? tx : W) + H) * ((ty < Hy ? ty : Hy) + H) * ((tz < D ? tz : D) + H);
+                if (best == 0 || cost < best || (cost == best && tx > out->tx)) {
+                    best = cost;
+                    out->tx = tx, out->ty = ty, out->tz = tz, out->threads = threads, out->smem = smem;
+                    out->ntx = (W + tx - 1) / tx, out->nty = (Hy + ty - 1) / ty, out->ntz = (D + tz - 1) / tz;
+                }
+            }
+    if (best == 0) return 0;
+    out->ring = H;
+    out->pitch = out->tx + 2 * H;
+    out->grid = out->ntx * out->nty * out->ntz;
     return 1;
 }
 

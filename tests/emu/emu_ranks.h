@@ -241,6 +241,10 @@ static void emu_launch(const emu_problem &pb, std::vector<emu_rank<T>> &rk, long
             else if (pb.march && pb.levels > 1) body[q] = [&p] { hx_persistent_kernel<T, ST, true>(p); };
             else body[q] = [&p] { hx_persistent_kernel<T, ST>(p); };
         } else {
+#ifdef HALOX_RESIDENT3D_KERNEL_CUH
+            if (pb.resident) body[q] = [&p] { hx_resident3d_kernel<T, ST>(p); };
+            else
+#endif
             if (pb.levels > 1) { /* fused 3D passes: the instances persistent_fused3d.cu compiles */
                 r.f3.p = p;
                 if constexpr (sizeof(T) == 4)
@@ -286,11 +290,14 @@ static const char *emu_setup(const emu_problem &pb, std::vector<emu_rank<T>> &rk
         if (pb.resident) {
             hx_resident_shape sh;
             int sms = pb.sms, fits = 0;
-            while (sms <= 16 && (fits = hx_resident_choose(d.local[0], d.local[1], H, sizeof(T), sms, 227 << 10, emu_fake_occupancy,
-                                                           nullptr, &sh)) != 1)
+            while (sms <= 16 && (fits = pb.dim == 3 ? hx_resident3d_choose(d.local[0], d.local[1], d.local[2], H, sizeof(T), sms, 227 << 10,
+                                                                           emu_fake_occupancy, nullptr, &sh)
+                                                    : hx_resident_choose(d.local[0], d.local[1], H, sizeof(T), sms, 227 << 10,
+                                                                         emu_fake_occupancy, nullptr, &sh)) != 1)
                 sms++;
             if (fits != 1) return "no resident shape on up to 16 SMs";
             r.p.tx = sh.tx, r.p.ty = sh.ty, r.p.pitch = sh.pitch, r.p.ntx = sh.ntx, r.p.nty = sh.nty, r.p.ring = sh.ring;
+            r.p.tz = sh.tz, r.p.ntz = sh.ntz;
             r.grid = sh.grid, r.threads = sh.threads, r.smem = sh.smem;
         } else {
             hx_pass_shape ps;
