@@ -2,7 +2,7 @@
 # The 3D resident kernel (src/exec/resident3d_kernel.cuh, session 21) on the GPU machine: bit for bit
 # against the reference at 1, 2 and 4 ranks (both stencils and dtypes, fixed and periodic, depths 1-3,
 # partial tiles), then issue 13's 3D 256^3 on every GPU: the persistent schedule with the resident
-# kernel beside the pass kernel (HALOX_RESIDENT3D=0) and the best cycle setting, in one job each,
+# kernel (opt-in: HALOX_RESIDENT3D=1) beside the pass kernel and the best cycle setting, in one job each,
 # medians of 5; one profiled run (HALOX_PROFILE=1: publish, gather, sweeps per cycle).
 # Usage: [STAGES="verify time"] scripts/resident3d_checks.sh build-dev (logs under $OUT, packed into $OUT/res3d.tgz)
 set -u
@@ -10,6 +10,8 @@ cd "$(dirname "$0")/.."
 DEVICE_NAME=res3d
 . scripts/device_run.sh
 bundle_on_exit
+export HALOX_RESIDENT3D=1
+MPI="$MPI -x HALOX_RESIDENT3D"
 cols() { cut -d, -f2,3,4,6,7,8,11,12,16,48,50,55,64,68; } # nx ny nz px py pz depth pattern transport us verified fuse schedule kernel
 if want verify; then
 t "verify: --verify, persistent schedule, direct pattern"
@@ -34,7 +36,7 @@ t "time: 3D 256^3 on $NGPU GPUs, fp32 jacobi7, medians of 5"
 {
     $MPI -np "$NGPU" $H run --backend cuda --transport ipc --size 256x256x256 --iters 480 --repeat 5 --pattern direct \
         --depth 1,2,3 --schedule persistent --format csv --quiet 2>&1 | cols
-    HALOX_RESIDENT3D=0 $MPI -x HALOX_RESIDENT3D -np "$NGPU" $H run --backend cuda --transport ipc --size 256x256x256 --iters 480 \
+    HALOX_RESIDENT3D=0 $MPI -np "$NGPU" $H run --backend cuda --transport ipc --size 256x256x256 --iters 480 \
         --repeat 5 --pattern direct --depth 2,4 --fuse 1,4 --schedule persistent --format csv --quiet 2>&1 | cols | grep -v '^nx' | sed 's/$/,pass-kernel/'
     $MPI -np "$NGPU" $H run --backend cuda --transport ipc-put --size 256x256x256 --iters 480 --repeat 5 --pattern direct \
         --depth 12 --fuse 4 --graph --overlap=off --format csv --quiet 2>&1 | cols | grep -v '^nx'
