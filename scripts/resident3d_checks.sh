@@ -36,6 +36,13 @@ t "time: 3D 256^3 on $NGPU GPUs, fp32 jacobi7, medians of 5"
 {
     $MPI -np "$NGPU" $H run --backend cuda --transport ipc --size 256x256x256 --iters 480 --repeat 5 --pattern direct \
         --depth 1,2,3 --schedule persistent --format csv --quiet 2>&1 | cols
+    # tuning builds beside it (scripts/variant_build.sh, e.g. r3p2: -DHX_RES3_PLANES=2), gzipped in the build folder
+    for f in "$B"/halox-r3*.gz; do
+        [ -e "$f" ] || continue
+        gunzip -kf "$f" && chmod +x "${f%.gz}"
+        $MPI -np "$NGPU" "${f%.gz}" run --backend cuda --transport ipc --size 256x256x256 --iters 480 --repeat 5 --pattern direct \
+            --depth 2,3 --schedule persistent --format csv --quiet 2>&1 | cols | grep -v '^nx' | sed "s/\$/,$(basename "${f%.gz}")/"
+    done
     HALOX_RESIDENT3D=0 $MPI -np "$NGPU" $H run --backend cuda --transport ipc --size 256x256x256 --iters 480 \
         --repeat 5 --pattern direct --depth 2,4 --fuse 1,4 --schedule persistent --format csv --quiet 2>&1 | cols | grep -v '^nx' | sed 's/$/,pass-kernel/'
     $MPI -np "$NGPU" $H run --backend cuda --transport ipc-put --size 256x256x256 --iters 480 --repeat 5 --pattern direct \

@@ -206,7 +206,7 @@ static inline int hx_resident3d_choose(int W, int Hy, int D, int H, size_t elem,
                 const long ntiles = (long)((W + tx - 1) / tx) * ((Hy + ty - 1) / ty) * ((D + tz - 1) / tz);
                 const long cols = (long)(tx + 2 * H) * (ty + 2 * H);
                 const size_t smem = (size_t)cols * (size_t)(tz + 2 * H) * elem;
-                if (ntiles > sms || smem > (size_t)optin || cols > HX_RES3_COLS * 1024L) continue;
+                if (ntiles > sms || smem > (size_t)optin || cols > (long)HX_RES3_COLS * HX_RES3_THREADS) continue;
                 const int threads = (int)(((cols + HX_RES3_COLS - 1) / HX_RES3_COLS + 31) / 32 * 32);
                 int per_sm = 0;
                 if (occupancy(ctx, threads, smem, &per_sm)) return -1;

@@ -39,6 +39,26 @@ __device__ __forceinline__ void hx_src3_cell(const hx_src3 &q, int i, int c[3])
     c[0] = q.lo[0] + (i - row * w), c[1] = q.lo[1] + row % h, c[2] = q.lo[2] + row / h;
 }
 
+/* A thread's walk over a box: cells start, start + step, ... with no division per cell. */
+struct hx_walk3 {
+    int c[3], d[3], w, h;
+};
+__device__ __forceinline__ void hx_walk3_init(hx_walk3 &k, const hx_src3 &q, int start, int step)
+{
+    k.w = q.hi[0] - q.lo[0], k.h = q.hi[1] - q.lo[1];
+    const int row = start / k.w, srow = step / k.w;
+    k.c[0] = q.lo[0] + (start - row * k.w), k.c[1] = q.lo[1] + row % k.h, k.c[2] = q.lo[2] + row / k.h;
+    k.d[0] = step - srow * k.w, k.d[1] = srow % k.h, k.d[2] = srow / k.h;
+}
+__device__ __forceinline__ void hx_walk3_step(hx_walk3 &k, const hx_src3 &q)
+{
+    k.c[0] += k.d[0];
+    if (k.c[0] >= q.hi[0]) k.c[0] -= k.w, k.c[1]++;
+    k.c[1] += k.d[1];
+    if (k.c[1] >= q.hi[1]) k.c[1] -= k.h, k.c[2]++;
+    k.c[2] += k.d[2];
+}
+
 __device__ __forceinline__ size_t hx_src3_word(const hx_src3 &q, const int c[3])
 {
     return (size_t)((c[0] - q.o[0]) + q.sy * (c[1] - q.o[1]) + q.sz * (c[2] - q.o[2]));
@@ -154,11 +174,10 @@ __device__ void hx_publish3(const hx_pparams &p, const hx_rtile3 &t, const T *A,
         const hx_src3 &q = snk[k];
         if (skip && q.msg) continue;
         const int n = hx_src3_cells(q);
-        for (int i = (int)threadIdx.x; i < n; i += (int)blockDim.x) {
-            int c[3];
-            hx_src3_cell(q, i, c);
-            hx_ll_put<T>(q.base[par] + W * hx_src3_word(q, c), A[hx_tile3_at(t, PX, PP, c)], e);
-        }
+        hx_walk3 k3;
+        hx_walk3_init(k3, q, (int)threadIdx.x, (int)blockDim.x);
+        for (int i = (int)threadIdx.x; i < n; i += (int)blockDim.x, hx_walk3_step(k3, q))
+            hx_ll_put<T>(q.base[par] + W * hx_src3_word(q, k3.c), A[hx_tile3_at(t, PX, PP, k3.c)], e);
     }
 }
 
@@ -169,48 +188,46 @@ template <typename T>
 __device__ bool hx_gather3(const hx_pparams &p, const hx_rtile3 &t, T *A, int PX, int PP, unsigned e, long long sweep, const hx_src3 *src,
                            int nsrc)
 {
-    const int par = (int)(e & 1), W = HX_LL_WORDS(T), total = nsrc ? src[nsrc - 1].end : 0, N = (int)blockDim.x;
+    const int par = (int)(e & 1), W = HX_LL_WORDS(T), N = (int)blockDim.x;
     constexpr int BATCH = 4;
     __shared__ int ok;
     if (threadIdx.x == 0) ok = 1;
     __syncthreads();
-    for (int i0 = (int)threadIdx.x; i0 < total && ok; i0 += BATCH * N) {
-        const unsigned long long *from[BATCH];
-        int at[BATCH], who[BATCH];
-        T v[BATCH];
-        unsigned pending = 0;
+    for (int k = 0; k < nsrc && ok; k++) {
+        const hx_src3 &q = src[k];
+        const int n = hx_src3_cells(q);
+        hx_walk3 k3;
+        hx_walk3_init(k3, q, (int)threadIdx.x, N);
+        for (int i0 = (int)threadIdx.x; i0 < n && ok; i0 += BATCH * N) {
+            const unsigned long long *from[BATCH];
+            int at[BATCH];
+            T v[BATCH];
+            unsigned pending = 0;
 #pragma unroll
-        for (int u = 0; u < BATCH; u++) {
-            const int i = i0 + u * N;
-            at[u] = -1, who[u] = 0;
-            if (i >= total) continue;
-            int k = 0;
-            while (src[k].end <= i) k++;
-            const hx_src3 &q = src[k];
-            int c[3];
-            hx_src3_cell(q, i - (q.end - hx_src3_cells(q)), c);
-            from[u] = q.base[par] + W * hx_src3_word(q, c);
-            at[u] = hx_tile3_at(t, PX, PP, c), who[u] = k;
-            pending |= 1u << u;
-        }
-        unsigned long long t0 = 0, waited = 0;
-        for (unsigned spin = 1; pending; spin++) {
+            for (int u = 0; u < BATCH; u++) {
+                at[u] = -1;
+                if (i0 + u * N >= n) continue;
+                from[u] = q.base[par] + W * hx_src3_word(q, k3.c);
+                at[u] = hx_tile3_at(t, PX, PP, k3.c);
+                pending |= 1u << u;
+                hx_walk3_step(k3, q);
+            }
+            unsigned long long t0 = 0, waited = 0;
+            for (unsigned spin = 1; pending; spin++) {
+#pragma unroll
+                for (int u = 0; u < BATCH; u++)
+                    if ((pending >> u & 1) && hx_ll_get<T>(from[u], e, &v[u])) pending &= ~(1u << u);
+                if (!pending || spin % 64) continue;
+                const int w = hx_watchdog(p.abort_flag, p.timeout_ns, t0, waited);
+                if (w == HX_WATCH_WAIT) continue;
+                if (w == HX_WATCH_EXPIRED) hx_give_up(p, q.peer, 0, e, sweep, q.peer == p.rank ? HX_WAIT_TILE : HX_WAIT_FLAG, waited);
+                ok = 0;
+                break;
+            }
 #pragma unroll
             for (int u = 0; u < BATCH; u++)
-                if ((pending >> u & 1) && hx_ll_get<T>(from[u], e, &v[u])) pending &= ~(1u << u);
-            if (!pending || spin % 64) continue;
-            const int w = hx_watchdog(p.abort_flag, p.timeout_ns, t0, waited);
-            if (w == HX_WATCH_WAIT) continue;
-            if (w == HX_WATCH_EXPIRED) {
-                const hx_src3 &q = src[who[__ffs(pending) - 1]]; /* the first cell still missing */
-                hx_give_up(p, q.peer, 0, e, sweep, q.peer == p.rank ? HX_WAIT_TILE : HX_WAIT_FLAG, waited);
-            }
-            ok = 0;
-            break;
+                if (at[u] >= 0 && !(pending >> u & 1)) A[at[u]] = v[u];
         }
-#pragma unroll
-        for (int u = 0; u < BATCH; u++)
-            if (at[u] >= 0 && !(pending >> u & 1)) A[at[u]] = v[u];
     }
     __syncthreads();
     return ok;
@@ -253,61 +270,76 @@ struct hx_cols3 {
     int col[HX_RES3_COLS], x[HX_RES3_COLS], y[HX_RES3_COLS];
 };
 
-/* One sweep in place of the box the core grown by g: each column marches up z (see the top). With
- * CHECK, cells outside the sweep box sb keep their value (fixed-boundary ghosts). With NORM,
- * returns the squared change summed over the core. Every thread takes every barrier. */
+/* Planes computed between two barriers of a sweep: their old values (every x and y neighbour, the
+ * column from z - R to z + K - 1 + R) are read before the barrier, the new ones stored after it. */
+#ifndef HX_RES3_PLANES
+#define HX_RES3_PLANES 4
+#endif
+
+/* One sweep in place of the box the core grown by g: each column marches up z, HX_RES3_PLANES planes
+ * a barrier (see the top). With CHECK, cells outside the sweep box sb keep their value
+ * (fixed-boundary ghosts). With NORM, returns the squared change summed over the core. Every
+ * thread takes every barrier. */
 template <typename T, int ST, bool CHECK, bool NORM>
 __device__ double hx_sweep3(T *A, int PX, int PP, const hx_rtile3 &t, const hx_cols3 &cs, int g, const hx_box &sb)
 {
-    constexpr int R = hx_vals3<T, ST>::R, C = HX_RES3_COLS;
+    constexpr int R = hx_vals3<T, ST>::R, C = HX_RES3_COLS, K = HX_RES3_PLANES;
     const int z0 = t.c0[2] - g, z1 = t.c1[2] + g;
-    bool on[C], xyin[C];
-    T w[C][2 * R + 1], nb[C][4 * R];
-    int base[C];
+    bool on[C], xyin[C], core[C];
+    T col[C][K + 2 * R]; /* col[k][i]: the old value at plane z - R + i */
+    const T *a0[C];      /* the column at plane z0 */
 #pragma unroll
     for (int k = 0; k < C; k++) {
         on[k] = cs.col[k] >= 0 && cs.x[k] >= t.c0[0] - g && cs.x[k] < t.c1[0] + g && cs.y[k] >= t.c0[1] - g && cs.y[k] < t.c1[1] + g;
         xyin[k] = !CHECK || (cs.x[k] >= sb.lo[0] && cs.x[k] < sb.hi[0] && cs.y[k] >= sb.lo[1] && cs.y[k] < sb.hi[1]);
-        base[k] = cs.col[k] + PP * (z0 - t.r0[2]);
+        core[k] = cs.x[k] >= t.c0[0] && cs.x[k] < t.c1[0] && cs.y[k] >= t.c0[1] && cs.y[k] < t.c1[1];
+        a0[k] = A + (on[k] ? cs.col[k] : 0) + PP * (z0 - t.r0[2]);
         if (!on[k]) continue;
 #pragma unroll
-        for (int i = 0; i <= 2 * R; i++) w[k][i] = A[base[k] + PP * (i - R)];
-        hx_load_nb3<T, R>(A + base[k], PX, nb[k]);
+        for (int i = 0; i < 2 * R; i++) col[k][i] = a0[k][PP * (i - R)];
     }
     double acc = 0;
-    for (int z = z0; z < z1; z++) {
-        T v[C], ahead[C];
-        const bool more = z + 1 < z1;
+    for (int z = z0; z < z1; z += K) {
+        T v[C][K];
 #pragma unroll
         for (int k = 0; k < C; k++) {
             if (!on[k]) continue;
-            v[k] = hx_vals3<T, ST>::at(nb[k], w[k]);
-            if (CHECK && !(xyin[k] && z >= sb.lo[2] && z < sb.hi[2])) v[k] = w[k][R];
-            if (more) { /* plane z + 1 is written only after the next barrier */
-                const int n = base[k] + PP * (z + 1 - z0);
-                hx_load_nb3<T, R>(A + n, PX, nb[k]);
-                ahead[k] = A[n + PP * R];
+            const T *c = a0[k] + PP * (z - z0);
+#pragma unroll
+            for (int j = 0; j < K; j++)
+                if (z + j < z1) col[k][2 * R + j] = c[PP * (j + R)];
+#pragma unroll
+            for (int j = 0; j < K; j++) {
+                if (z + j >= z1) continue;
+                T nb[4 * R];
+                hx_load_nb3<T, R>(c + PP * j, PX, nb);
+                v[k][j] = hx_vals3<T, ST>::at(nb, &col[k][j]);
+                if (CHECK && !(xyin[k] && z + j >= sb.lo[2] && z + j < sb.hi[2])) v[k][j] = col[k][j + R];
             }
         }
-        __syncthreads(); /* every thread has read plane z's old values */
+        __syncthreads(); /* every thread has read these planes' old values */
 #pragma unroll
         for (int k = 0; k < C; k++) {
             if (!on[k]) continue;
-            A[base[k] + PP * (z - z0)] = v[k];
-            if (NORM && cs.x[k] >= t.c0[0] && cs.x[k] < t.c1[0] && cs.y[k] >= t.c0[1] && cs.y[k] < t.c1[1] && z >= t.c0[2] && z < t.c1[2]) {
-                const double d = (double)v[k] - (double)w[k][R];
-                acc += d * d;
+            T *c = (T *)a0[k] + PP * (z - z0);
+#pragma unroll
+            for (int j = 0; j < K; j++) {
+                if (z + j >= z1) continue;
+                c[PP * j] = v[k][j];
+                if (NORM && core[k] && z + j >= t.c0[2] && z + j < t.c1[2]) {
+                    const double d = (double)v[k][j] - (double)col[k][j + R];
+                    acc += d * d;
+                }
             }
 #pragma unroll
-            for (int i = 0; i < 2 * R; i++) w[k][i] = w[k][i + 1];
-            if (more) w[k][2 * R] = ahead[k];
+            for (int i = 0; i < 2 * R; i++) col[k][i] = col[k][i + K];
         }
     }
     __syncthreads();
     return acc;
 }
 
-template <typename T, int ST> __global__ void __launch_bounds__(1024) hx_resident3d_kernel(hx_pparams p)
+template <typename T, int ST> __global__ void __launch_bounds__(HX_RES3_THREADS) hx_resident3d_kernel(hx_pparams p)
 {
 #ifdef HALOX_EMULATE
     unsigned char *hx_smem_raw = hx_emu_shared(); /* host tests (tests/emu): the running block's */

@@ -286,6 +286,7 @@ template <typename T> struct hx_vals<T, HX_STAR9> {
 #endif
 #define HX_RES_V(elem) ((elem) == 4 ? 2 : 1)
 #define HX_RES3_COLS 2 /* 3D (resident3d_kernel.cuh): columns (x, y) of the tile's region a thread sweeps */
+#define HX_RES3_THREADS 768 /* and its most threads a block: 85 registers a thread (1024 would leave 64, and spill) */
 /* Rows of padding after each of the two shared-memory buffers: a run loads all its K rows, starting
  * up to K - 1 rows late, with R <= 2 rows below them, so its loads may pass the region's last row
  * by 2K rows; padding after each buffer keeps them off the other buffer, which the sweep writes. */
