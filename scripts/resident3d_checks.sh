@@ -52,8 +52,17 @@ t "time: 3D 256^3 on $NGPU GPUs, fp32 jacobi7, medians of 5"
     $MPI -np "$NGPU" $H run --backend cuda --transport ipc --size 256x256x256 --stencil star13 --iters 480 --repeat 5 \
         --pattern direct --depth 1 --schedule persistent --format csv --quiet 2>&1 | cols | grep -v '^nx'
 } | tee "$OUT/time.csv"
-HALOX_PROFILE=1 HALOX_VERBOSE=1 $MPI -x HALOX_PROFILE -x HALOX_VERBOSE -np "$NGPU" $H run --backend cuda --transport ipc \
-    --size 256x256x256 --iters 480 --repeat 1 --pattern direct --depth 2 --schedule persistent --quiet 2>&1 |
-    grep -E "resident|profile" | head -6 | tee "$OUT/profile.txt"
+# where a cycle goes (rank 0), this build and the tuning builds, 4 GPUs and one
+for bin in "$H" "$B"/halox-r3*[!z]; do
+    [ -x "$bin" ] || continue
+    for np in "$NGPU" 1; do
+        size=256x256x256; [ "$np" = 1 ] && size=256x128x128
+        for d in 1 2 3; do
+            echo "$(basename "$bin") np $np depth $d: $(HALOX_PROFILE=1 $MPI -x HALOX_PROFILE -np "$np" "$bin" run --backend cuda \
+                --transport ipc --size $size --iters 480 --repeat 1 --pattern direct --depth $d --schedule persistent --quiet 2>&1 |
+                grep -E "rank 0 resident profile" | sed 's/.*cycles)://')"
+        done
+    done
+done | tee "$OUT/profile.txt"
 fi
 t done

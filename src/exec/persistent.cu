@@ -466,7 +466,13 @@ static int launch(hx_sim *s, long sweeps, long done0, cudaStream_t st)
 
 int hx_device_iterate(hx_sim *s, long sweeps)
 {
-    if (!s->device_run && setup(s)) return -1;
+    if (!s->device_run) {
+        if (setup(s)) return -1;
+        /* set-up zeroes the mailbox, barrier and abort flag with cudaMemset on the legacy stream, which
+         * the backend's non-blocking streams do not wait for: a first launch could publish into a
+         * mailbox still being zeroed and wait for ever (seen once, 3D resident kernel, 72 MB mailbox) */
+        DEV_TRY(cudaDeviceSynchronize());
+    }
     hx_device_run *r = s->device_run;
     hx_backend *bk = s->bk;
     cudaStream_t st = (cudaStream_t)bk->ops->native_stream(bk, HX_STREAM_MAIN);

@@ -29,6 +29,8 @@ static void *cu_alloc(hx_backend *bk, size_t bytes)
     cudaError_t e = cudaMalloc(&p, bytes ? bytes : 1);
     if (e == cudaSuccess) {
         e = cudaMemset(p, 0, bytes);
+        /* the memset runs on the legacy stream, which the backend's non-blocking streams do not wait for */
+        if (e == cudaSuccess) e = cudaDeviceSynchronize();
         if (e == cudaSuccess) return p;
         snprintf(bk->err, sizeof bk->err, "cudaMemset of %zu bytes on GPU %d failed: %s", bytes, bk->device,
                  cudaGetErrorString(e));
