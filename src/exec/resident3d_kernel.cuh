@@ -1,4 +1,7 @@
-/* The resident persistent kernel in 3D (direct pattern): every block owns one tile of the rank's
+/* (About 470 lines: one kernel, its ring and band lists, its polls and its in-place sweep, which
+ * only it uses.)
+ *
+ * The resident persistent kernel in 3D (direct pattern): every block owns one tile of the rank's
  * block for the whole run and keeps it in shared memory with a ring of H = depth x radius cells.
  * The protocol is the 2D kernel's (resident_kernel.cuh, where the argument for its correctness
  * lives): per deep-halo cycle e a tile publishes the band of its core that others read (flagged
@@ -10,7 +13,13 @@
  * from z - R to z + R in registers, reads plane z's x and y neighbours from shared memory (loaded
  * one plane ahead), and stores the new plane after the block's barrier, when every thread has read
  * the old one. Nobody writes plane z + 1 before the next barrier, so the next plane's loads may be
- * issued before this one: one barrier a plane. The arithmetic is halox/stencil.h's. */
+ * issued before this one: HX_RES3_PLANES planes a barrier. The arithmetic is halox/stencil.h's.
+ *
+ * Opt-in (HALOX_RESIDENT3D=1, persistent.cu): on 4 H200s at 256^3 (a rank's block 256x128x128,
+ * 128 tiles of 32^3) it takes 19.0 us a sweep at depth 3, against 17.0 for the pass kernel and
+ * 11.5 for the best cycle setting. Per cycle on one GPU (HALOX_PROFILE=1): the sweeps 6.1-7.1 us
+ * a sweep, the publish 4.6-6.8 us, the gather 13.6-23.7 us, which grows with the ring and is where
+ * the next gain lies (docs/results.md, session 21). */
 #ifndef HALOX_RESIDENT3D_KERNEL_CUH
 #define HALOX_RESIDENT3D_KERNEL_CUH
 
@@ -164,39 +173,6 @@ __device__ __forceinline__ int hx_tile3_at(const hx_rtile3 &t, int PX, int PP, c
     return (c[0] - t.r0[0]) + PX * (c[1] - t.r0[1]) + PP * (c[2] - t.r0[2]);
 }
 
-/* A tuning build (-DHX_RES3_GPU_SCOPE) moves the mailbox's words (this GPU's tiles only) with
- * relaxed GPU-scope accesses instead of volatile (system-scope) ones; messages to other ranks keep
- * the volatile ones. */
-#if defined(HX_RES3_GPU_SCOPE) && !defined(HALOX_EMULATE)
-__device__ __forceinline__ void hx_ll_store_local(unsigned long long *a, unsigned long long v)
-{
-    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(a), "l"(v) : "memory");
-}
-__device__ __forceinline__ unsigned long long hx_ll_load_local(const unsigned long long *a)
-{
-    unsigned long long v;
-    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(a) : "memory");
-    return v;
-}
-#else
-#define hx_ll_store_local hx_ll_store
-#define hx_ll_load_local hx_ll_load
-#endif
-template <typename T> __device__ __forceinline__ void hx_put3(unsigned long long *a, T v, unsigned e, bool local)
-{
-    const unsigned long long tag = (unsigned long long)e << 32;
-    if constexpr (sizeof(T) == 4) {
-        const unsigned long long w = tag | __float_as_uint((float)v);
-        if (local) hx_ll_store_local(a, w);
-        else hx_ll_store(a, w);
-    } else {
-        const unsigned long long b = (unsigned long long)__double_as_longlong((double)v);
-        const unsigned long long lo = tag | (b & 0xffffffffull), hi = tag | (b >> 32);
-        if (local) hx_ll_store_local(a, lo), hx_ll_store_local(a + 1, hi);
-        else hx_ll_store(a, lo), hx_ll_store(a + 1, hi);
-    }
-}
-
 /* Step 1: store the published cells of the core, flagged with e. */
 template <typename T>
 __device__ void hx_publish3(const hx_pparams &p, const hx_rtile3 &t, const T *A, int PX, int PP, unsigned e, const hx_src3 *snk, int nsnk)
@@ -210,7 +186,7 @@ __device__ void hx_publish3(const hx_pparams &p, const hx_rtile3 &t, const T *A,
         hx_walk3 k3;
         hx_walk3_init(k3, q, (int)threadIdx.x, (int)blockDim.x);
         for (int i = (int)threadIdx.x; i < n; i += (int)blockDim.x, hx_walk3_step(k3, q))
-            hx_put3<T>(q.base[par] + W * hx_src3_word(q, k3.c), A[hx_tile3_at(t, PX, PP, k3.c)], e, !q.msg);
+            hx_ll_put<T>(q.base[par] + W * hx_src3_word(q, k3.c), A[hx_tile3_at(t, PX, PP, k3.c)], e);
     }
 }
 
@@ -223,14 +199,14 @@ __device__ void hx_publish3(const hx_pparams &p, const hx_rtile3 &t, const T *A,
  * trip a cell (call 4 of session 21: 24 us a cycle to gather a 32^3 tile's ring). Returns the
  * cells still pending; v[u] holds the others' values. */
 template <typename T, int BATCH>
-__device__ __forceinline__ unsigned hx_ll_poll(const unsigned long long *const *from, unsigned pending, unsigned e, T *v, bool local)
+__device__ __forceinline__ unsigned hx_ll_poll(const unsigned long long *const *from, unsigned pending, unsigned e, T *v)
 {
     unsigned long long w0[BATCH], w1[BATCH];
 #pragma unroll
     for (int u = 0; u < BATCH; u++) {
         if (!(pending >> u & 1)) continue;
-        w0[u] = local ? hx_ll_load_local(from[u]) : hx_ll_load(from[u]);
-        if (sizeof(T) == 8) w1[u] = local ? hx_ll_load_local(from[u] + 1) : hx_ll_load(from[u] + 1);
+        w0[u] = hx_ll_load(from[u]);
+        if (sizeof(T) == 8) w1[u] = hx_ll_load(from[u] + 1);
     }
 #pragma unroll
     for (int u = 0; u < BATCH; u++) {
@@ -279,7 +255,7 @@ __device__ bool hx_gather3(const hx_pparams &p, const hx_rtile3 &t, T *A, int PX
             }
             unsigned long long t0 = 0, waited = 0;
             for (unsigned spin = 1; pending; spin++) {
-                pending = hx_ll_poll<T, BATCH>(from, pending, e, v, !q.msg);
+                pending = hx_ll_poll<T, BATCH>(from, pending, e, v);
                 if (!pending || spin % 64) continue;
                 const int w = hx_watchdog(p.abort_flag, p.timeout_ns, t0, waited);
                 if (w == HX_WATCH_WAIT) continue;
