@@ -256,9 +256,6 @@ __device__ bool hx_gather3(const hx_pparams &p, const hx_rtile3 &t, T *A, int PX
             unsigned long long t0 = 0, waited = 0;
             for (unsigned spin = 1; pending; spin++) {
                 pending = hx_ll_poll<T, BATCH>(from, pending, e, v);
-#if defined(HX_RES3_BACKOFF) && !defined(HALOX_EMULATE) /* a tuning build: spinners leave L2 to the publishers */
-                if (pending) __nanosleep(HX_RES3_BACKOFF);
-#endif
                 if (!pending || spin % 64) continue;
                 const int w = hx_watchdog(p.abort_flag, p.timeout_ns, t0, waited);
                 if (w == HX_WATCH_WAIT) continue;
@@ -437,9 +434,6 @@ template <typename T, int ST> __global__ void __launch_bounds__(HX_RES3_THREADS)
             __syncthreads();
             t1 = hx_now_ns();
         }
-#ifdef HX_RES3_GRID_SYNC /* a tuning build: the GPU's tiles meet before gathering (one spinner a block, not all threads) */
-        if (!hx_grid_sync(p, e, sweep)) return;
-#endif
         if (!hx_gather3<T>(p, t, A, PX, PP, e, sweep, src, nsrc)) return;
         if (p.prof) t2 = hx_now_ns();
         for (int j = 0; j < m; j++) {
