@@ -18,8 +18,9 @@
  * Opt-in (HALOX_RESIDENT3D=1, persistent.cu): on 4 H200s at 256^3 (a rank's block 256x128x128,
  * 128 tiles of 32^3) it takes 19.0 us a sweep at depth 3, against 17.0 for the pass kernel and
  * 11.5 for the best cycle setting. Per cycle on one GPU (HALOX_PROFILE=1): the sweeps 6.1-7.1 us
- * a sweep, the publish 4.6-6.8 us, the gather 13.6-23.7 us, which grows with the ring and is where
- * the next gain lies (docs/results.md, session 21). */
+ * a sweep, the publish 4.0-6.8 us, the gather 13.4-21.5 us, which grows with the ring and is
+ * where the next gain lies: not the wait (a grid barrier before it, so that every word is there,
+ * or a back-off between polls, left it as it was) but the reading (docs/results.md, session 21). */
 #ifndef HALOX_RESIDENT3D_KERNEL_CUH
 #define HALOX_RESIDENT3D_KERNEL_CUH
 
