@@ -69,6 +69,15 @@ __device__ __forceinline__ void hx_walk3_step(hx_walk3 &k, const hx_src3 &q)
     k.c[2] += k.d[2];
 }
 
+/* fn(c) for the cells c of box q, spread over the block's threads, x fastest. */
+template <typename F> __device__ __forceinline__ void hx_src3_each(const hx_src3 &q, F fn)
+{
+    const int n = hx_src3_cells(q);
+    hx_walk3 k3;
+    hx_walk3_init(k3, q, (int)threadIdx.x, (int)blockDim.x);
+    for (int i = (int)threadIdx.x; i < n; i += (int)blockDim.x, hx_walk3_step(k3, q)) fn((const int *)k3.c);
+}
+
 __device__ __forceinline__ size_t hx_src3_word(const hx_src3 &q, const int c[3])
 {
     return (size_t)((c[0] - q.o[0]) + q.sy * (c[1] - q.o[1]) + q.sz * (c[2] - q.o[2]));
@@ -183,45 +192,13 @@ __device__ void hx_publish3(const hx_pparams &p, const hx_rtile3 &t, const T *A,
     for (int k = 0; k < nsnk; k++) {
         const hx_src3 &q = snk[k];
         if (skip && q.msg) continue;
-        const int n = hx_src3_cells(q);
-        hx_walk3 k3;
-        hx_walk3_init(k3, q, (int)threadIdx.x, (int)blockDim.x);
-        for (int i = (int)threadIdx.x; i < n; i += (int)blockDim.x, hx_walk3_step(k3, q))
-            hx_ll_put<T>(q.base[par] + W * hx_src3_word(q, k3.c), A[hx_tile3_at(t, PX, PP, k3.c)], e);
+        hx_src3_each(q, [&](const int *c) { hx_ll_put<T>(q.base[par] + W * hx_src3_word(q, c), A[hx_tile3_at(t, PX, PP, c)], e); });
     }
 }
 
 #ifndef HX_RES3_BATCH
 #define HX_RES3_BATCH 4 /* ring cells a thread polls at once (8 spills registers for floats) */
 #endif
-
-/* Polls the pending cells of a batch (bit u of pending: from[u] not yet seen with tag e): every
- * load first, then the tags. Testing a load's tag before issuing the next would cost an L2 round
- * trip a cell (call 4 of session 21: 24 us a cycle to gather a 32^3 tile's ring). Returns the
- * cells still pending; v[u] holds the others' values. */
-template <typename T, int BATCH>
-__device__ __forceinline__ unsigned hx_ll_poll(const unsigned long long *const *from, unsigned pending, unsigned e, T *v)
-{
-    unsigned long long w0[BATCH], w1[BATCH];
-#pragma unroll
-    for (int u = 0; u < BATCH; u++) {
-        if (!(pending >> u & 1)) continue;
-        w0[u] = hx_ll_load(from[u]);
-        if (sizeof(T) == 8) w1[u] = hx_ll_load(from[u] + 1);
-    }
-#pragma unroll
-    for (int u = 0; u < BATCH; u++) {
-        if (!(pending >> u & 1) || (unsigned)(w0[u] >> 32) != e) continue;
-        if constexpr (sizeof(T) == 4) {
-            v[u] = (T)__uint_as_float((unsigned)w0[u]);
-        } else {
-            if ((unsigned)(w1[u] >> 32) != e) continue;
-            v[u] = (T)__longlong_as_double((long long)((w1[u] << 32) | (w0[u] & 0xffffffffull)));
-        }
-        pending &= ~(1u << u);
-    }
-    return pending;
-}
 
 /* Step 2: read the ring as its words arrive, a batch of cells in flight per thread. Ghost cells
  * that no message brings lie beyond a fixed boundary and keep the values loaded at the start.
@@ -254,16 +231,10 @@ __device__ bool hx_gather3(const hx_pparams &p, const hx_rtile3 &t, T *A, int PX
                 pending |= 1u << u;
                 hx_walk3_step(k3, q);
             }
-            unsigned long long t0 = 0, waited = 0;
-            for (unsigned spin = 1; pending; spin++) {
-                pending = hx_ll_poll<T, BATCH>(from, pending, e, v);
-                if (!pending || spin % 64) continue;
-                const int w = hx_watchdog(p.abort_flag, p.timeout_ns, t0, waited);
-                if (w == HX_WATCH_WAIT) continue;
-                if (w == HX_WATCH_EXPIRED) hx_give_up(p, q.peer, 0, e, sweep, q.peer == p.rank ? HX_WAIT_TILE : HX_WAIT_FLAG, waited);
+            if (!hx_ll_wait<T, BATCH>(p, from, pending, e, v, [&](unsigned, unsigned long long waited) {
+                    hx_give_up(p, q.peer, 0, e, sweep, q.peer == p.rank ? HX_WAIT_TILE : HX_WAIT_FLAG, waited);
+                }))
                 ok = 0;
-                break;
-            }
 #pragma unroll
             for (int u = 0; u < BATCH; u++)
                 if (at[u] >= 0 && !(pending >> u & 1)) A[at[u]] = v[u];
@@ -415,12 +386,7 @@ template <typename T, int ST> __global__ void __launch_bounds__(HX_RES3_THREADS)
         const T *start = (const T *)p.field[cur0];
         hx_src3 reg;
         for (int a = 0; a < 3; a++) reg.lo[a] = t.r0[a], reg.hi[a] = t.r1[a];
-        const int n = hx_src3_cells(reg);
-        for (int i = (int)threadIdx.x; i < n; i += (int)blockDim.x) {
-            int c[3];
-            hx_src3_cell(reg, i, c);
-            A[hx_tile3_at(t, PX, PP, c)] = __ldcg(start + c[0] + p.sy * c[1] + p.sz * c[2]);
-        }
+        hx_src3_each(reg, [&](const int *c) { A[hx_tile3_at(t, PX, PP, c)] = __ldcg(start + c[0] + p.sy * c[1] + p.sz * c[2]); });
     }
     __syncthreads();
     long done = 0;
@@ -467,12 +433,7 @@ template <typename T, int ST> __global__ void __launch_bounds__(HX_RES3_THREADS)
     T *out = (T *)p.field[last];
     hx_src3 core;
     for (int a = 0; a < 3; a++) core.lo[a] = t.c0[a], core.hi[a] = t.c1[a];
-    const int n = hx_src3_cells(core);
-    for (int i = (int)threadIdx.x; i < n; i += (int)blockDim.x) {
-        int c[3];
-        hx_src3_cell(core, i, c);
-        out[c[0] + p.sy * c[1] + p.sz * c[2]] = A[hx_tile3_at(t, PX, PP, c)];
-    }
+    hx_src3_each(core, [&](const int *c) { out[c[0] + p.sy * c[1] + p.sz * c[2]] = A[hx_tile3_at(t, PX, PP, c)]; });
     if (blockIdx.x == 0 && threadIdx.x == 0) *p.cur_out = last;
 }
 

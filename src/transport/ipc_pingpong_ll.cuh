@@ -1,6 +1,6 @@
 /* The small-message protocol of the device-initiated ping-pong (ipc_pingpong.cu, which includes
  * this after its ppk_params and ppk_keep_waiting): flagged 8-byte words, as in NCCL's LL
- * protocol and the resident kernel's hx_ll_put / hx_ll_get (src/exec/resident_kernel.cuh).
+ * protocol and the resident kernel's hx_ll_put / hx_ll_poll (src/exec/resident_kernel.cuh).
  *
  * A message of B bytes (B <= PPK_LL_MAX) travels as ceil(B / 8) lines of 16 bytes: each line is
  * two 8-byte words, (payload word | s << 32), one per 4 payload bytes, with s the round trip's

@@ -170,19 +170,11 @@ template <typename T> __device__ bool hx_ik_ll_copy(const hx_ik_args &a, unsigne
             continue;
         }
         unsigned pending = todo;
-        unsigned long long t0 = 0, waited = 0;
-        for (unsigned spin = 1; pending; spin++) {
-#pragma unroll
-            for (int u = 0; u < HX_BATCH; u++)
-                if ((pending >> u & 1) && hx_ll_get<T>(word[u], (unsigned)e, &v[u])) pending &= ~(1u << u);
-            if (!pending || spin % 64) continue;
-            const int wd = hx_watchdog(p.abort_flag, p.timeout_ns, t0, waited);
-            if (wd == HX_WATCH_WAIT) continue;
-            if (wd == HX_WATCH_EXPIRED) /* the message of the first word still missing */
-                hx_give_up(p, tb->msg[ph][from[__ffs(pending) - 1]].peer, a.phase, (long long)e, -1, HX_WAIT_FLAG, waited);
+        if (!hx_ll_wait<T, HX_BATCH>(p, word, pending, (unsigned)e, v, [&](unsigned left, unsigned long long waited) {
+                /* the message of the first word still missing */
+                hx_give_up(p, tb->msg[ph][from[__ffs(left) - 1]].peer, a.phase, (long long)e, -1, HX_WAIT_FLAG, waited);
+            }))
             ok = 0;
-            break;
-        }
 #pragma unroll
         for (int u = 0; u < HX_BATCH; u++)
             if ((todo >> u & 1) && !(pending >> u & 1)) *cell[u] = v[u];
