@@ -42,13 +42,6 @@ struct hx_src3 {
 
 __device__ __forceinline__ int hx_src3_cells(const hx_src3 &q) { return (q.hi[0] - q.lo[0]) * (q.hi[1] - q.lo[1]) * (q.hi[2] - q.lo[2]); }
 
-/* Cell i of box q, x fastest. */
-__device__ __forceinline__ void hx_src3_cell(const hx_src3 &q, int i, int c[3])
-{
-    const int w = q.hi[0] - q.lo[0], h = q.hi[1] - q.lo[1], row = i / w;
-    c[0] = q.lo[0] + (i - row * w), c[1] = q.lo[1] + row % h, c[2] = q.lo[2] + row / h;
-}
-
 /* A thread's walk over a box: cells start, start + step, ... with no division per cell. */
 struct hx_walk3 {
     int c[3], d[3], w, h;
