@@ -1,4 +1,4 @@
-/* (About 470 lines: one kernel, its ring and band lists, its polls and its in-place sweep, which
+/* (About 430 lines: one kernel, its ring and band lists, its polls and its in-place sweep, which
  * only it uses.)
  *
  * The resident persistent kernel in 3D (direct pattern): every block owns one tile of the rank's
