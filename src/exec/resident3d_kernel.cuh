@@ -1,5 +1,5 @@
-/* (About 430 lines: one kernel, its ring and band lists, its polls and its in-place sweep, which
- * only it uses.)
+/* (About 430 lines: one kernel, its ring and band lists and its in-place sweep, which only it
+ * uses.)
  *
  * The resident persistent kernel in 3D (direct pattern): every block owns one tile of the rank's
  * block for the whole run and keeps it in shared memory with a ring of H = depth x radius cells.

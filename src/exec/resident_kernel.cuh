@@ -1,4 +1,5 @@
-/* (About 510 lines: one kernel and its protocol, with the argument for its correctness beside the code, and the flagged-word polls the 3D kernel and ipc-put share.)
+/* (About 510 lines: one kernel and its protocol, with the argument for its correctness beside the
+ * code, and the flagged-word polls that the 3D kernel and ipc-put share.)
  *
  * The resident persistent kernel (2D, direct pattern): every block owns one tile of the rank's
  * block for the whole run and keeps it in shared memory with a ring of H = depth x radius cells,
