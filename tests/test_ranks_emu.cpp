@@ -87,9 +87,46 @@ template <typename T, int ST> static void run_stencil()
                     }
 }
 
+/* The 3D resident kernel's tiles for the blocks session 21 timed on H200s (132 SMs, 227 KB a block):
+ * a rank's 256x128x128 of floats, ring 2, gives 128 tiles of 32^3 with 672 threads (one block an
+ * SM); every shape keeps its limits (tiles on the SMs, buffer in the shared memory, two columns a
+ * thread of at most HX_RES3_THREADS); doubles get smaller tiles; a block too large for the GPU's
+ * shared memory gets none (the pass kernel streams it). */
+static void check_resident3d_shapes()
+{
+    struct {
+        int n[3], H;
+        size_t elem;
+        int fits, tx, ty, tz, threads;
+    } cases[] = {
+        {{256, 128, 128}, 2, 4, 1, 32, 32, 32, 672},
+        {{256, 128, 128}, 3, 4, 1, 0, 0, 0, 0},
+        {{128, 128, 128}, 2, 8, 1, 0, 0, 0, 0},
+        {{256, 256, 256}, 2, 4, 0, 0, 0, 0, 0},
+    };
+    for (const auto &c : cases) {
+        hx_resident_shape sh;
+        memset(&sh, 0, sizeof sh);
+        const int fits = hx_resident3d_choose(c.n[0], c.n[1], c.n[2], c.H, c.elem, 132, 227 << 10, emu_fake_occupancy, nullptr, &sh);
+        bool ok = fits == c.fits;
+        if (fits == 1) {
+            ok &= sh.grid == sh.ntx * sh.nty * sh.ntz && sh.grid <= 132 && sh.threads <= HX_RES3_THREADS && sh.threads % 32 == 0;
+            ok &= (long)(sh.tx + 2 * c.H) * (sh.ty + 2 * c.H) <= (long)HX_RES3_COLS * sh.threads;
+            ok &= sh.smem == (size_t)(sh.tx + 2 * c.H) * (sh.ty + 2 * c.H) * (sh.tz + 2 * c.H) * c.elem && sh.smem <= (227u << 10);
+            ok &= sh.ntx * sh.tx >= c.n[0] && sh.nty * sh.ty >= c.n[1] && sh.ntz * sh.tz >= c.n[2] && sh.ring == c.H && sh.pitch == sh.tx + 2 * c.H;
+            if (c.tx) ok &= sh.tx == c.tx && sh.ty == c.ty && sh.tz == c.tz && sh.threads == c.threads;
+        }
+        runs++;
+        if (!ok)
+            failures++, printf("FAIL resident 3D shape for %dx%dx%d ring %d, %zu-byte cells: fits %d, tiles %dx%dx%d (%d blocks of %d threads, %zu B)\n",
+                               c.n[0], c.n[1], c.n[2], c.H, c.elem, fits, sh.tx, sh.ty, sh.tz, sh.grid, sh.threads, sh.smem);
+    }
+}
+
 int main(void)
 {
     setvbuf(stdout, nullptr, _IOLBF, 0); /* a failure shows at once, before the next run's watchdog */
+    check_resident3d_shapes();
     EMU_EACH_STENCIL(run_stencil);
     printf("two ranks on the host, both grids at once: %d of %d runs (%d of the resident kernel, the others the pass kernel) "
            "bit-identical to the plain loop of the global problem (%ld launches of %ld blocks, %ld threads, %ld messages in all; "
