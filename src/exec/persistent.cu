@@ -179,7 +179,7 @@ static int occupancy(void *ctx, int threads, size_t smem, int *out)
 /* The resident kernel, where it applies: every ghost cell from a message of one phase (the direct
  * pattern: no forwarded ghosts), a ring that fits the ghost width, and tiles that fit on the GPU at
  * once (2D: resident_kernel.cuh; 3D: resident3d_kernel.cuh, only with HALOX_RESIDENT3D=1: on 4
- * H200s at 256^3 it takes 22.9 us a sweep at depth 3 against 17.2 for the pass kernel and 11.5 for
+ * H200s at 256^3 it takes 18.9 us a sweep at depth 3 against 17.0 for the pass kernel and 11.5 for
  * the cycle schedule, docs/results.md, session 21). The shape minimises the cells an SM updates per
  * sweep (its blocks x a tile and its average ring). Returns 1 when set up, 0 when it does not
  * apply, -1 on error. */

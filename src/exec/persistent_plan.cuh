@@ -3,7 +3,7 @@
  * calls it with the GPU's answers (SM count, shared memory, occupancy); the host tests
  * (tests/test_resident_emu.cpp, tests/test_pass_emu.cpp, tests/test_ranks_emu.cpp) call it with
  * stand-ins, so they launch the tiles the library would. Include after persistent_kernel.cuh and
- * resident_kernel.cuh (hx_pparams, hx_f3plan, HX_RES_K/V), and resident3d_kernel.cuh (HX_RES3_COLS). */
+ * resident_kernel.cuh (hx_pparams, hx_f3plan, HX_RES_K/V, HX_RES3_COLS/THREADS). */
 #ifndef HALOX_PERSISTENT_PLAN_CUH
 #define HALOX_PERSISTENT_PLAN_CUH
 

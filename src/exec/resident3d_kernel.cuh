@@ -10,16 +10,16 @@
  *
  * One buffer, not two: a 32^3 core with a ring of 2 is 187 KB of floats of the 227 KB a block may
  * have. The sweeps update it in place, marching up z: a thread keeps the old values of its columns
- * from z - R to z + R in registers, reads plane z's x and y neighbours from shared memory (loaded
- * one plane ahead), and stores the new plane after the block's barrier, when every thread has read
- * the old one. Nobody writes plane z + 1 before the next barrier, so the next plane's loads may be
- * issued before this one: HX_RES3_PLANES planes a barrier. The arithmetic is halox/stencil.h's.
+ * from z - R to z + K - 1 + R in registers, reads the x and y neighbours of K planes from shared
+ * memory, and stores the K new planes after the block's barrier, when every thread has read the
+ * old ones (K = HX_RES3_PLANES). Nobody writes a plane before the barrier that follows its
+ * readers' loads. The arithmetic is halox/stencil.h's.
  *
  * Opt-in (HALOX_RESIDENT3D=1, persistent.cu): on 4 H200s at 256^3 (a rank's block 256x128x128,
- * 128 tiles of 32^3) it takes 19.0 us a sweep at depth 3, against 17.0 for the pass kernel and
- * 11.5 for the best cycle setting. Per cycle on one GPU (HALOX_PROFILE=1): the sweeps 6.1-7.1 us
- * a sweep, the publish 4.0-6.8 us, the gather 13.4-21.5 us, which grows with the ring and is
- * where the next gain lies: not the wait (a grid barrier before it, so that every word is there,
+ * 128 tiles of 32^3) it takes 18.9-19.2 us a sweep at depth 3 (calls 5-7 of session 21), against
+ * 17.0 for the pass kernel and 11.5 for the best cycle setting. Per cycle on one GPU
+ * (HALOX_PROFILE=1): the sweeps 6.1-7.1 us a sweep, the publish 4.0-6.8 us, the gather 13.4-21.5
+ * us, which grows with the ring and is where the next gain lies: not the wait (a grid barrier before it, so that every word is there,
  * or a back-off between polls, left it as it was) but the reading (docs/results.md, session 21). */
 #ifndef HALOX_RESIDENT3D_KERNEL_CUH
 #define HALOX_RESIDENT3D_KERNEL_CUH
@@ -32,7 +32,8 @@ struct hx_rtile3 {
 };
 
 /* A box of cells and where their flagged words live: cell c is word (c0 - o0) + sy (c1 - o1) +
- * sz (c2 - o2) of base[par] (times HX_LL_WORDS). end: cells of the list up to this box. */
+ * sz (c2 - o2) of base[par] (times HX_LL_WORDS). end: cells of the list up to this box (set, not
+ * read since the gather walks box by box). */
 struct hx_src3 {
     int lo[3], hi[3], o[3], end, peer, msg;
     long sy, sz;

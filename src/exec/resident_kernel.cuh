@@ -39,8 +39,8 @@ template <typename T> __device__ __forceinline__ void hx_ll_put(unsigned long lo
 }
 /* Polls the pending cells of a batch (bit u of pending: from[u] not yet seen with tag e): every
  * load first, then the tags. Testing a load's tag before issuing the next would cost an L2 round
- * trip a cell (the 3D kernel, session 21: 24.5 us a cycle to gather a 32^3 tile's ring, 20 with this). Returns the
- * cells still pending; v[u] holds the others' values. */
+ * trip a cell (the 3D kernel, session 21: 24.5 us a cycle to gather a 32^3 tile's ring, 20 with
+ * this). Returns the cells still pending; v[u] holds the others' values. */
 template <typename T, int BATCH>
 __device__ __forceinline__ unsigned hx_ll_poll(const unsigned long long *const *from, unsigned pending, unsigned e, T *v)
 {

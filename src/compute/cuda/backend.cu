@@ -32,7 +32,7 @@ static void *cu_alloc(hx_backend *bk, size_t bytes)
         /* the memset runs on the legacy stream, which the backend's non-blocking streams do not wait for */
         if (e == cudaSuccess) e = cudaDeviceSynchronize();
         if (e == cudaSuccess) return p;
-        snprintf(bk->err, sizeof bk->err, "cudaMemset of %zu bytes on GPU %d failed: %s", bytes, bk->device,
+        snprintf(bk->err, sizeof bk->err, "zeroing %zu bytes on GPU %d failed: %s", bytes, bk->device,
                  cudaGetErrorString(e));
         cudaFree(p); /* the error above is the one to report */
     } else {
