@@ -134,6 +134,7 @@ template <typename T> static hx_ik_args &ik_args(ik_rank<T> &r, int q, int op, i
     ik_direct_msgs += __builtin_popcount(a.direct_mask);
 #endif
     a.plain = hx_ik_plain(&r.table, phase, HX_IK_NOFLAG(a)); /* as ipc_put.cu */
+    hx_ik_args_phase(&a, &r.table, phase);
     return a;
 }
 

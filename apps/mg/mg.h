@@ -51,6 +51,7 @@ typedef struct {
     hx_field p, q;     /* CG work fields, coarsest level only */
     mg_timers tm;
     int fresh;         /* ghost layers of u up to date (exchanged, or zeroed, and not smoothed past since) */
+    int f_fresh;       /* f's ring up to date: exchanged, or set with it (mg_setup_problem), since f was written */
 } mg_level;
 
 typedef enum { MG_BOTTOM_CG = 0, MG_BOTTOM_SMOOTH = 1 } mg_bottom_kind;

@@ -67,6 +67,7 @@ static int agglom_sub_cycle(mg_solver *s, int fmg)
     mg_solver *q = G->sub;
     mg_level *Q = &q->lev[0];
     TRY(hand_over(s, G->ctx, Q->layout, &Q->f, &Q->g, &G->coarse, q->comm, G->glob, 0));
+    Q->f_fresh = 0; /* its ring is not handed over */
     if (fmg) TRY(mg_sub_status(s, mg_fmg(q, 0)));
     else {
         /* a coarse-grid correction: level agg is only entered from the finer level with u = 0 */

@@ -230,6 +230,10 @@ MG_HD double mg_restrict_cell(const double *r, long p, long sy, long sz)
 
 /* trilinear (cell-centred: 3/4 toward the parent, 1/4 toward the neighbour on the child's side)
  * from the parent at pc; di = +-1, dj = +-sy, dk = +-sz of the coarse level point to the child's side */
+/* The coarse parent of fine cell i along an axis (local indices from 1, ghosts at 0, -1, ...): a floor
+ * division (for i > -64: ghost layers are far fewer), for the ghosts of an interpolation over a ring */
+MG_HD int mg_parent(int i) { return (i + 65) / 2 - 32; }
+
 MG_HD double mg_interp_linear_cell(const double *uc, long pc, long di, long dj, long dk)
 {
     const double w0 = 0.75, w1 = 0.25;

@@ -175,16 +175,18 @@ static int cpu_interp_pc(mg_kctx *k, const mg_geom *F, double *u, const mg_geom 
     return 0;
 }
 
-static int cpu_interp_linear(mg_kctx *k, const mg_geom *F, double *u, const mg_geom *C, const double *uc)
+static int cpu_interp_linear(mg_kctx *k, const mg_geom *F, double *u, const mg_geom *C, const double *uc, int ring)
 {
     (void)k;
+    int lo[3], hi[3];
+    mg_box(F, ring, lo, hi);
 #pragma omp parallel for schedule(static)
-    for (int kk = 1; kk <= F->n[2]; kk++)
-        for (int j = 1; j <= F->n[1]; j++)
-            for (int i = 1; i <= F->n[0]; i++) {
+    for (int kk = lo[2]; kk <= hi[2]; kk++)
+        for (int j = lo[1]; j <= hi[1]; j++)
+            for (int i = lo[0]; i <= hi[0]; i++) {
                 const long di = (i & 1) ? -1 : 1, dj = (j & 1) ? -C->sy : C->sy, dk = (kk & 1) ? -C->sz : C->sz;
                 u[IDX(F, i, j, kk)] =
-                    mg_interp_linear_cell(uc, IDX(C, (i + 1) / 2, (j + 1) / 2, (kk + 1) / 2), di, dj, dk);
+                    mg_interp_linear_cell(uc, IDX(C, mg_parent(i), mg_parent(j), mg_parent(kk)), di, dj, dk);
             }
     return 0;
 }
@@ -238,10 +240,12 @@ static int cpu_dot(mg_kctx *k, const mg_geom *g, const double *a, const double *
 static int cpu_set_rhs(mg_kctx *k, const mg_geom *g, const mg_pde *P, double *f)
 {
     (void)k;
+    int lo[3], hi[3];
+    mg_box(g, g->ghost - 1, lo, hi);
 #pragma omp parallel for schedule(static)
-    for (int kk = 1; kk <= g->n[2]; kk++)
-        for (int j = 1; j <= g->n[1]; j++)
-            for (int i = 1; i <= g->n[0]; i++)
+    for (int kk = lo[2]; kk <= hi[2]; kk++)
+        for (int j = lo[1]; j <= hi[1]; j++)
+            for (int i = lo[0]; i <= hi[0]; i++)
                 f[IDX(g, i, j, kk)] = mg_rhs_at(P, g->il2, mg_centre(g, 0, i), mg_centre(g, 1, j), mg_centre(g, 2, kk));
     return 0;
 }

@@ -212,9 +212,12 @@ int cu_interp_pc(mg_kctx *k, const mg_geom *F, double *u, const mg_geom *C, cons
     return 0;
 }
 
-int cu_interp_linear(mg_kctx *k, const mg_geom *F, double *u, const mg_geom *C, const double *uc)
+int cu_interp_linear(mg_kctx *k, const mg_geom *F, double *u, const mg_geom *C, const double *uc, int ring)
 {
-    LAUNCH(k_interp_linear, cells_grid(F), cells_block, ST(k)->st, *F, u, *C, uc);
+    int lo[3], hi[3];
+    mg_box(F, ring, lo, hi);
+    LAUNCH(k_interp_linear, cells_grid(hi[0] - lo[0] + 1, hi[1] - lo[1] + 1, hi[2] - lo[2] + 1), cells_block, ST(k)->st, *F, u,
+           *C, uc, ring);
     LAUNCHED(k, "linear interpolation kernel");
     return 0;
 }
@@ -246,7 +249,9 @@ int cu_dot(mg_kctx *k, const mg_geom *g, const double *a, const double *b, doubl
 
 int cu_set_rhs(mg_kctx *k, const mg_geom *g, const mg_pde *P, double *f)
 {
-    LAUNCH(k_set_rhs, cells_grid(g), cells_block, ST(k)->st, *g, *P, f);
+    int lo[3], hi[3];
+    mg_box(g, g->ghost - 1, lo, hi);
+    LAUNCH(k_set_rhs, cells_grid(hi[0] - lo[0] + 1, hi[1] - lo[1] + 1, hi[2] - lo[2] + 1), cells_block, ST(k)->st, *g, *P, f);
     LAUNCHED(k, "right-hand side kernel");
     return 0;
 }

@@ -114,12 +114,16 @@ __global__ void k_interp_pc(mg_geom F, double *u, mg_geom C, const double *uc)
     u[at(F, i, j, k)] += uc[at(C, (i + 1) / 2, (j + 1) / 2, (k + 1) / 2)];
 }
 
-__global__ void k_interp_linear(mg_geom F, double *u, mg_geom C, const double *uc)
+/* over mg_box(ring), from its low corner */
+__global__ void k_interp_linear(mg_geom F, double *u, mg_geom C, const double *uc, int ring)
 {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x + 1, j = blockIdx.y * blockDim.y + threadIdx.y + 1, k = blockIdx.z + 1;
-    if (i > F.n[0] || j > F.n[1]) return;
+    int lo[3], hi[3];
+    mg_box(&F, ring, lo, hi);
+    const int i = blockIdx.x * blockDim.x + threadIdx.x + lo[0], j = blockIdx.y * blockDim.y + threadIdx.y + lo[1];
+    const int k = blockIdx.z + lo[2];
+    if (i > hi[0] || j > hi[1]) return;
     const long di = (i & 1) ? -1 : 1, dj = (j & 1) ? -C.sy : C.sy, dk = (k & 1) ? -C.sz : C.sz;
-    u[at(F, i, j, k)] = mg_interp_linear_cell(uc, at(C, (i + 1) / 2, (j + 1) / 2, (k + 1) / 2), di, dj, dk);
+    u[at(F, i, j, k)] = mg_interp_linear_cell(uc, at(C, mg_parent(i), mg_parent(j), mg_parent(k)), di, dj, dk);
 }
 
 __global__ void k_axpy2(mg_geom g, double *u, double *r, const double *p, const double *q, double alpha)
@@ -166,10 +170,14 @@ __global__ void k_error(mg_geom g, const double *u, double *part, double *pmax)
     pmax[(long)(k - 1) * g.n[0] + (i - 1)] = mx;
 }
 
+/* over mg_box(ghost - 1), from its low corner */
 __global__ void k_set_rhs(mg_geom g, mg_pde P, double *f)
 {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x + 1, j = blockIdx.y * blockDim.y + threadIdx.y + 1, k = blockIdx.z + 1;
-    if (i > g.n[0] || j > g.n[1]) return;
+    int lo[3], hi[3];
+    mg_box(&g, g.ghost - 1, lo, hi);
+    const int i = blockIdx.x * blockDim.x + threadIdx.x + lo[0], j = blockIdx.y * blockDim.y + threadIdx.y + lo[1];
+    const int k = blockIdx.z + lo[2];
+    if (i > hi[0] || j > hi[1]) return;
     f[at(g, i, j, k)] = mg_rhs_at(&P, g.il2, mg_centre(&g, 0, i), mg_centre(&g, 1, j), mg_centre(&g, 2, k));
 }
 

@@ -102,15 +102,18 @@ typedef struct {
     int (*restrict8)(mg_kctx *k, const mg_geom *fine, const double *r, const mg_geom *coarse, double *fc);
     /* u (fine owned) += its parent in uc (piecewise constant) */
     int (*interp_pc)(mg_kctx *k, const mg_geom *fine, double *u, const mg_geom *coarse, const double *uc);
-    /* u (fine owned) = trilinear interpolation of uc, whose ghosts must be valid */
-    int (*interp_linear)(mg_kctx *k, const mg_geom *fine, double *u, const mg_geom *coarse, const double *uc);
+    /* u = trilinear interpolation of uc over mg_box(ring) of the fine level: a fine ghost layer k reads
+     * uc's ghost layers up to k / 2 + 1, which must be valid */
+    int (*interp_linear)(mg_kctx *k, const mg_geom *fine, double *u, const mg_geom *coarse, const double *uc, int ring);
     /* CG: u += alpha p, r -= alpha q; p = r + beta p */
     int (*axpy2)(mg_kctx *k, const mg_geom *g, double *u, double *r, const double *p, const double *q, double alpha);
     int (*xpby)(mg_kctx *k, const mg_geom *g, double *p, const double *r, double beta);
     /* this rank's sum of a * b over the owned cells, in the deterministic order of mg_cell.h */
     int (*dot)(mg_kctx *k, const mg_geom *g, const double *a, const double *b, double *sum);
 
-    /* f = the manufactured right-hand side at the cell centres (owned cells) */
+    /* f = the manufactured right-hand side at the cell centres, over mg_box(ghost - 1): the ring's f
+     * is the neighbours' owned f by the same expression at the same global cells, so a level whose f
+     * is set needs no exchange of it */
     int (*set_rhs)(mg_kctx *k, const mg_geom *g, const mg_pde *P, double *f);
     /* Helmholtz coefficients: alpha at cell centres, beta at the low faces of cells 1..n+1 of
      * each axis, then dinv = 1 / diagonal on the owned cells; with ghost > 1 the same over

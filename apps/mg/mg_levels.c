@@ -361,6 +361,7 @@ int mg_setup_problem(mg_solver *s, int l)
     if (s->k->zero(&s->kc, &L->g, D(&L->u)) || s->k->zero(&s->kc, &L->g, D(&L->f)) ||
         s->k->set_rhs(&s->kc, &L->g, &s->pde, D(&L->f)))
         return mg_kfail(s, "setting the right-hand side");
+    L->f_fresh = 1; /* set_rhs sets the ring too */
     return HX_OK;
 }
 

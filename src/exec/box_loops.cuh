@@ -67,12 +67,12 @@ typedef struct {
     int lo[3], w, h;
 } hx_msg_view;
 
-__device__ __forceinline__ void hx_msgs_view(const hx_dev_table *tb, int ph, int nmsg, bool pack, unsigned take, hx_msg_view *v)
+__device__ __forceinline__ void hx_msgs_view(const hx_dev_msg *msgs, int nmsg, bool pack, unsigned take, hx_msg_view *v)
 {
     const int lane = (int)(threadIdx.x & 31);
     long cells = 0;
     if (lane < nmsg) {
-        const hx_dev_msg &dm = tb->msg[ph][lane];
+        const hx_dev_msg &dm = msgs[lane];
         const hx_box &b = pack ? dm.send_box : dm.recv_box;
         for (int a = 0; a < 3; a++) v[lane].lo[a] = b.lo[a];
         v[lane].w = b.hi[0] - b.lo[0];
@@ -101,7 +101,7 @@ __device__ __forceinline__ T *hx_msgs_cell(const hx_msg_view *v, long j, T *f, l
     return f + sy * y + sz * z + x;
 }
 
-/* Every message of phase ph copied at once (pack: field f -> each neighbour's receive slot of
+/* Every message of a phase (msgs: its nmsg messages, tb->msg[ph] or a kernel argument's copy) copied at once (pack: field f -> each neighbour's receive slot of
  * parity par, or with `stage` into each message's local stage; else each of this rank's receive
  * slots -> f; a slot in its box's row-major order), by the k-th of nb blocks (the pass kernel:
  * every block of the grid; a role of the role kernel: its blocks). The cells of all the messages
@@ -112,12 +112,11 @@ __device__ __forceinline__ T *hx_msgs_cell(const hx_msg_view *v, long j, T *f, l
  * exchange has 26. Every thread of the block must call it (a barrier: the message offsets go to
  * shared memory). */
 template <typename T, bool DELTA = false>
-__device__ void hx_copy_msgs(const hx_dev_table *tb, int ph, int par, long sy, long sz, int k, int nb, T *f, bool pack,
+__device__ void hx_copy_msgs(const hx_dev_msg *msgs, int nmsg, int par, long sy, long sz, int k, int nb, T *f, bool pack,
                              bool stage = false, unsigned skip_mask = 0, const long *delta = nullptr)
 {
     __shared__ hx_msg_view view[HX_MAX_MSGS + 1];
-    const int nmsg = tb->nmsg[ph];
-    if (threadIdx.x < 32) hx_msgs_view(tb, ph, nmsg, pack, ~skip_mask, view); /* skip_mask's: another loop moves them */
+    if (threadIdx.x < 32) hx_msgs_view(msgs, nmsg, pack, ~skip_mask, view); /* skip_mask's: another loop moves them */
     __syncthreads();
     const long n = view[nmsg].start, stride = (long)nb * blockDim.x;
     int m = 0; /* the message of this thread's cell: its cells only move forward */
@@ -130,7 +129,7 @@ __device__ void hx_copy_msgs(const hx_dev_table *tb, int ph, int par, long sy, l
             if (j >= n) continue;
             long i;
             T *cell = hx_msgs_cell(view, j, f, sy, sz, m, i);
-            const hx_dev_msg &dm = tb->msg[ph][m];
+            const hx_dev_msg &dm = msgs[m];
             /* DELTA (ipc-put's HX_IK_SELF_DIRECT): pack into the field at delta[m] from the cell */
             T *slot = DELTA ? cell + delta[m] : (T *)(pack ? (stage ? dm.stage : dm.remote_recv[par]) : dm.my_recv[par]) + i;
             v[u] = __ldcg(pack ? cell : slot);

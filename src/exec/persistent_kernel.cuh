@@ -199,15 +199,21 @@ __device__ __forceinline__ bool hx_wait_flag(const hx_pparams &p, const hx_dev_m
     return true;
 }
 
-/* The whole block waits until every message of phase ph has reached exchange e (a thread a message;
- * messages in skip_mask, bit m, carry no flag); false on every thread when one of them gave up or saw
- * another give up. */
-__device__ __forceinline__ bool hx_wait_phase(const hx_pparams &p, int ph, long long e, long long sweep, unsigned skip_mask = 0)
+/* The whole block waits until each of the nmsg messages msgs of phase ph has reached exchange e (a
+ * thread a message; messages in skip_mask, bit m, carry no flag); false on every thread when one of
+ * them gave up or saw another give up. */
+__device__ __forceinline__ bool hx_wait_msgs(const hx_pparams &p, const hx_dev_msg *msgs, int nmsg, int ph, long long e,
+                                             long long sweep, unsigned skip_mask = 0)
 {
     bool mine = true;
-    if ((int)threadIdx.x < p.table->nmsg[ph] && !((skip_mask >> threadIdx.x) & 1u))
-        mine = hx_wait_flag(p, p.table->msg[ph][threadIdx.x], ph, e, sweep);
+    if ((int)threadIdx.x < nmsg && !((skip_mask >> threadIdx.x) & 1u)) mine = hx_wait_flag(p, msgs[threadIdx.x], ph, e, sweep);
     return __syncthreads_and(mine) != 0;
+}
+
+/* hx_wait_msgs on phase ph of the device table. */
+__device__ __forceinline__ bool hx_wait_phase(const hx_pparams &p, int ph, long long e, long long sweep, unsigned skip_mask = 0)
+{
+    return hx_wait_msgs(p, p.table->msg[ph], p.table->nmsg[ph], ph, e, sweep, skip_mask);
 }
 
 /* One exchange (number e) of field f: put, signal, wait, unpack, phase by phase. */
@@ -226,7 +232,7 @@ template <typename T, int NET = HX_NET_STORE> __device__ bool hx_dev_exchange(co
     const bool skip = p.skip_from && e >= p.skip_from;
     for (int ph = 0; ph < tb->nphases; ph++) {
         const int nmsg = tb->nmsg[ph];
-        if (!skip) hx_copy_msgs<T>(tb, ph, par, p.sy, p.sz, (int)blockIdx.x, (int)gridDim.x, f, true, NET == HX_NET_SHMEM);
+        if (!skip) hx_copy_msgs<T>(tb->msg[ph], nmsg, par, p.sy, p.sz, (int)blockIdx.x, (int)gridDim.x, f, true, NET == HX_NET_SHMEM);
         if (!hx_grid_sync(p, e, sweep, true)) return false;
         if constexpr (NET == HX_NET_SHMEM) {
             for (int m = (int)blockIdx.x; m < nmsg && !skip; m += (int)gridDim.x) /* block-wide calls */
@@ -236,7 +242,7 @@ template <typename T, int NET = HX_NET_STORE> __device__ bool hx_dev_exchange(co
             hx_store_release_sys(tb->msg[ph][threadIdx.x].remote_flag, (unsigned long long)e);
         }
         if (!hx_wait_phase(p, ph, e, sweep)) return false;
-        hx_copy_msgs<T>(tb, ph, par, p.sy, p.sz, (int)blockIdx.x, (int)gridDim.x, f, false);
+        hx_copy_msgs<T>(tb->msg[ph], nmsg, par, p.sy, p.sz, (int)blockIdx.x, (int)gridDim.x, f, false);
         if (!hx_grid_sync(p, e, sweep)) return false;
     }
     return true;

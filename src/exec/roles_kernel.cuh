@@ -137,7 +137,7 @@ template <typename T> __device__ void hx_role_send(const hx_pparams &p, const T 
     const hx_dev_table *tb = p.table;
     const int par = (int)(e & 1);
     const bool skip = p.skip_from && e >= p.skip_from;
-    for (int ph = 0; ph < tb->nphases && !skip; ph++) hx_copy_msgs<T>(tb, ph, par, p.sy, p.sz, k, ns, (T *)f, true);
+    for (int ph = 0; ph < tb->nphases && !skip; ph++) hx_copy_msgs<T>(tb->msg[ph], tb->nmsg[ph], par, p.sy, p.sz, k, ns, (T *)f, true);
     __syncthreads();
     if (threadIdx.x == 0) {
         __threadfence_system(); /* cumulative after the block's barrier: the block's puts before the count */
@@ -157,7 +157,7 @@ template <typename T> __device__ bool hx_role_receive(const hx_pparams &p, T *f,
     const int par = (int)(e & 1);
     for (int ph = 0; ph < tb->nphases; ph++)
         if (!hx_wait_phase(p, ph, e, sweep)) return false;
-    for (int ph = 0; ph < tb->nphases; ph++) hx_copy_msgs<T>(tb, ph, par, p.sy, p.sz, k, nr, f, false);
+    for (int ph = 0; ph < tb->nphases; ph++) hx_copy_msgs<T>(tb->msg[ph], tb->nmsg[ph], par, p.sy, p.sz, k, nr, f, false);
     __syncthreads();
     if (threadIdx.x == 0) {
         __threadfence(); /* cumulative after the block's barrier: the block's unpack before the count */

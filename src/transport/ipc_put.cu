@@ -115,9 +115,14 @@ int hx_ipc_put_check(hx_ipc_put *k, char *err, size_t n)
                             "that neighbour never put it", w->rank, w->waited_s, w->peer, w->phase, w->exchange), -1;
 }
 
-template <typename T> __global__ void __launch_bounds__(IK_THREADS) ik_put(hx_ik_args a) { hx_ik_put<T>(a); }
-template <typename T> __global__ void __launch_bounds__(IK_THREADS) ik_get(hx_ik_args a) { hx_ik_get<T>(a); }
-template <typename T> __global__ void __launch_bounds__(IK_PUTGET_THREADS) ik_putget(hx_ik_args a) { hx_ik_putget<T>(a); }
+/* __grid_constant__: the kernels index the argument's message copy (hx_ik_args.msg) without first
+ * copying the argument to local memory */
+template <typename T> __global__ void __launch_bounds__(IK_THREADS) ik_put(const __grid_constant__ hx_ik_args a) { hx_ik_put<T>(a); }
+template <typename T> __global__ void __launch_bounds__(IK_THREADS) ik_get(const __grid_constant__ hx_ik_args a) { hx_ik_get<T>(a); }
+template <typename T> __global__ void __launch_bounds__(IK_PUTGET_THREADS) ik_putget(const __grid_constant__ hx_ik_args a)
+{
+    hx_ik_putget<T>(a);
+}
 
 /* Blocks of `threads` for a phase: enough for HX_BATCH cells a thread, at most two per SM. */
 static int blocks_for(const hx_ipc_put *k, int phase, int threads)
@@ -169,6 +174,7 @@ int hx_ipc_put_launch(hx_ipc_put *k, hx_ik_kind kind, int phase, void *stream, v
     memcpy(a.self_to, k->self_to[phase], sizeof a.self_to);
 #endif
     a.plain = hx_ik_plain(&k->host, phase, HX_IK_NOFLAG(a));
+    hx_ik_args_phase(&a, &k->host, phase);
     int threads = IK_THREADS, blocks;
     if (kind == HX_IK_PUTGET) putget_shape(k, phase, &blocks, &threads);
     else blocks = blocks_for(k, phase, threads);

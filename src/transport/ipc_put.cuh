@@ -21,7 +21,7 @@
 #include "exec/resident_kernel.cuh"
 
 typedef struct {
-    hx_pparams p;                /* used: field[0], sy, sz, table, timeout_ns, watch, abort_flag, rank, skip_from */
+    hx_pparams p;                /* used: field[0], sy, sz, timeout_ns, watch, abort_flag, rank, skip_from */
     int phase;
     int first;                   /* the first phase's put: this exchange takes the next number */
     unsigned long long *seq;     /* exchanges begun on this transport (device) */
@@ -31,7 +31,21 @@ typedef struct {
     unsigned direct_mask;        /* bit m: message m is copied into this rank's ghosts (HX_IK_SELF_DIRECT) */
     int plain;                   /* some message of the phase goes as a plain copy with a flag (hx_ik_plain) */
     signed char self_to[HX_MAX_MSGS]; /* for those: the incoming message whose receive box it fills */
+    /* The phase's messages, a copy of p.table's row (hx_ik_args_phase): the kernels read them from
+     * their parameters (a __grid_constant__ argument, the constant cache) instead of the table in
+     * global memory, where each exchange's first reads missed L2 one after another (the count, then
+     * the boxes, then the slot addresses: about 1.5-3 us of a multigrid put-get of a few KB on four
+     * H200s, session 22's trace). About 3.8 KB: kernel arguments may take 32 KB since CUDA 12.1. */
+    int nmsg;
+    hx_dev_msg msg[HX_MAX_MSGS];
 } hx_ik_args;
+
+/* Fills a's copy of phase ph's messages from the table (host; ipc_put.cu and the emulator test). */
+static inline void hx_ik_args_phase(hx_ik_args *a, const hx_dev_table *tb, int ph)
+{
+    a->nmsg = tb->nmsg[ph];
+    for (int m = 0; m < tb->nmsg[ph]; m++) a->msg[m] = tb->msg[ph][m];
+}
 
 /* Messages of phase ph that rank sends to itself (a periodic axis of one rank); the same bits
  * name the incoming messages that come from itself, since those are the same messages. */
@@ -133,12 +147,11 @@ static inline unsigned hx_ik_ll_mask(const hx_dev_table *tb, int ph, size_t elem
 template <typename T> __device__ bool hx_ik_ll_copy(const hx_ik_args &a, unsigned long long e, bool pack)
 {
     const hx_pparams &p = a.p;
-    const hx_dev_table *tb = p.table;
-    const int par = (int)(e & 1), W = HX_LL_WORDS(T), ph = a.phase, nmsg = tb->nmsg[ph];
+    const int par = (int)(e & 1), W = HX_LL_WORDS(T), nmsg = a.nmsg;
     __shared__ hx_msg_view view[HX_MAX_MSGS + 1];
     __shared__ int ok;
     if (threadIdx.x == 0) ok = 1;
-    if (threadIdx.x < 32) hx_msgs_view(tb, ph, nmsg, pack, a.ll_mask, view);
+    if (threadIdx.x < 32) hx_msgs_view(a.msg, nmsg, pack, a.ll_mask, view);
     __syncthreads();
     const long n = view[nmsg].start, stride = (long)gridDim.x * blockDim.x;
     T *f = (T *)p.field[0];
@@ -155,7 +168,7 @@ template <typename T> __device__ bool hx_ik_ll_copy(const hx_ik_args &a, unsigne
             if (j >= n) continue;
             long i;
             cell[u] = hx_msgs_cell(view, j, f, p.sy, p.sz, m, i);
-            const hx_dev_msg &dm = tb->msg[ph][m];
+            const hx_dev_msg &dm = a.msg[m];
             word[u] = (unsigned long long *)(pack ? dm.remote_recv[par] : dm.my_recv[par]) + i * W;
             from[u] = m;
             todo |= 1u << u;
@@ -172,7 +185,7 @@ template <typename T> __device__ bool hx_ik_ll_copy(const hx_ik_args &a, unsigne
         unsigned pending = todo;
         if (!hx_ll_wait<T, HX_BATCH>(p, word, pending, (unsigned)e, v, [&](unsigned left, unsigned long long waited) {
                 /* the message of the first word still missing */
-                hx_give_up(p, tb->msg[ph][from[__ffs(left) - 1]].peer, a.phase, (long long)e, -1, HX_WAIT_FLAG, waited);
+                hx_give_up(p, a.msg[from[__ffs(left) - 1]].peer, a.phase, (long long)e, -1, HX_WAIT_FLAG, waited);
             }))
             ok = 0;
 #pragma unroll
@@ -230,14 +243,13 @@ __device__ __forceinline__ void hx_ik_fence_last()
 template <typename T> __device__ void hx_ik_direct_copy(const hx_ik_args &a)
 {
     const hx_pparams &p = a.p;
-    const hx_dev_table *tb = p.table;
     __shared__ long delta[HX_MAX_MSGS];
     const int m = (int)threadIdx.x;
-    if (m < tb->nmsg[a.phase] && ((a.direct_mask >> m) & 1u)) { /* before hx_copy_msgs's barrier */
-        const hx_box &s = tb->msg[a.phase][m].send_box, &r = tb->msg[a.phase][a.self_to[m]].recv_box;
+    if (m < a.nmsg && ((a.direct_mask >> m) & 1u)) { /* before hx_copy_msgs's barrier */
+        const hx_box &s = a.msg[m].send_box, &r = a.msg[a.self_to[m]].recv_box;
         delta[m] = (long)(r.lo[0] - s.lo[0]) + p.sy * (r.lo[1] - s.lo[1]) + p.sz * (r.lo[2] - s.lo[2]);
     }
-    hx_copy_msgs<T, true>(tb, a.phase, 0, p.sy, p.sz, (int)blockIdx.x, (int)gridDim.x, (T *)p.field[0], true, false,
+    hx_copy_msgs<T, true>(a.msg, a.nmsg, 0, p.sy, p.sz, (int)blockIdx.x, (int)gridDim.x, (T *)p.field[0], true, false,
                           ~a.direct_mask, delta);
 }
 #endif
@@ -254,7 +266,7 @@ template <typename T> __device__ unsigned long long hx_ik_put_part(const hx_ik_a
         if (a.ll_mask) hx_ik_ll_copy<T>(a, e, true);
 #endif
         if (a.plain)
-            hx_copy_msgs<T>(p.table, a.phase, (int)(e & 1), p.sy, p.sz, (int)blockIdx.x, (int)gridDim.x, (T *)p.field[0], true,
+            hx_copy_msgs<T>(a.msg, a.nmsg, (int)(e & 1), p.sy, p.sz, (int)blockIdx.x, (int)gridDim.x, (T *)p.field[0], true,
                             false, HX_IK_NOFLAG(a));
 #if HX_IK_SELF_DIRECT
         if (a.direct_mask) hx_ik_direct_copy<T>(a);
@@ -265,7 +277,7 @@ template <typename T> __device__ unsigned long long hx_ik_put_part(const hx_ik_a
     }
     __syncthreads();
     HX_IK_MARK(1);
-    const int nmsg = p.table->nmsg[a.phase];
+    const int nmsg = a.nmsg;
     /* the last block sets the flags; the #else branch is the default, written as it was timed
      * (folding both into one form changed the default's SASS) */
 #if HX_IK_SELF_FIRST
@@ -277,11 +289,11 @@ template <typename T> __device__ unsigned long long hx_ik_put_part(const hx_ik_a
             if (self && !skip) {
                 hx_fence_acq_rel_gpu(); /* the readers are this GPU's blocks */
                 for (int m = 0; m < nmsg; m++)
-                    if ((self >> m) & 1u) hx_store_relaxed_sys(p.table->msg[a.phase][m].remote_flag, e);
+                    if ((self >> m) & 1u) hx_store_relaxed_sys(a.msg[m].remote_flag, e);
             }
             if (others) hx_ik_fence_last();
             for (int m = 0; m < nmsg && !skip; m++)
-                if ((others >> m) & 1u) hx_store_relaxed_sys(p.table->msg[a.phase][m].remote_flag, e);
+                if ((others >> m) & 1u) hx_store_relaxed_sys(a.msg[m].remote_flag, e);
 #else
     const bool flags = (HX_IK_NOFLAG(a) & ((1u << nmsg) - 1u)) != ((1u << nmsg) - 1u); /* some message goes with a flag */
     if (threadIdx.x == 0 && (flags || a.first)) {
@@ -293,9 +305,9 @@ template <typename T> __device__ unsigned long long hx_ik_put_part(const hx_ik_a
             for (int m = 0; m < nmsg && !skip; m++)
                 if (!((HX_IK_NOFLAG(a) >> m) & 1u)) {
 #ifdef HX_IK_RELEASE_EACH /* a tuning build: session 12's release store per flag */
-                    hx_store_release_sys(p.table->msg[a.phase][m].remote_flag, e);
+                    hx_store_release_sys(a.msg[m].remote_flag, e);
 #else
-                    hx_store_relaxed_sys(p.table->msg[a.phase][m].remote_flag, e);
+                    hx_store_relaxed_sys(a.msg[m].remote_flag, e);
 #endif
                 }
 #endif
@@ -317,10 +329,10 @@ template <typename T> __device__ void hx_ik_get_part(const hx_ik_args &a, unsign
     if (a.ll_mask && !hx_ik_ll_copy<T>(a, e, false)) return;
 #endif
 #if HX_IK_SELF_FIRST
-    const unsigned self = ((1u << p.table->nmsg[a.phase]) - 1u) & ~HX_IK_NOFLAG(a) & a.self_mask;
+    const unsigned self = ((1u << a.nmsg) - 1u) & ~HX_IK_NOFLAG(a) & a.self_mask;
     if (self) { /* its own messages, while the neighbours' are on their way */
-        if (!hx_wait_phase(p, a.phase, (long long)e, -1, ~self)) return;
-        hx_copy_msgs<T>(p.table, a.phase, (int)(e & 1), p.sy, p.sz, (int)blockIdx.x, (int)gridDim.x, (T *)p.field[0], false,
+        if (!hx_wait_msgs(p, a.msg, a.nmsg, a.phase, (long long)e, -1, ~self)) return;
+        hx_copy_msgs<T>(a.msg, a.nmsg, (int)(e & 1), p.sy, p.sz, (int)blockIdx.x, (int)gridDim.x, (T *)p.field[0], false,
                         false, ~self);
     }
 #else
@@ -328,10 +340,12 @@ template <typename T> __device__ void hx_ik_get_part(const hx_ik_args &a, unsign
 #endif
     /* flagged words carry no flag */
     if (a.plain) {
-        if (!hx_wait_phase(p, a.phase, (long long)e, -1, HX_IK_NOFLAG(a) | self)) return;
+        if (!hx_wait_msgs(p, a.msg, a.nmsg, a.phase, (long long)e, -1, HX_IK_NOFLAG(a) | self)) return;
         HX_IK_MARK(3);
-        hx_copy_msgs<T>(p.table, a.phase, (int)(e & 1), p.sy, p.sz, (int)blockIdx.x, (int)gridDim.x, (T *)p.field[0], false,
+        hx_copy_msgs<T>(a.msg, a.nmsg, (int)(e & 1), p.sy, p.sz, (int)blockIdx.x, (int)gridDim.x, (T *)p.field[0], false,
                         false, HX_IK_NOFLAG(a) | self);
+    } else {
+        HX_IK_MARK(3); /* no flag to wait for: the trace's step takes no time */
     }
     HX_IK_MARK(4);
 #if !HX_IK_LL_FIRST

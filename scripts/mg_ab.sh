@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# On the GPU machine: halox mg weak scaling, builds side by side (256^3 a rank, FMG, ipc-put, direct):
+# one GPU with this build, then NGPU ranks with each binary of BINS ("label:binary ..."; a bare name
+# is in the build folder), REPS alternated rounds (default 3), medians and weak efficiencies at the end.
+# Usage: BINS="old:halox-old new:halox" [REPS=3] [MGOPTS=...] scripts/mg_ab.sh build-dev
+set -u
+cd "$(dirname "$0")/.."
+DEVICE_NAME=mgab
+. scripts/device_run.sh
+for f in "$B"/halox-*.gz; do [ -e "$f" ] && gunzip -kf "$f" && chmod +x "${f%.gz}"; done
+BINS=${BINS:-new:halox}
+O=${MGOPTS:---transport ipc-put --pattern direct}
+for rep in $(seq ${REPS:-3}); do
+    mg_run "one-np1-$rep" 1 -- $O
+    for b in $BINS; do H=$(bin_of "$b") mg_run "${b%%:*}-np$NGPU-$rep" "$NGPU" -- $O; done
+done | tee "$OUT/lines.txt"
+med() { grep "^$1-np" "$OUT/lines.txt" | sed 's/.*F-cycle median \([0-9.e+-]*\) s.*/\1/' | sort -g | awk '{v[NR] = $1} END {if (NR) print v[int((NR + 1) / 2)]}'; }
+one=$(med one)
+echo "one GPU: F-cycle median $one s"
+for b in $BINS; do
+    m=$(med "${b%%:*}")
+    echo "${b%%:*} on $NGPU: F-cycle median $m s, weak efficiency $(awk -v a="$one" -v b="$m" 'BEGIN {printf "%.1f%%", 100 * a / b}')"
+done
