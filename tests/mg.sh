@@ -142,6 +142,15 @@ for np in 1 2 8; do
     run $np ag$np --size 32 --agglomerate 64 --bottom smooth --repeat 1 && check_solve ag$np
     run $np agcg$np --size 64 --agglomerate 512 --repeat 1 && check_solve agcg$np
 done
+# the direct bottom solver (the default where the coarsest level is on one rank, as here) against CG:
+# the same errors; and without agglomeration on one rank (direct on the distributed solver's own level)
+run 2 agdir2 --size 64 --agglomerate 512 --bottom direct --repeat 1 && check_solve agdir2
+run 2 agcgb2 --size 64 --agglomerate 512 --bottom cg --repeat 1 && check_solve agcgb2
+[ -s "$TMP/agdir2.csv" ] && [ -s "$TMP/agcgb2.csv" ] && same_errors agdir2 agcgb2 && same_checksums agcg2 agdir2
+awk -F, 'NR > 1 && $24 == 0 && $48 != 0 { bad = 1 } END { exit bad }' "$TMP/agdir2.csv" 2>/dev/null ||
+    bad "agdir2: the direct bottom solver reported CG iterations"
+run 1 dir1 --size 32 --agglomerate 0 --bottom direct --repeat 1 && check_solve dir1
+run 1 cgb1 --size 32 --agglomerate 0 --bottom cg --repeat 1 && [ -s "$TMP/dir1.csv" ] && same_errors dir1 cgb1
 for np in 2 8; do
     [ -s "$TMP/ag1.csv" ] && [ -s "$TMP/ag$np.csv" ] && same_checksums ag1 ag$np
     [ -s "$TMP/agcg1.csv" ] && [ -s "$TMP/agcg$np.csv" ] && same_checksums agcg1 agcg$np
@@ -374,6 +383,7 @@ if [ -z "$gpus" ] || [ "$gpus" -eq 0 ]; then
 fi
 expect_input_error 8 "does not split evenly" --size 33
 expect_input_error 8 "needs 3" --size 8
+expect_input_error 2 "needs the coarsest level" --size 32 --agglomerate 0 --bottom direct
 expect_input_error 1 "needs 3" --size 32 --coarse 16
 expect_input_error 1 "relative residual norm between 0 and 1" --tol 2
 expect_input_error 2 "has 4 ranks but the job has 2" --grid 2x2x1

@@ -54,7 +54,9 @@ typedef struct {
     int f_fresh;       /* f's ring up to date: exchanged, or set with it (mg_setup_problem), since f was written */
 } mg_level;
 
-typedef enum { MG_BOTTOM_CG = 0, MG_BOTTOM_SMOOTH = 1 } mg_bottom_kind;
+/* MG_BOTTOM_AUTO: direct where the coarsest level is on one rank and small enough (mg_direct.c),
+ * else CG; resolved per solver by mg_create */
+typedef enum { MG_BOTTOM_CG = 0, MG_BOTTOM_SMOOTH = 1, MG_BOTTOM_DIRECT = 2, MG_BOTTOM_AUTO = 3 } mg_bottom_kind;
 typedef enum { MG_SMOOTHER_GSRB = 0, MG_SMOOTHER_CHEBY = 1 } mg_smoother_kind;
 
 typedef struct {
@@ -129,6 +131,9 @@ struct mg_solver {
     double lambda_max;      /* bound of the spectrum of D^-1 A (every level) */
     double cheby_c1[MG_MAX_DEGREE], cheby_c2[MG_MAX_DEGREE];
     long bottom_iters;      /* CG iterations, summed */
+    mg_bottom_kind bottom_used; /* the bottom solver this solver runs (AUTO resolved; agglomerated: its sub-solver's) */
+    double *chol, *chol_work; /* MG_BOTTOM_DIRECT: the coarsest operator's Cholesky factor (chol_n^2), a vector */
+    long chol_n;
     char err[400];
 
     /* mg_graphs.c: how GPU work is issued now (MG_EAGER outside mg_fmg), whether this transport's
@@ -209,5 +214,13 @@ int mg_sub_status(mg_solver *s, int st);
 /* Collective: gather f of level s->agg onto rank 0 and hand it to the sub-solver's ranks, run there
  * one V-cycle from zero (fmg 0) or one F-cycle (fmg 1), bring its u back into u of level s->agg. */
 int mg_agglom_cycle(mg_solver *s, int fmg);
+/* ghosts of fld on level L from the neighbours, and the boundary condition (mg_cycles.c) */
+int mg_exchange(mg_solver *s, mg_level *L, hx_field *fld);
+/* the direct bottom solver (mg_direct.c): whether this solver's coarsest level can have it, its
+ * factorisation (collective over the solver's one rank), a solve of level L (the coarsest) */
+int mg_direct_possible(const mg_solver *s);
+int mg_direct_setup(mg_solver *s);
+int mg_direct_solve(mg_solver *s, mg_level *L);
+void mg_direct_free(mg_solver *s);
 
 #endif

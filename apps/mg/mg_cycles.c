@@ -140,6 +140,8 @@ static int exchange_u(mg_solver *s, mg_level *L)
 
 static int exchange(mg_solver *s, mg_level *L, hx_field *fld) { return exchange_bc(s, L, fld, 1); }
 
+int mg_exchange(mg_solver *s, mg_level *L, hx_field *fld) { return exchange(s, L, fld); }
+
 /* the rings' f, where the smoothers update rings (has_ring) and f was written since its last
  * exchange (restricted into this level, or handed over by the agglomeration): the finest level's f,
  * set with its ring, is exchanged never, four GPUs' largest message of an F-cycle (session 22) */
@@ -370,8 +372,10 @@ static int bottom(mg_solver *s, mg_level *L)
     TRY(mg_sync(s));
     const double t0 = MPI_Wtime();
     s->gsusp = 1; /* eager: CG's iterations depend on the data (mg_graphs.c) */
-    if (s->bottom == MG_BOTTOM_SMOOTH && has_ring(L)) TRY(exchange_f(s, L));
-    const int st = s->bottom == MG_BOTTOM_SMOOTH ? smooth(s, L, s->bottom_sweeps) : bottom_cg(s, L);
+    if (s->bottom_used == MG_BOTTOM_SMOOTH && has_ring(L)) TRY(exchange_f(s, L));
+    const int st = s->bottom_used == MG_BOTTOM_SMOOTH   ? smooth(s, L, s->bottom_sweeps)
+                   : s->bottom_used == MG_BOTTOM_DIRECT ? mg_direct_solve(s, L)
+                                                        : bottom_cg(s, L);
     s->gsusp = 0;
     TRY(st);
     TRY(mg_sync(s));

@@ -262,6 +262,26 @@ static void agglom_destroy(mg_solver *s)
     memset(G, 0, sizeof *G);
 }
 
+/* The bottom solver of a solver that solves its coarsest level itself (no agglomeration): auto
+ * becomes direct where mg_direct_possible, else CG; direct asked where it is not possible is an
+ * error, agreed by the solver's ranks (all see the same rank count and coarsest grid). */
+static int bottom_create(mg_solver *s)
+{
+    s->bottom_used = s->bottom;
+    if (s->bottom != MG_BOTTOM_AUTO && s->bottom != MG_BOTTOM_DIRECT) return HX_OK;
+    const int can = mg_direct_possible(s);
+    char msg[400];
+    const int *n = s->shape[s->nlev - 1];
+    snprintf(msg, sizeof msg, "mg: --bottom direct needs the coarsest level (%dx%dx%d cells) on one rank and at most "
+             "1024 cells: use --bottom auto or cg, or --agglomerate", n[0], n[1], n[2]);
+    if (mg_fail_agreed(s, !can && s->bottom == MG_BOTTOM_DIRECT, msg)) return HX_ERR_INPUT;
+    s->bottom_used = can ? MG_BOTTOM_DIRECT : MG_BOTTOM_CG;
+    if (!can) return HX_OK;
+    const int st = mg_direct_setup(s);
+    snprintf(msg, sizeof msg, "%s", s->err);
+    return mg_fail_agreed(s, st != HX_OK, msg) ? HX_ERR_RUNTIME : HX_OK;
+}
+
 int mg_create(mg_solver *s, hx_context *ctx, const int shape[3], const int pgrid[3], int nlev,
               const char *transport, hx_pattern pattern)
 {
@@ -334,12 +354,13 @@ int mg_create(mg_solver *s, hx_context *ctx, const int shape[3], const int pgrid
     if (!bad) bad = s->k->sync(&s->kc);
     snprintf(msg, sizeof msg, "mg (rank %d): setting the coefficients: %s", s->rank, s->kc.err);
     if (mg_fail_agreed(s, bad, msg)) return HX_ERR_RUNTIME;
-    return s->agg ? agglom_create(s, transport, pattern) : HX_OK;
+    return s->agg ? agglom_create(s, transport, pattern) : bottom_create(s);
 }
 
 void mg_destroy(mg_solver *s)
 {
     agglom_destroy(s);
+    mg_direct_free(s);
     if (s->kc_ready) s->k->fini(&s->kc);
     s->kc_ready = 0;
     for (int l = s->nlev - 1; l >= 0; l--) {

@@ -14,7 +14,8 @@
 #include "options.h"
 #include "run.h"
 
-static const hx_opt_choice bottoms[] = {{"cg", MG_BOTTOM_CG}, {"smooth", MG_BOTTOM_SMOOTH}, {NULL, 0}};
+static const hx_opt_choice bottoms[] = {
+    {"auto", MG_BOTTOM_AUTO}, {"direct", MG_BOTTOM_DIRECT}, {"cg", MG_BOTTOM_CG}, {"smooth", MG_BOTTOM_SMOOTH}, {NULL, 0}};
 static const hx_opt_choice smoothers[] = {{"gsrb", MG_SMOOTHER_GSRB}, {"cheby", MG_SMOOTHER_CHEBY}, {NULL, 0}};
 static const hx_opt_choice problems[] = {{"poisson", 0}, {"helmholtz", 1}, {NULL, 0}};
 static const hx_opt_choice backends[] = {
@@ -90,9 +91,11 @@ static const hx_option mg_options[] = {
      .help = "smoother applications (red-black sweeps, or Chebyshev polynomials) before and after each "
              "coarse-grid correction",
      F(nu), .seen_at = AT(nu_seen)},
-    {.name = "bottom", .type = HX_OPT_CHOICE, .choices = bottoms, .def = "cg", .group = "solver",
-     .help = "coarsest-level solver: conjugate gradients to a relative residual of 1e-12, or "
-             "--bottom-sweeps smoother applications (no global reduction)",
+    {.name = "bottom", .type = HX_OPT_CHOICE, .choices = bottoms, .def = "auto", .group = "solver",
+     .help = "coarsest-level solver: direct (the coarsest operator's Cholesky factor, made once; the coarsest level "
+             "on one rank, as with agglomeration, and at most 1024 cells), conjugate gradients to a relative residual "
+             "of 1e-12, or --bottom-sweeps smoother applications (no global reduction); auto: direct where it can, "
+             "else cg",
      F(bottom)},
     {.name = "bottom-sweeps", .type = HX_OPT_INT, .meta = "S", .lo = 1, .hi = 100000, .def = "50",
      .group = "solver", .what = "a number of smoother applications", .help = "applications of --bottom smooth",

@@ -60,7 +60,10 @@ static int level_ranks(const mg_report *r, int l)
 }
 static const char *smoother_name(int k) { return k == MG_SMOOTHER_CHEBY ? "cheby" : "gsrb"; }
 static const char *problem_name(int p) { return p ? "helmholtz" : "poisson"; }
-static const char *bottom_name(int b) { return b == MG_BOTTOM_CG ? "cg" : "smooth"; }
+static const char *bottom_name(int b)
+{
+    return b == MG_BOTTOM_CG ? "cg" : b == MG_BOTTOM_SMOOTH ? "smooth" : b == MG_BOTTOM_DIRECT ? "direct" : "auto";
+}
 static double fine_cells(const mg_result *q) { return (double)q->shape[0] * q->shape[1] * q->shape[2]; }
 static int is_cube(const int n[3]) { return n[0] == n[1] && n[1] == n[2]; }
 static int min3(const int v[3]) { return v[0] < v[1] ? (v[0] < v[2] ? v[0] : v[2]) : (v[1] < v[2] ? v[1] : v[2]); }
@@ -332,7 +335,10 @@ static void print_table(FILE *out, const mg_report *r)
         fprintf(out, "  V-cycle: %d+%d red-black Gauss-Seidel sweeps (%s)", c->nu, c->nu,
                 c->ghosts > 1 ? "deep ghosts: an exchange serves up to --ghosts colours" : "an exchange before each colour");
     fprintf(out, ", piecewise-constant restriction and interpolation; bottom %s",
-            c->bottom == MG_BOTTOM_CG ? "CG (relative residual 1e-12)" : "smoother");
+            c->bottom == MG_BOTTOM_CG       ? "CG (relative residual 1e-12)"
+            : c->bottom == MG_BOTTOM_DIRECT ? "direct (Cholesky)"
+            : c->bottom == MG_BOTTOM_AUTO   ? "direct (Cholesky) on one rank, else CG"
+                                            : "smoother");
     if (c->bottom == MG_BOTTOM_SMOOTH) fprintf(out, " (%d)", c->bottom_sweeps);
     fprintf(out, "\n  FMG (F-cycle): trilinear interpolation, one V-cycle per level; %d timed solves after 1 warm-up\n",
             c->repeat);
