@@ -1,4 +1,4 @@
-/* (About 410 lines: the smoothers, transfers and cycles share the timing and exchange helpers at
+/* (About 440 lines: the smoothers, transfers and cycles share the timing and exchange helpers at
  * the top, which would otherwise become an internal interface.)
  * halox mg: smoothers, residual, transfers, bottom solver, V- and F-cycles, written once over
  * the kernel table (mg_kernels.h) and hx_exchange_run on every level. Public API only.
