@@ -2,7 +2,11 @@
 # On the GPU machine: halox mg weak scaling, builds side by side (256^3 a rank, FMG, ipc-put, direct):
 # one GPU with this build, then NGPU ranks with each binary of BINS ("label:binary ..."; a bare name
 # is in the build folder), REPS alternated rounds (default 3), medians and weak efficiencies at the end.
-# Usage: BINS="old:halox-old new:halox" [REPS=3] [MGOPTS=...] scripts/mg_ab.sh build-dev
+# CLOCKS=1 also logs every GPU's SM clock, memory clock and power every 100 ms (nvidia-smi) into
+# $OUT/clocks.csv, and each run's start time into lines.txt: the one-GPU F-cycle is bimodal from run
+# to run (2.8 or 3.2 ms, session 22) while its step-by-step tables are not, so the graph replays
+# differ; clocks are a first suspect.
+# Usage: BINS="old:halox-old new:halox" [REPS=3] [MGOPTS=...] [CLOCKS=1] scripts/mg_ab.sh build-dev
 set -u
 cd "$(dirname "$0")/.."
 DEVICE_NAME=mgab
@@ -10,11 +14,19 @@ DEVICE_NAME=mgab
 for f in "$B"/halox-*.gz; do [ -e "$f" ] && gunzip -kf "$f" && chmod +x "${f%.gz}"; done
 BINS=${BINS:-new:halox}
 O=${MGOPTS:---transport ipc-put --pattern direct}
+smi=
+if [ "${CLOCKS:-0}" = 1 ]; then
+    nvidia-smi --query-gpu=timestamp,index,clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv -lms 100 \
+        >"$OUT/clocks.csv" 2>&1 &
+    smi=$!
+fi
+stamp() { [ "${CLOCKS:-0}" = 1 ] && printf '%s ' "$(date +%H:%M:%S.%N | cut -c1-12)"; }
 for rep in $(seq ${REPS:-3}); do
-    mg_run "one-np1-$rep" 1 -- $O
-    for b in $BINS; do H=$(bin_of "$b") mg_run "${b%%:*}-np$NGPU-$rep" "$NGPU" -- $O; done
+    stamp; mg_run "one-np1-$rep" 1 -- $O
+    for b in $BINS; do stamp; H=$(bin_of "$b") mg_run "${b%%:*}-np$NGPU-$rep" "$NGPU" -- $O; done
 done | tee "$OUT/lines.txt"
-med() { grep "^$1-np" "$OUT/lines.txt" | sed 's/.*F-cycle median \([0-9.e+-]*\) s.*/\1/' | sort -g | awk '{v[NR] = $1} END {if (NR) print v[int((NR + 1) / 2)]}'; }
+[ -n "$smi" ] && kill "$smi"
+med() { grep -E "^([0-9:.]+ )?$1-np" "$OUT/lines.txt" | sed 's/.*F-cycle median \([0-9.e+-]*\) s.*/\1/' | sort -g | awk '{v[NR] = $1} END {if (NR) print v[int((NR + 1) / 2)]}'; }
 one=$(med one)
 echo "one GPU: F-cycle median $one s"
 for b in $BINS; do
