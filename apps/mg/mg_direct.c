@@ -22,7 +22,7 @@ static long owned_cells(const mg_level *B) { return (long)B->g.n[0] * B->g.n[1] 
 int mg_direct_possible(const mg_solver *s)
 {
     int size = 0;
-    MPI_Comm_size(s->comm, &size);
+    if (MPI_Comm_size(s->comm, &size) != MPI_SUCCESS) return 0; /* then CG, or direct's refusal */
     return size == 1 && owned_cells(&s->lev[s->nlev - 1]) <= MG_DIRECT_MAX;
 }
 
