@@ -131,7 +131,8 @@ struct mg_solver {
     double lambda_max;      /* bound of the spectrum of D^-1 A (every level) */
     double cheby_c1[MG_MAX_DEGREE], cheby_c2[MG_MAX_DEGREE];
     long bottom_iters;      /* CG iterations, summed */
-    mg_bottom_kind bottom_used; /* the bottom solver this solver runs (AUTO resolved; agglomerated: its sub-solver's) */
+    mg_bottom_kind bottom_used; /* the bottom solver it runs, AUTO resolved (set by mg_create where the solver
+                                   solves its coarsest level itself; with agglomeration its sub-solver does) */
     double *chol, *chol_work; /* MG_BOTTOM_DIRECT: the coarsest operator's Cholesky factor (chol_n^2), a vector */
     long chol_n;
     char err[400];
@@ -216,8 +217,10 @@ int mg_sub_status(mg_solver *s, int st);
 int mg_agglom_cycle(mg_solver *s, int fmg);
 /* ghosts of fld on level L from the neighbours, and the boundary condition (mg_cycles.c) */
 int mg_exchange(mg_solver *s, mg_level *L, hx_field *fld);
-/* the direct bottom solver (mg_direct.c): whether this solver's coarsest level can have it, its
+/* the direct bottom solver (mg_direct.c): the largest coarsest level it factors (a factor of n^2
+ * doubles: 8 MiB), whether this solver's coarsest level can have it, its
  * factorisation (collective over the solver's one rank), a solve of level L (the coarsest) */
+#define MG_DIRECT_MAX 1024
 int mg_direct_possible(const mg_solver *s);
 int mg_direct_setup(mg_solver *s);
 int mg_direct_solve(mg_solver *s, mg_level *L);

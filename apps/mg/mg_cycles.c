@@ -138,9 +138,7 @@ static int exchange_u(mg_solver *s, mg_level *L)
     return HX_OK;
 }
 
-static int exchange(mg_solver *s, mg_level *L, hx_field *fld) { return exchange_bc(s, L, fld, 1); }
-
-int mg_exchange(mg_solver *s, mg_level *L, hx_field *fld) { return exchange(s, L, fld); }
+int mg_exchange(mg_solver *s, mg_level *L, hx_field *fld) { return exchange_bc(s, L, fld, 1); }
 
 /* the rings' f, where the smoothers update rings (has_ring) and f was written since its last
  * exchange (restricted into this level, or handed over by the agglomeration): the finest level's f,
@@ -351,7 +349,7 @@ static int bottom_cg(mg_solver *s, mg_level *L)
     rr0 = rr;
     for (int it = 0; it < s->bottom_maxit && rr > 0 && sqrt(rr) > s->bottom_tol * sqrt(rr0); it++) {
         double pq = 0, rrn = 0;
-        TRY(exchange(s, L, &L->p));
+        TRY(mg_exchange(s, L, &L->p));
         K(s->k->residual(&s->kc, &L->g, &L->A, D(&L->q), D(&L->p), NULL), "CG operator");
         TRY(global_dot(s, L, &L->p, &L->q, &pq));
         const double alpha = rr / pq;

@@ -14,9 +14,6 @@
 
 #include "mg.h"
 
-/* the largest coarsest level factored (a factor of n^2 doubles: 8 MiB) */
-#define MG_DIRECT_MAX 1024
-
 static long owned_cells(const mg_level *B) { return (long)B->g.n[0] * B->g.n[1] * B->g.n[2]; }
 
 int mg_direct_possible(const mg_solver *s)

@@ -273,7 +273,7 @@ static int bottom_create(mg_solver *s)
     char msg[400];
     const int *n = s->shape[s->nlev - 1];
     snprintf(msg, sizeof msg, "mg: --bottom direct needs the coarsest level (%dx%dx%d cells) on one rank and at most "
-             "1024 cells: use --bottom auto or cg, or --agglomerate", n[0], n[1], n[2]);
+             "%d cells: use --bottom auto or cg, or --agglomerate", n[0], n[1], n[2], MG_DIRECT_MAX);
     if (mg_fail_agreed(s, !can && s->bottom == MG_BOTTOM_DIRECT, msg)) return HX_ERR_INPUT;
     s->bottom_used = can ? MG_BOTTOM_DIRECT : MG_BOTTOM_CG;
     if (!can) return HX_OK;
