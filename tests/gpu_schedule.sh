@@ -32,8 +32,9 @@ resident_modes="1 0"
 export HALOX_PASS3D=rows   # HALOX_PASS3D=march: the 3D passes march register windows (below)
 export HALOX_PASS2D=tiles  # the 2D passes of several sweeps in shared-memory tiles; the march below
 export HALOX_FUSED3D_LANES= # 16 or 32: the fused 3D passes' tile rows of floats (unset: the cost model's)
+export HALOX_RESIDENT3D=    # 1: the 3D resident kernel (opt-in; below)
 # (LD_LIBRARY_PATH: where nccl's device path finds the NCCL release it was built with)
-run_case() { RUN_MPI="${RUN_EXTRA:-} -x HALOX_RESIDENT -x HALOX_SHARE_GPU -x HALOX_PASS3D -x HALOX_PASS2D -x HALOX_FUSED3D_LANES${LD_LIBRARY_PATH:+ -x LD_LIBRARY_PATH}" verify_case 3 --backend cuda --transport "$TR" "$@"; }
+run_case() { RUN_MPI="-x HALOX_RESIDENT -x HALOX_RESIDENT3D -x HALOX_SHARE_GPU -x HALOX_PASS3D -x HALOX_PASS2D -x HALOX_FUSED3D_LANES${LD_LIBRARY_PATH:+ -x LD_LIBRARY_PATH}" verify_case 3 --backend cuda --transport "$TR" "$@"; }
 for sched in persistent fused; do
     run_case --schedule $sched --size 131x67 --depth 3 --iters 14 --repeat 2 --pattern direct
     run_case --schedule $sched --size 256x256 --depth 8 --fuse 8 --iters 37 --pattern direct
@@ -58,17 +59,15 @@ for res in $resident_modes; do
 done
 [ "$HALOX_SHARE_GPU" = 1 ] || export HALOX_RESIDENT=auto
 # the 3D resident kernel (opt-in, HALOX_RESIDENT3D=1: resident3d_kernel.cuh): many tiles, partial
-# ones, rings of 1 to 3 and star13's of 2, both boundaries and dtypes, norms
+# ones, rings of 2 and 3 (jacobi7 at depths 2 and 3, star13 at depth 1), both boundaries and dtypes, norms
 if [ "$HALOX_SHARE_GPU" != 1 ]; then
     export HALOX_RESIDENT3D=1 RUN_KNOB="HALOX_RESIDENT3D=1 "
-    RUN_X="-x HALOX_RESIDENT3D"
     for sched in persistent fused; do
-        RUN_EXTRA=$RUN_X run_case --schedule $sched --size 67x45x39 --depth 3 --iters 11 --pattern direct --repeat 2
-        RUN_EXTRA=$RUN_X run_case --schedule $sched --size 128x96x80 --depth 2 --iters 9 --pattern direct --boundary fixed --norm-every 4
-        RUN_EXTRA=$RUN_X run_case --schedule $sched --size 50x61x44 --stencil star13 --depth 1 --iters 7 --pattern direct --dtype double
+        run_case --schedule $sched --size 67x45x39 --depth 3 --iters 11 --pattern direct --repeat 2
+        run_case --schedule $sched --size 128x96x80 --depth 2 --iters 9 --pattern direct --boundary fixed --norm-every 4
+        run_case --schedule $sched --size 50x61x44 --stencil star13 --depth 1 --iters 7 --pattern direct --dtype double
     done
-    unset HALOX_RESIDENT3D
-    RUN_KNOB=
+    export HALOX_RESIDENT3D= RUN_KNOB=
 fi
 # the 3D passes marching register windows in z (HALOX_PASS3D=march, pass3d_march.cuh)
 export HALOX_PASS3D=march RUN_KNOB="HALOX_PASS3D=march "

@@ -70,6 +70,7 @@ template <typename T, int ST> static void run_stencil()
                             pb.levels = 1 + k % 3;
                             pb.sms = pb.resident ? 1 + k % 3 : 2, pb.per_sm_cap = k % 2;
                             pb.march = !pb.resident && k % 2; /* every other pass run: the 2D march (passes of 2 and 1) */
+                            pb.inplace = pb.resident && k % 2 ? 1 + k % 3 : 0; /* every other resident run: one buffer in bands */
                         } else {
                             pb.global[0] = 15, pb.global[1] = 9, pb.global[2] = 13;
                             /* the resident kernel: blocks of at least its ring (10 for star13 at depth 5) */

@@ -27,7 +27,10 @@
 #include "halox/plan.h"
 #include "emu_ranks.h" /* emu_fake_occupancy */
 
-static int failures = 0, runs = 0, launches = 0, forced = 0, stale_seen = 0, tiles_seen[64];
+static int failures = 0, runs = 0, launches = 0, forced = 0, stale_seen = 0, tiles_seen[64], inplace_runs = 0, bands_seen = 0;
+/* > 0: the one-buffer sweep (resident_sweep.cuh) in bands of at most 1 + (run % inplace_cap) rows
+ * of runs, so that small tiles cross many bands; 0: two buffers */
+static int inplace_cap = 0;
 
 /* values in [-0.5, 0.5), different for every seed */
 template <typename T> static void fill(T *f, size_t n, uint64_t seed)
@@ -156,12 +159,15 @@ static void launch(rank_state<T> &s, const hx_resident_shape &sh, const rcase &c
     p.abort_flag = &s.abort_flag;
     p.bar = s.bar;
     p.cur_out = &s.cur;
-    p.ntx = sh.ntx, p.nty = sh.nty, p.ring = sh.ring;
+    p.ntx = sh.ntx, p.nty = sh.nty, p.ring = sh.ring, p.inplace = sh.inplace;
     p.ll_mail[0] = s.mail.data();
     p.ll_mail[1] = s.mail.data() + s.mail.size() / 2;
     hx_emu_reverse_blocks(c.order == 1);
     hx_emu_grid_order(c.order > 1 ? (unsigned long long)c.order : 0);
-    hx_emu_launch_grid(dim3((unsigned)sh.grid), dim3((unsigned)sh.threads), sh.smem, [&] { hx_resident_kernel<T, ST>(p); });
+    hx_emu_launch_grid(dim3((unsigned)sh.grid), dim3((unsigned)sh.threads), sh.smem, [&] {
+        if (p.inplace) hx_resident_kernel<T, ST, true>(p);
+        else hx_resident_kernel<T, ST>(p);
+    });
     launches++;
     norms.assign(acc.begin(), acc.begin() + nnorm);
 }
@@ -187,16 +193,23 @@ static long run(const rcase &c, int depth, hx_boundary bnd, long s1, long s2, lo
          * forced shape too large for a block of 1024 threads or for the emulator's 16384 fibers
          * falls back to them */
         int sms = c.sms > 0 ? c.sms : 2, fits = 0;
-        while (sms <= 16 && (fits = hx_resident_choose(s.d.local[0], s.d.local[1], H, sizeof(T), sms, 227 << 10, emu_fake_occupancy,
-                                                       nullptr, &sh)) != 1)
+        while (sms <= 16 && (fits = hx_resident_choose(s.d.local[0], s.d.local[1], H, sizeof(T), sms, 227 << 10, inplace_cap ? 1 : -1,
+                                                       emu_fake_occupancy, nullptr, &sh)) != 1)
             sms++;
         if (fits != 1) return printf("FAIL: no resident shape for %dx%d on up to 16 SMs\n", c.nx, c.ny), failures++, -1;
     } else { /* forced tiles, the fewest threads of persistent.cu's three whose two runs each cover the region */
-        sh.tx = c.tx, sh.ty = c.ty, sh.ring = H, sh.pitch = c.tx + 2 * H;
+        sh.tx = c.tx, sh.ty = c.ty, sh.ring = H, sh.pitch = hx_resident_pitch(c.tx, H, sizeof(T), inplace_cap > 0);
         sh.ntx = (c.nx + c.tx - 1) / c.tx, sh.nty = (c.ny + c.ty - 1) / c.ty, sh.grid = sh.ntx * sh.nty;
-        sh.smem = hx_resident_smem(sh.pitch, c.ty, H, sizeof(T));
         sh.threads = units <= 512 ? 256 : units <= 1024 ? 512 : 1024;
+        sh.inplace = inplace_cap ? HX_RES_BAND_RUNS(sizeof(T)) * sh.threads / (sh.pitch / HX_RES_V1(sizeof(T))) : 0;
+        sh.smem = hx_resident_smem(sh.pitch, c.ty, H, sizeof(T), sh.inplace);
         forced++;
+    }
+    if (inplace_cap) {
+        const int per = 1 + runs % inplace_cap, rb = sh.ty + 2 * H;
+        if (per < sh.inplace) sh.inplace = per;
+        inplace_runs++;
+        bands_seen += (rb + K * sh.inplace - 1) / (K * sh.inplace) > 1;
     }
     tiles_seen[sh.ntx * sh.nty < 64 ? sh.ntx * sh.nty : 63]++;
     const size_t cells = (size_t)hx_alloc_cells(&s.d), W = sizeof(T) / 4;
@@ -239,6 +252,7 @@ static long run(const rcase &c, int depth, hx_boundary bnd, long s1, long s2, lo
         else if (s.watch.progress != exch0 + (l ? e2 : e1)) what = "the progress word is not the last exchange";
         else if (s.bar[0] != 0 || s.bar[32] != (unsigned)(l + 1)) what = "the grid barrier's counters are off";
         else if (memcmp(before[1 - last].data(), s.field[1 - last].data(), cells * sizeof(T))) what = "the other buffer was written";
+        else if (sh.inplace && sh.smem != hx_resident_smem(sh.pitch, sh.ty, H, sizeof(T), 1)) what = "the one-buffer shape's shared memory is off";
         for (size_t i = 0; i < cells && !what; i++)
             if (!owned[i] && memcmp(&before[last][i], &s.field[last][i], sizeof(T))) what = "a ghost cell was written";
     }
@@ -252,9 +266,9 @@ static long run(const rcase &c, int depth, hx_boundary bnd, long s1, long s2, lo
     runs++;
     if (what && report) {
         failures++;
-        printf("FAIL %s %s depth %d %s %dx%d tiles %dx%d (%dx%d blocks of %d) cur %d order %d sweeps %ld+%ld: %s", sizeof(T) == 4 ? "float" : "double",
-               ST == HX_STAR9 ? "star9" : "jacobi5", depth, bnd == HX_PERIODIC ? "periodic" : "fixed", c.nx, c.ny, sh.tx, sh.ty,
-               sh.ntx, sh.nty, sh.threads, c.cur0, c.order, s1, s2, what);
+        printf("FAIL %s %s depth %d %s %dx%d tiles %dx%d (%dx%d blocks of %d, bands of %d) cur %d order %d sweeps %ld+%ld: %s",
+               sizeof(T) == 4 ? "float" : "double", ST == HX_STAR9 ? "star9" : "jacobi5", depth, bnd == HX_PERIODIC ? "periodic" : "fixed",
+               c.nx, c.ny, sh.tx, sh.ty, sh.ntx, sh.nty, sh.threads, sh.inplace, c.cur0, c.order, s1, s2, what);
         for (size_t i = 0; bad && i < cells; i++)
             if (owned[i] && memcmp(&u[i], &s.field[s.cur][i], sizeof(T))) {
                 printf(" (%ld cells; first at x=%d y=%d: %.9g, want %.9g)", bad, (int)(i % (size_t)s.d.alloc[0]) - s.d.ghost[0],
@@ -295,12 +309,17 @@ template <typename T, int ST> static void run_stencil()
 
 int main(void)
 {
-    run_stencil<float, HX_JACOBI5>();
-    run_stencil<double, HX_JACOBI5>();
-    run_stencil<float, HX_STAR9>();
-    run_stencil<double, HX_STAR9>();
+    for (inplace_cap = 0; inplace_cap <= 3; inplace_cap += 3) { /* two buffers, then one in bands */
+        run_stencil<float, HX_JACOBI5>();
+        run_stencil<double, HX_JACOBI5>();
+        run_stencil<float, HX_STAR9>();
+        run_stencil<double, HX_STAR9>();
+    }
+    if (bands_seen < inplace_runs / 2)
+        failures++, printf("FAIL: only %d of %d one-buffer runs crossed more than one band\n", bands_seen, inplace_runs);
     printf("resident kernel on the host: %d of %d runs (%d launches, all blocks resident) bit-identical to the plain loop; "
-           "%d with forced tiles; %d restarted counts seen; tiles per run:", runs - failures, runs, launches, forced, stale_seen);
+           "%d with forced tiles; %d restarted counts seen; %d in one buffer (%d of them in several bands); tiles per run:",
+           runs - failures, runs, launches, forced, stale_seen, inplace_runs, bands_seen);
     for (int k = 0; k < 64; k++)
         if (tiles_seen[k]) printf(" %d (%dx)", k, tiles_seen[k]);
     printf("\n");

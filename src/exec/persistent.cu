@@ -36,7 +36,7 @@ struct hx_device_run {
     int grid, threads, levels, tx, ty, pitch;
     size_t smem;
     /* resident kernel: tiles stay in shared memory for the whole run */
-    int resident, ntx, nty, ring, tz, ntz;
+    int resident, ntx, nty, ring, tz, ntz, inplace;
     int shmem_api; /* the pass kernel puts with the NVSHMEM device API */
     int roles; /* the role-based fused kernel (roles_kernel.cuh, HALOX_ROLES=1) */
     int march2d; /* the 2D passes march register windows (pass2d_march.cuh) */
@@ -85,8 +85,11 @@ static kernel_fn pick_kernel(hx_dtype t, hx_stencil_id st, bool march2d)
     return (three_d ? !rows : march2d) ? march[t == HX_DOUBLE][st] : table[t == HX_DOUBLE][st];
 }
 
-static kernel_fn pick_resident(hx_dtype t, hx_stencil_id st)
+static kernel_fn pick_resident(hx_dtype t, hx_stencil_id st, int inplace)
 {
+    if (st == HX_JACOBI5 && inplace)
+        return t == HX_DOUBLE ? hx_resident_kernel<double, HX_JACOBI5, true> : hx_resident_kernel<float, HX_JACOBI5, true>;
+    if (st == HX_STAR9 && inplace) return t == HX_DOUBLE ? hx_resident_kernel<double, HX_STAR9, true> : hx_resident_kernel<float, HX_STAR9, true>;
     if (st == HX_JACOBI5) return t == HX_DOUBLE ? hx_resident_kernel<double, HX_JACOBI5> : hx_resident_kernel<float, HX_JACOBI5>;
     if (st == HX_STAR9) return t == HX_DOUBLE ? hx_resident_kernel<double, HX_STAR9> : hx_resident_kernel<float, HX_STAR9>;
     if (st == HX_JACOBI7) return t == HX_DOUBLE ? hx_resident3d_kernel<double, HX_JACOBI7> : hx_resident3d_kernel<float, HX_JACOBI7>;
@@ -189,8 +192,11 @@ static int setup_resident(hx_sim *s, const hx_dev_table *table, int sms)
     const hx_decomp *d = s->d;
     const char *env = getenv("HALOX_RESIDENT");
     const char *env3 = getenv("HALOX_RESIDENT3D");
+    /* HALOX_RESIDENT_INPLACE=1: the one-buffer sweep wherever a tile fits (to compare), 0: never */
+    const char *envi = getenv("HALOX_RESIDENT_INPLACE");
+    const int inplace = !envi ? 0 : strcmp(envi, "1") == 0 ? 1 : strcmp(envi, "0") == 0 ? -1 : 0;
     const int H = s->opt.depth * s->radius, W = d->local[0], Hy = d->local[1], dev = s->bk->device;
-    kernel_fn kernel = pick_resident(s->bk->dtype, s->bk->stencil);
+    kernel_fn kernel = pick_resident(s->bk->dtype, s->bk->stencil, 0), kernel1 = pick_resident(s->bk->dtype, s->bk->stencil, 1);
     if ((env && strcmp(env, "0") == 0) || (d->dim == 3 && !(env3 && strcmp(env3, "1") == 0)) || !kernel) return 0;
     for (int a = 0; a < d->dim; a++)
         if (H > d->ghost[a]) return 0;
@@ -200,25 +206,35 @@ static int setup_resident(hx_sim *s, const hx_dev_table *table, int sms)
     if (share && strcmp(share, "1") == 0) return 0;
     for (int ph = 1; ph < table->nphases; ph++)
         if (table->nmsg[ph]) return 0;
-    int optin = 0;
+    int optin = 0, most = 0;
     cudaFuncAttributes fa;
-    DEV_TRY(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-    DEV_TRY(cudaFuncGetAttributes(&fa, (const void *)kernel));
-    optin -= (int)fa.sharedSizeBytes; /* the dynamic part: the block's static shared memory counts too */
-    DEV_TRY(cudaFuncSetAttribute((void *)kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optin));
+    DEV_TRY(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    optin = most;
+    /* the dynamic part: the block's static shared memory counts too. The one-buffer kernel (2D;
+     * 3D has none) takes the same threads and registers (__launch_bounds__(1024)): the occupancy
+     * query asks the two-buffer one. */
+    for (int k = 0; k < 2; k++) {
+        kernel_fn f = k ? kernel1 : kernel;
+        if (!f) continue;
+        DEV_TRY(cudaFuncGetAttributes(&fa, (const void *)f));
+        if (most - (int)fa.sharedSizeBytes < optin) optin = most - (int)fa.sharedSizeBytes;
+    }
+    for (int k = 0; k < 2; k++)
+        if (k ? kernel1 : kernel) DEV_TRY(cudaFuncSetAttribute((void *)(k ? kernel1 : kernel), cudaFuncAttributeMaxDynamicSharedMemorySize, optin));
     occupancy_query q = {s, kernel};
     hx_resident_shape sh;
     const int fits = d->dim == 3 ? hx_resident3d_choose(W, Hy, d->local[2], H, s->bk->elem, sms, optin, occupancy, &q, &sh)
-                                 : hx_resident_choose(W, Hy, H, s->bk->elem, sms, optin, occupancy, &q, &sh);
+                                 : hx_resident_choose(W, Hy, H, s->bk->elem, sms, optin, inplace, occupancy, &q, &sh);
     if (fits < 0) return -1;
     if (fits == 0) return 0; /* too large to stay on chip: the pass kernel streams it */
     r->tx = sh.tx, r->ty = sh.ty, r->threads = sh.threads, r->smem = sh.smem, r->ntx = sh.ntx, r->nty = sh.nty;
     r->tz = sh.tz, r->ntz = sh.ntz;
     r->resident = 1;
     r->ring = sh.ring;
+    r->inplace = sh.inplace;
     r->pitch = sh.pitch;
     r->grid = sh.grid;
-    r->kernel = (void *)kernel;
+    r->kernel = (void *)(sh.inplace ? kernel1 : kernel);
     /* the mailbox: a flagged word per 4 bytes of every cell, per parity, zeroed (no valid number) */
     const size_t words = (size_t)hx_alloc_cells(d) * (s->bk->elem / 4);
     DEV_TRY(cudaMalloc((void **)&r->ll_mail[0], 2 * words * sizeof(unsigned long long)));
@@ -226,8 +242,9 @@ static int setup_resident(hx_sim *s, const hx_dev_table *table, int sms)
     r->ll_mail[1] = r->ll_mail[0] + words;
     if (alloc_profile(s, r)) return -1;
     if (getenv("HALOX_VERBOSE") && d->rank == 0)
-        fprintf(stderr, "halox: %s schedule: resident tiles %dx%dx%d (%dx%dx%d blocks of %d threads, %zu B of shared memory), ring %d\n",
-                hx_schedule_name(s->opt.schedule), r->tx, r->ty, r->tz, r->ntx, r->nty, r->ntz, r->threads, r->smem, H);
+        fprintf(stderr, "halox: %s schedule: resident tiles %dx%dx%d (%dx%dx%d blocks of %d threads, %zu B of shared memory), ring %d%s\n",
+                hx_schedule_name(s->opt.schedule), r->tx, r->ty, r->tz, r->ntx, r->nty, r->ntz, r->threads, r->smem, H,
+                r->inplace ? ", one buffer swept in bands" : "");
     return 1;
 }
 
@@ -450,6 +467,7 @@ static int launch(hx_sim *s, long sweeps, long done0, cudaStream_t st)
     p.tz = r->tz;
     p.ntz = r->ntz;
     p.ring = r->ring;
+    p.inplace = r->inplace;
     p.ll_mail[0] = r->ll_mail[0];
     p.ll_mail[1] = r->ll_mail[1];
     p.prof = r->prof;

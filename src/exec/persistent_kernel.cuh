@@ -66,6 +66,7 @@ typedef struct {
     int ntx, nty;                     /* tiles along x and y: one block each */
     int tz, ntz;                      /* 3D (resident3d_kernel.cuh): the core's depth and the tiles along z */
     int ring;                         /* cells around a tile's core kept in shared memory: depth x radius */
+    int inplace;                      /* 2D, > 0: one shared-memory buffer swept in bands of this many rows of runs (resident_sweep.cuh) */
     unsigned long long *ll_mail[2];   /* per parity: every cell's flagged words, for the tiles of this GPU */
     unsigned long long *prof;         /* HALOX_PROFILE=1: per block publish, gather, sweeps (ns) and cycles; else NULL */
 } hx_pparams;

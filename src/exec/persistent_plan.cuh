@@ -122,28 +122,42 @@ template <typename T, int R, int L, int S> static inline double hx_f3_cost(const
 }
 
 /* The resident kernel's tiles: tx x ty cores, ntx x nty of them (a block each, `threads` threads,
- * `smem` bytes of dynamic shared memory), a ring of H cells, shared-memory rows `pitch` cells. */
+ * `smem` bytes of dynamic shared memory), a ring of H cells, shared-memory rows `pitch` cells;
+ * inplace > 0: one buffer swept in bands of that many rows of runs (resident_sweep.cuh) instead of
+ * two buffers (0). */
 typedef struct {
     int tx, ty, threads, ntx, nty, ring, pitch, grid;
     size_t smem;
     int tz, ntz; /* 3D (hx_resident3d_choose); 2D: 1 */
+    int inplace;
 } hx_resident_shape;
 
-/* Rows of one of the resident kernel's two shared-memory buffers (the tile, its ring and the
- * padding of HX_RES_PAD_ROWS), and its dynamic shared memory: both buffers and the ring's table. */
+/* Rows of one of the resident kernel's shared-memory buffers (the tile, its ring and the padding of
+ * HX_RES_PAD_ROWS), and its dynamic shared memory: both buffers (or one and the bands' scratch of
+ * two parities) and the ring's table. */
 static inline size_t hx_resident_rows(int ty, int H, size_t elem) { return (size_t)(ty + 2 * H + HX_RES_PAD_ROWS(elem)); }
-static inline size_t hx_resident_smem(int pitch, int ty, int H, size_t elem)
+/* Shared-memory row pitch: the tile and its ring, in one buffer a whole number of runs across. */
+static inline int hx_resident_pitch(int tx, int H, size_t elem, int inplace)
 {
-    return 2 * (size_t)pitch * hx_resident_rows(ty, H, elem) * elem + 2 * sizeof(unsigned) * (size_t)hx_ring_cells(pitch - 2 * H, ty, H);
+    const int v = inplace ? HX_RES_V1(elem) : 1;
+    return (tx + 2 * H + v - 1) / v * v;
+}
+static inline size_t hx_resident_smem(int pitch, int ty, int H, size_t elem, int inplace)
+{
+    const size_t one = (size_t)pitch * hx_resident_rows(ty, H, elem) * elem;
+    return (inplace ? one + 2 * HX_RES_MAX_R * (size_t)pitch * elem : 2 * one) +
+           2 * sizeof(unsigned) * (size_t)hx_ring_cells(pitch - 2 * H, ty, H);
 }
 
 /* The shape for a W x Hy block, ring H, `elem` bytes a cell, on `sms` SMs that grant `optin` bytes
  * of dynamic shared memory a block: the largest-throughput shape whose tiles are all resident at
  * once, minimising the cells an SM updates per sweep (its blocks x a tile and its average ring).
+ * inplace: -1 two buffers only, 1 one buffer only, 0 two where some shape fits, else one (the
+ * bands' extra barriers cost little beside the tiles it lets stay on chip: 2048^2 a GPU).
  * occupancy(ctx, threads, smem, &blocks per SM) is the GPU's occupancy query (nonzero: it failed).
  * Returns 1 with *out, 0 when no shape fits (the pass kernel streams the block), -1 when the query
  * failed. */
-static inline int hx_resident_choose(int W, int Hy, int H, size_t elem, int sms, int optin,
+static inline int hx_resident_choose(int W, int Hy, int H, size_t elem, int sms, int optin, int inplace,
                                      int (*occupancy)(void *ctx, int threads, size_t smem, int *per_sm), void *ctx,
                                      hx_resident_shape *out)
 {
@@ -152,34 +166,44 @@ static inline int hx_resident_choose(int W, int Hy, int H, size_t elem, int sms,
 #else
     static const int xs[] = {16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512}, ys[] = {4, 8, 12, 16, 24, 32, 48, 64, 96, 128};
 #endif
-    const int K = HX_RES_K(elem), V = HX_RES_V(elem);
+    const int K = HX_RES_K(elem);
     double best = 0;
-    for (int i = 0; i < (int)(sizeof xs / sizeof xs[0]); i++)
-        for (int j = 0; j < (int)(sizeof ys / sizeof ys[0]); j++) {
-            const int tx = xs[i], ty = ys[j];
-            if ((i && xs[i - 1] >= W) || (j && ys[j - 1] >= Hy)) continue; /* same tiles as a smaller shape */
-            const long ntiles = (long)((W + tx - 1) / tx) * ((Hy + ty - 1) / ty), bps = (ntiles + sms - 1) / sms;
-            const size_t smem = hx_resident_smem(tx + 2 * H, ty, H, elem);
-            if (bps > 4 || smem > (size_t)optin) continue;
-            const int threads = bps == 1 ? 1024 : bps == 2 ? 512 : 256;
-            /* a thread sweeps at most two runs of K rows x V columns of the region */
-            if ((long)((tx + 2 * H) / V) * ((ty + 2 * H + K - 1) / K) > 2L * threads) continue;
-            int per_sm = 0;
-            if (occupancy(ctx, threads, smem, &per_sm)) return -1;
-            if ((long)per_sm * sms < ntiles) continue;
-            const double cost = (double)bps * (double)((tx < W ? tx : W) + H) * (double)((ty < Hy ? ty : Hy) + H);
-            /* of equal costs the wider tile: a warp's runs lie along x, so a wider region keeps
-             * more lanes busy as the ring shrinks (512^2 on one H200: 64x32 0.913 us a sweep,
-             * 32x64 0.942) */
-            if (best == 0 || cost < best || (cost == best && tx > out->tx)) {
-                best = cost;
-                out->tx = tx, out->ty = ty, out->threads = threads, out->smem = smem;
-                out->ntx = (W + tx - 1) / tx, out->nty = (Hy + ty - 1) / ty;
+    for (int one = inplace > 0; one <= (inplace >= 0) && best == 0; one++)
+        for (int i = 0; i < (int)(sizeof xs / sizeof xs[0]); i++)
+            for (int j = 0; j < (int)(sizeof ys / sizeof ys[0]); j++) {
+                const int tx = xs[i], ty = ys[j];
+                if ((i && xs[i - 1] >= W) || (j && ys[j - 1] >= Hy)) continue; /* same tiles as a smaller shape */
+                const long ntiles = (long)((W + tx - 1) / tx) * ((Hy + ty - 1) / ty), bps = (ntiles + sms - 1) / sms;
+                const int pitch = hx_resident_pitch(tx, H, elem, one), V = one ? HX_RES_V1(elem) : HX_RES_V(elem);
+                const size_t smem = hx_resident_smem(pitch, ty, H, elem, one);
+                if (bps > 4 || smem > (size_t)optin) continue;
+                const int threads = bps == 1 ? (one ? HX_RES_INPLACE_THREADS : 1024) : bps == 2 ? 512 : 256;
+                const long w = pitch / V, rb = (ty + 2 * H + K - 1) / K;
+                /* two buffers: a thread sweeps at most two runs of K rows x V columns of the region;
+                 * one: HX_RES_BAND_RUNS a band, at most HX_RES_MAX_BANDS bands */
+                if (!one && w * rb > 2L * threads) continue;
+                const long per = (long)HX_RES_BAND_RUNS(elem) * threads / w;
+                if (one && (per < 1 || (rb + per - 1) / per > HX_RES_MAX_BANDS)) continue;
+                int per_sm = 0;
+                if (occupancy(ctx, threads, smem, &per_sm)) return -1;
+                if ((long)per_sm * sms < ntiles) continue;
+                const double cost = (double)bps * (double)((tx < W ? tx : W) + H) * (double)((ty < Hy ? ty : Hy) + H);
+                /* of equal costs the wider tile: a warp's runs lie along x, so a wider region keeps
+                 * more lanes busy as the ring shrinks (512^2 on one H200: 64x32 0.913 us a sweep,
+                 * 32x64 0.942) */
+                if (best == 0 || cost < best || (cost == best && tx > out->tx)) {
+                    best = cost;
+                    out->tx = tx, out->ty = ty, out->threads = threads, out->smem = smem, out->pitch = pitch;
+                    /* the fewest bands, as even as they go (a band's barrier waits for its slowest run) */
+                    out->inplace = one ? (int)((rb + (rb + per - 1) / per - 1) / ((rb + per - 1) / per)) : 0;
+#ifdef HX_RES_BANDS_UNEVEN /* a tuning build: the most rows a band */
+                    out->inplace = one ? (int)per : 0;
+#endif
+                    out->ntx = (W + tx - 1) / tx, out->nty = (Hy + ty - 1) / ty;
+                }
             }
-        }
     if (best == 0) return 0;
     out->ring = H;
-    out->pitch = out->tx + 2 * H;
     out->grid = out->ntx * out->nty;
     out->tz = out->ntz = 1;
     return 1;
@@ -214,7 +238,7 @@ static inline int hx_resident3d_choose(int W, int Hy, int D, int H, size_t elem,
                 const double cost = (double)((tx < W ? tx : W) + H) * ((ty < Hy ? ty : Hy) + H) * ((tz < D ? tz : D) + H);
                 if (best == 0 || cost < best || (cost == best && tx > out->tx)) {
                     best = cost;
-                    out->tx = tx, out->ty = ty, out->tz = tz, out->threads = threads, out->smem = smem;
+                    out->tx = tx, out->ty = ty, out->tz = tz, out->threads = threads, out->smem = smem, out->inplace = 0;
                     out->ntx = (W + tx - 1) / tx, out->nty = (Hy + ty - 1) / ty, out->ntz = (D + tz - 1) / tz;
                 }
             }

@@ -19,8 +19,9 @@
  * 128 tiles of 32^3) it takes 18.9-19.2 us a sweep at depth 3 (calls 5-7 of session 21), against
  * 17.0 for the pass kernel and 11.5 for the best cycle setting. Per cycle on one GPU
  * (HALOX_PROFILE=1): the sweeps 6.1-7.1 us a sweep, the publish 4.0-6.8 us, the gather 13.4-21.5
- * us, which grows with the ring and is where the next gain lies: not the wait (a grid barrier before it, so that every word is there,
- * or a back-off between polls, left it as it was) but the reading (docs/results.md, session 21). */
+ * us, which grows with the ring and is where the next gain lies: not the wait (a grid barrier
+ * before it, so that every word is there, or a back-off between polls, left it as it was) but the
+ * reading (docs/results.md, session 21). */
 #ifndef HALOX_RESIDENT3D_KERNEL_CUH
 #define HALOX_RESIDENT3D_KERNEL_CUH
 
@@ -32,10 +33,9 @@ struct hx_rtile3 {
 };
 
 /* A box of cells and where their flagged words live: cell c is word (c0 - o0) + sy (c1 - o1) +
- * sz (c2 - o2) of base[par] (times HX_LL_WORDS). end: cells of the list up to this box (set, not
- * read since the gather walks box by box). */
+ * sz (c2 - o2) of base[par] (times HX_LL_WORDS). */
 struct hx_src3 {
-    int lo[3], hi[3], o[3], end, peer, msg;
+    int lo[3], hi[3], o[3], peer, msg;
     long sy, sz;
     unsigned long long *base[2];
 };
@@ -84,7 +84,6 @@ __device__ __forceinline__ int hx_src3_add(hx_src3 *list, int n, hx_src3 q, cons
         q.lo[a] = max(q.lo[a], lo[a]), q.hi[a] = min(q.hi[a], hi[a]);
         if (q.lo[a] >= q.hi[a]) return n;
     }
-    q.end = (n ? list[n - 1].end : 0) + hx_src3_cells(q);
     list[n] = q;
     return n + 1;
 }
@@ -94,8 +93,18 @@ __device__ __forceinline__ hx_src3 hx_mailbox3(const hx_pparams &p)
 {
     hx_src3 q;
     for (int a = 0; a < 3; a++) q.o[a] = 0;
-    q.sy = p.sy, q.sz = p.sz, q.peer = p.rank, q.msg = 0, q.end = 0;
+    q.sy = p.sy, q.sz = p.sz, q.peer = p.rank, q.msg = 0;
     q.base[0] = p.ll_mail[0], q.base[1] = p.ll_mail[1];
+    return q;
+}
+
+/* Message box b (a send or receive box) of `peer`, its cells in order in slot[parity]. */
+__device__ __forceinline__ hx_src3 hx_msg3(const hx_box &b, int peer, char *const slot[2])
+{
+    hx_src3 q;
+    for (int a = 0; a < 3; a++) q.lo[a] = b.lo[a], q.hi[a] = b.hi[a], q.o[a] = b.lo[a];
+    q.sy = b.hi[0] - b.lo[0], q.sz = q.sy * (b.hi[1] - b.lo[1]), q.peer = peer, q.msg = 1;
+    q.base[0] = (unsigned long long *)slot[0], q.base[1] = (unsigned long long *)slot[1];
     return q;
 }
 
@@ -118,14 +127,11 @@ static __device__ int hx_ring_sources3(const hx_pparams &p, const hx_rtile3 &t, 
     for (int m = 0; m < tb->nmsg[0]; m++) {
         const hx_dev_msg &dm = tb->msg[0][m];
         const hx_box &b = dm.recv_box;
-        hx_src3 q;
-        for (int a = 0; a < 3; a++) q.lo[a] = b.lo[a], q.hi[a] = b.hi[a], q.o[a] = b.lo[a];
-        q.sy = b.hi[0] - b.lo[0], q.sz = q.sy * (b.hi[1] - b.lo[1]), q.peer = dm.peer, q.msg = 1;
-        q.base[0] = (unsigned long long *)dm.my_recv[0], q.base[1] = (unsigned long long *)dm.my_recv[1];
+        hx_src3 q = hx_msg3(b, dm.peer, dm.my_recv);
         if (dm.peer == p.rank) {
-            const hx_src3 mb = hx_mailbox3(p);
-            q.sy = mb.sy, q.sz = mb.sz, q.msg = 0, q.base[0] = mb.base[0], q.base[1] = mb.base[1];
+            q = hx_mailbox3(p);
             for (int a = 0; a < 3; a++) {
+                q.lo[a] = b.lo[a], q.hi[a] = b.hi[a];
                 const int na = p.ohi[a] - p.olo[a];
                 q.o[a] = b.lo[a] >= p.ohi[a] ? na : b.hi[a] <= p.olo[a] ? -na : 0;
             }
@@ -161,12 +167,7 @@ static __device__ int hx_core_sinks3(const hx_pparams &p, const hx_rtile3 &t, hx
     for (int m = 0; m < tb->nmsg[0]; m++) {
         const hx_dev_msg &dm = tb->msg[0][m];
         if (dm.peer == p.rank) continue; /* its ghosts come from the mailbox (hx_ring_sources3) */
-        const hx_box &b = dm.send_box;
-        hx_src3 q;
-        for (int a = 0; a < 3; a++) q.lo[a] = b.lo[a], q.hi[a] = b.hi[a], q.o[a] = b.lo[a];
-        q.sy = b.hi[0] - b.lo[0], q.sz = q.sy * (b.hi[1] - b.lo[1]), q.peer = dm.peer, q.msg = 1;
-        q.base[0] = (unsigned long long *)dm.remote_recv[0], q.base[1] = (unsigned long long *)dm.remote_recv[1];
-        n = hx_src3_add(snk, n, q, t.c0, t.c1);
+        n = hx_src3_add(snk, n, hx_msg3(dm.send_box, dm.peer, dm.remote_recv), t.c0, t.c1);
     }
     return n;
 }
@@ -214,7 +215,6 @@ __device__ bool hx_gather3(const hx_pparams &p, const hx_rtile3 &t, T *A, int PX
         for (int i0 = (int)threadIdx.x; i0 < n && ok; i0 += BATCH * N) {
             const unsigned long long *from[BATCH];
             int at[BATCH];
-            T v[BATCH];
             unsigned pending = 0;
 #pragma unroll
             for (int u = 0; u < BATCH; u++) {
@@ -225,13 +225,10 @@ __device__ bool hx_gather3(const hx_pparams &p, const hx_rtile3 &t, T *A, int PX
                 pending |= 1u << u;
                 hx_walk3_step(k3, q);
             }
-            if (!hx_ll_wait<T, BATCH>(p, from, pending, e, v, [&](unsigned, unsigned long long waited) {
+            if (!hx_ll_wait_into<T, BATCH>(p, from, at, A, pending, e, [&](unsigned, unsigned long long waited) {
                     hx_give_up(p, q.peer, 0, e, sweep, q.peer == p.rank ? HX_WAIT_TILE : HX_WAIT_FLAG, waited);
                 }))
                 ok = 0;
-#pragma unroll
-            for (int u = 0; u < BATCH; u++)
-                if (at[u] >= 0 && !(pending >> u & 1)) A[at[u]] = v[u];
         }
     }
     __syncthreads();

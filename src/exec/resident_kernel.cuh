@@ -84,6 +84,20 @@ __device__ __forceinline__ bool hx_ll_wait(const hx_pparams &p, const unsigned l
     return true;
 }
 
+/* A tile's batch of ring cells: hx_ll_wait, then each value that came into its place A[at[u]]
+ * (at[u] < 0: no cell). False when the wait gave up. */
+template <typename T, int BATCH, typename F>
+__device__ __forceinline__ bool hx_ll_wait_into(const hx_pparams &p, const unsigned long long *const *from, const int *at, T *A,
+                                                unsigned pending, unsigned e, F expired)
+{
+    T v[BATCH];
+    const bool ok = hx_ll_wait<T, BATCH>(p, from, pending, e, v, expired);
+#pragma unroll
+    for (int u = 0; u < BATCH; u++)
+        if (at[u] >= 0 && !(pending >> u & 1)) A[at[u]] = v[u];
+    return ok;
+}
+
 /* Cells (x, y) of [x0, x1) x [y0, y1), spread flat over the block's threads (every lane busy
  * whatever the width), no division per cell. */
 template <typename F> __device__ __forceinline__ void hx_rect(int x0, int x1, int y0, int y1, F fn)
@@ -251,8 +265,7 @@ __device__ bool hx_gather(const hx_pparams &p, T *A, unsigned e, long long sweep
     __syncthreads();
     for (int i0 = (int)threadIdx.x; i0 < total && ok; i0 += BATCH * N) {
         const unsigned long long *from[BATCH];
-        int at[BATCH], k0 = 0;
-        T v[BATCH];
+        int at[BATCH];
         unsigned pending = 0;
 #pragma unroll
         for (int u = 0; u < BATCH; u++) {
@@ -264,166 +277,22 @@ __device__ bool hx_gather(const hx_pparams &p, T *A, unsigned e, long long sweep
             at[u] = (int)(sa & 0xffffffu);
             pending |= 1u << u;
         }
-        if (!hx_ll_wait<T, BATCH>(p, from, pending, e, v, [&](unsigned left, unsigned long long waited) {
-                k0 = (int)(m.sa[i0 + (__ffs(left) - 1) * N] >> 24); /* the first cell still missing */
+        if (!hx_ll_wait_into<T, BATCH>(p, from, at, A, pending, e, [&](unsigned left, unsigned long long waited) {
+                const int k0 = (int)(m.sa[i0 + (__ffs(left) - 1) * N] >> 24); /* the first cell still missing */
                 hx_give_up(p, src[k0].peer, 0, e, sweep, src[k0].peer == p.rank ? HX_WAIT_TILE : HX_WAIT_FLAG, waited);
             }))
             ok = 0;
-#pragma unroll
-        for (int u = 0; u < BATCH; u++)
-            if (at[u] >= 0 && !(pending >> u & 1)) A[at[u]] = v[u];
     }
     __syncthreads();
     return ok;
 }
 
-/* The stencil on values: a cell's row neighbours from shared memory, its column from registers. */
-template <typename T, int ST> struct hx_vals;
-template <typename T> struct hx_vals<T, HX_JACOBI5> {
-    static constexpr int R = 1;
-    static __device__ __forceinline__ T at(const T *p, const T *c) /* c: the column, c[R] the cell */
-    {
-        return sizeof(T) == 4 ? (T)hx_jacobi5v_f32((float)p[-1], (float)p[1], (float)c[0], (float)c[2])
-                              : (T)hx_jacobi5v_f64((double)p[-1], (double)p[1], (double)c[0], (double)c[2]);
-    }
-};
-template <typename T> struct hx_vals<T, HX_STAR9> {
-    static constexpr int R = 2;
-    static __device__ __forceinline__ T at(const T *p, const T *c)
-    {
-        return sizeof(T) == 4 ? (T)hx_star9v_f32((float)p[-1], (float)p[1], (float)c[1], (float)c[3], (float)p[-2], (float)p[2],
-                                                 (float)c[0], (float)c[4])
-                              : (T)hx_star9v_f64((double)p[-1], (double)p[1], (double)c[1], (double)c[3], (double)p[-2],
-                                                 (double)p[2], (double)c[0], (double)c[4]);
-    }
-};
+#include "exec/resident_sweep.cuh"
 
-/* A thread's share of the tile, fixed for the whole run: up to two runs of HX_RES_K rows down
- * HX_RES_V adjacent columns of the ring-and-core region (host: (region width / V) x
- * ceil(height / K) <= 2 x threads). Floats go in pairs (8-byte shared loads and stores), doubles
- * alone; the column stays in registers. */
-#ifdef HX_RES_K_ROWS /* a tuning build's rows per run */
-#define HX_RES_K(elem) HX_RES_K_ROWS
-#else
-#define HX_RES_K(elem) 4
-#endif
-#define HX_RES_V(elem) ((elem) == 4 ? 2 : 1)
-#define HX_RES3_COLS 2 /* 3D (resident3d_kernel.cuh): columns (x, y) of the tile's region a thread sweeps */
-#define HX_RES3_THREADS 768 /* and its most threads a block: 85 registers a thread (1024 would leave 64, and spill) */
-/* Rows of padding after each of the two shared-memory buffers: a run loads all its K rows, starting
- * up to K - 1 rows late, with R <= 2 rows below them, so its loads may pass the region's last row
- * by 2K rows; padding after each buffer keeps them off the other buffer, which the sweep writes. */
-#define HX_RES_PAD_ROWS(elem) (2 * HX_RES_K(elem) + 1)
-struct hx_units {
-    int n;
-    int x[2], y[2]; /* first cell of each run, absolute coordinates */
-};
-
-/* One sweep of [x0, x1) x [y0, y1) from A into B (shared memory, row pitch PW, origin rx0, ry0),
- * each run keeping its column in registers: a cell costs 2R + 1 shared loads instead of 4R + 1.
- * Every load of a run comes before its first store: stores to B would otherwise keep the compiler
- * from hoisting the next row's loads of A (it cannot tell the buffers apart), and each row would
- * wait a full shared-memory round trip. Rows past yb are loaded too (from the padding that
- * hx_resident_smem adds) and dropped. With CHECK, cells outside the sweep box keep their value
- * (fixed-boundary ghosts); without, the whole region lies inside it. With NORM, returns the
- * squared change summed over the core. */
-template <typename T, int ST, bool CHECK, bool NORM>
-__device__ __forceinline__ double hx_level(const T *__restrict__ A, T *__restrict__ B, int PW, const hx_units &un,
-                                           const hx_rtile &t, int x0, int x1, int y0, int y1, const hx_box &sb)
-{
-    constexpr int R = hx_vals<T, ST>::R, K = HX_RES_K(sizeof(T));
-    double acc = 0;
-#pragma unroll
-    for (int u = 0; u < 2; u++) {
-        const int x = un.x[u], ya = max(un.y[u], y0), yb = min(un.y[u] + K, y1);
-        if (u >= un.n || x < x0 || x >= x1 || ya >= yb) continue;
-        const T *col = A + (x - t.rx0) + PW * (ya - t.ry0);
-        T c[K + 2 * R], v[K];
-#pragma unroll
-        for (int i = 0; i < K + 2 * R; i++) c[i] = col[PW * (i - R)];
-        const bool xin = !CHECK || (x >= sb.lo[0] && x < sb.hi[0]);
-#pragma unroll
-        for (int k = 0; k < K; k++) {
-            T w[2 * R + 1]; /* w[R + j]: the cell at x + j (the centre is c's) */
-#pragma unroll
-            for (int j = 1; j <= R; j++) w[R - j] = col[PW * k - j], w[R + j] = col[PW * k + j];
-            const int y = ya + k;
-            v[k] = xin && (!CHECK || (y >= sb.lo[1] && y < sb.hi[1])) ? hx_vals<T, ST>::at(w + R, c + k) : c[k + R];
-        }
-#pragma unroll
-        for (int k = 0; k < K; k++) {
-            const int y = ya + k;
-            if (y < yb) B[(col - A) + PW * k] = v[k];
-            if (NORM && y < yb && x >= t.cx0 && x < t.cx1 && y >= t.cy0 && y < t.cy1) {
-                const double d = (double)v[k] - (double)c[k + R];
-                acc += d * d;
-            }
-        }
-    }
-    return acc;
-}
-
-/* hx_level for floats, two cells (x, x + 1) per step with 8-byte shared accesses: the pair's
- * row neighbours are the pairs at x - 2 and x + 2, its column neighbours the pairs above and
- * below, kept in registers. Cells of a pair outside [x0, x1) keep their old value (which keeps
- * fixed-boundary ghosts intact); nothing outside the region is read that a result depends on.
- * Loads first, as in hx_level. */
-template <int ST, bool CHECK, bool NORM>
-__device__ __forceinline__ double hx_level_pairs(const float *__restrict__ A, float *__restrict__ B, int PW, const hx_units &un,
-                                                 const hx_rtile &t, int x0, int x1, int y0, int y1, const hx_box &sb)
-{
-    constexpr int R = hx_vals<float, ST>::R, K = HX_RES_K(4);
-    double acc = 0;
-#pragma unroll
-    for (int u = 0; u < 2; u++) {
-        const int xa = un.x[u], ya = max(un.y[u], y0), yb = min(un.y[u] + K, y1);
-        if (u >= un.n || xa + 2 <= x0 || xa >= x1 || ya >= yb) continue;
-        const float *col = A + (xa - t.rx0) + PW * (ya - t.ry0);
-        float2 c[K + 2 * R], L[K], Rt[K];
-#pragma unroll
-        for (int i = 0; i < K + 2 * R; i++) c[i] = *(const float2 *)(col + PW * (i - R));
-#pragma unroll
-        for (int k = 0; k < K; k++) L[k] = *(const float2 *)(col + PW * k - 2), Rt[k] = *(const float2 *)(col + PW * k + 2);
-        bool live[2];
-#pragma unroll
-        for (int h = 0; h < 2; h++)
-            live[h] = xa + h >= x0 && xa + h < x1 && (!CHECK || (xa + h >= sb.lo[0] && xa + h < sb.hi[0]));
-#pragma unroll
-        for (int k = 0; k < K; k++) {
-            const int y = ya + k;
-            const float2 m = c[k + R];
-            const bool yin = !CHECK || (y >= sb.lo[1] && y < sb.hi[1]);
-            float2 v;
-            if constexpr (ST == HX_JACOBI5) {
-                v.x = hx_jacobi5v_f32(L[k].y, m.y, c[k].x, c[k + 2].x);
-                v.y = hx_jacobi5v_f32(m.x, Rt[k].x, c[k].y, c[k + 2].y);
-            } else {
-                v.x = hx_star9v_f32(L[k].y, m.y, c[k + 1].x, c[k + 3].x, L[k].x, Rt[k].x, c[k].x, c[k + 4].x);
-                v.y = hx_star9v_f32(m.x, Rt[k].x, c[k + 1].y, c[k + 3].y, L[k].y, Rt[k].y, c[k].y, c[k + 4].y);
-            }
-            if (!(live[0] && yin)) v.x = m.x;
-            if (!(live[1] && yin)) v.y = m.y;
-            if (y < yb) *(float2 *)(B + (col - A) + PW * k) = v;
-            if (NORM && y < yb && y >= t.cy0 && y < t.cy1) {
-                const double d0 = (double)v.x - (double)m.x, d1 = (double)v.y - (double)m.y;
-                if (xa >= t.cx0 && xa < t.cx1) acc += d0 * d0;
-                if (xa + 1 >= t.cx0 && xa + 1 < t.cx1) acc += d1 * d1;
-            }
-        }
-    }
-    return acc;
-}
-
-/* One sweep of the tile: pairs of floats, single doubles. */
-template <typename T, int ST, bool CHECK, bool NORM>
-__device__ __forceinline__ double hx_sweep_tile(const T *A, T *B, int PW, const hx_units &un, const hx_rtile &t, int x0, int x1, int y0,
-                                                int y1, const hx_box &sb)
-{
-    if constexpr (sizeof(T) == 4) return hx_level_pairs<ST, CHECK, NORM>((const float *)A, (float *)B, PW, un, t, x0, x1, y0, y1, sb);
-    else return hx_level<T, ST, CHECK, NORM>(A, B, PW, un, t, x0, x1, y0, y1, sb);
-}
-
-template <typename T, int ST> __global__ void __launch_bounds__(1024) hx_resident_kernel(hx_pparams p)
+/* INPLACE: p.inplace > 0, one buffer swept in bands (its own kernel: holding a band's results
+ * costs registers that the two-buffer sweep must not pay) */
+template <typename T, int ST, bool INPLACE = false>
+__global__ void __launch_bounds__(INPLACE ? HX_RES_INPLACE_THREADS : 1024) hx_resident_kernel(hx_pparams p)
 {
 #ifdef HALOX_EMULATE
     unsigned char *hx_smem_raw = hx_emu_shared(); /* host tests (tests/emu): the running block's */
@@ -437,18 +306,21 @@ template <typename T, int ST> __global__ void __launch_bounds__(1024) hx_residen
     t.cx1 = min(t.cx0 + p.tx, p.ohi[0]);
     t.cy1 = min(t.cy0 + p.ty, p.ohi[1]);
     t.rx0 = t.cx0 - H, t.rx1 = t.cx1 + H, t.ry0 = t.cy0 - H, t.ry1 = t.cy1 + H;
+    constexpr int K = HX_RES_K(sizeof(T)), V = HX_RES_V(sizeof(T));
     hx_units un;
     {
-        constexpr int K = HX_RES_K(sizeof(T)), V = HX_RES_V(sizeof(T));
         const int w = PW / V, runs = w * ((t.ry1 - t.ry0 + K - 1) / K), i0 = (int)threadIdx.x, i1 = i0 + (int)blockDim.x;
         un.n = (i0 < runs) + (i1 < runs);
         un.x[0] = t.rx0 + V * (i0 % w), un.y[0] = t.ry0 + (i0 / w) * K;
         un.x[1] = t.rx0 + V * (i1 % w), un.y[1] = t.ry0 + (i1 / w) * K;
     }
+    /* two buffers A and B, or (p.inplace) one buffer A and the bands' scratch (resident_sweep.cuh) */
+    const hx_bands bands = hx_bands_of(PW, HX_RES_V1(sizeof(T)), K, HX_RES_BAND_RUNS(sizeof(T)), t.ry1 - t.ry0, (int)blockDim.x, p.inplace);
     const size_t buf = (size_t)PW * (p.ty + 2 * H + HX_RES_PAD_ROWS(sizeof(T)));
-    T *A = (T *)hx_smem_raw, *B = A + buf;
+    T *A = (T *)hx_smem_raw, *B = INPLACE ? A : A + buf;
+    T *scratch = A + buf;
     hx_ring_map map;
-    map.off = (unsigned *)(B + buf);
+    map.off = (unsigned *)(INPLACE ? scratch + 2 * HX_RES_MAX_R * PW : B + buf);
     map.sa = map.off + hx_ring_cells(p.tx, p.ty, H);
     __shared__ hx_source src[HX_MAX_SOURCES], snk[HX_MAX_SOURCES];
     __shared__ int nsrc, nsnk;
@@ -460,7 +332,7 @@ template <typename T, int ST> __global__ void __launch_bounds__(1024) hx_residen
     /* both buffers: cells outside a sweep's box (beyond a fixed boundary) are read from either */
     hx_rect(t.rx0, t.rx1, t.ry0, t.ry1, [&](int x, int y) {
         const int at = (x - t.rx0) + PW * (y - t.ry0);
-        A[at] = B[at] = __ldcg(start + x + p.sy * y);
+        A[at] = B[at] = __ldcg(start + x + p.sy * y); /* in place: B is A */
     });
     __syncthreads();
     long done = 0;
@@ -481,7 +353,13 @@ template <typename T, int ST> __global__ void __launch_bounds__(1024) hx_residen
             const int x0 = t.cx0 - g, x1 = t.cx1 + g, y0 = t.cy0 - g, y1 = t.cy1 + g;
             /* outside its sweep box a cell keeps its value: fixed-boundary ghosts stay */
             const bool inside = x0 >= sb.lo[0] && x1 <= sb.hi[0] && y0 >= sb.lo[1] && y1 <= sb.hi[1];
-            if (p.norm_every > 0 && gs % p.norm_every == 0) {
+            const bool norm = p.norm_every > 0 && gs % p.norm_every == 0;
+            if constexpr (INPLACE) { /* A stays A; a barrier ends the cycle's last sweep */
+                const double acc = hx_sweep_inplace<T, ST>(A, scratch, PW, bands, t, x0, x1, y0, y1, sb, !inside, norm, j == m - 1);
+                if (norm) hx_block_add(acc, p.norm_acc + (gs / p.norm_every - 1 - p.norm_base));
+                continue;
+            }
+            if (norm) {
                 const double acc = inside ? hx_sweep_tile<T, ST, false, true>(A, B, PW, un, t, x0, x1, y0, y1, sb)
                                           : hx_sweep_tile<T, ST, true, true>(A, B, PW, un, t, x0, x1, y0, y1, sb);
                 hx_block_add(acc, p.norm_acc + (gs / p.norm_every - 1 - p.norm_base)); /* has barriers */

@@ -40,6 +40,7 @@ struct emu_problem {
     hx_boundary bnd;
     hx_pattern pattern;
     bool resident;  /* the resident kernel, else the pass kernel */
+    int inplace;    /* 2D resident: > 0, one buffer in bands of at most this many rows of runs; 0: two buffers */
     int roles;      /* > 0: the role kernel (roles_kernel.cuh, included before this header) of this many blocks */
     int levels;     /* the pass kernel's sweeps per pass (2D; fuse) */
     int sms;        /* SMs of the stand-in GPU (the resident kernel: the fewest tried) */
@@ -237,7 +238,8 @@ static void emu_launch(const emu_problem &pb, std::vector<emu_rank<T>> &rk, long
         else
 #endif
         if constexpr (ST == HX_JACOBI5 || ST == HX_STAR9) {
-            if (pb.resident) body[q] = [&p] { hx_resident_kernel<T, ST>(p); };
+            if (pb.resident && p.inplace) body[q] = [&p] { hx_resident_kernel<T, ST, true>(p); };
+            else if (pb.resident) body[q] = [&p] { hx_resident_kernel<T, ST>(p); };
             else if (pb.march && pb.levels > 1) body[q] = [&p] { hx_persistent_kernel<T, ST, true>(p); };
             else body[q] = [&p] { hx_persistent_kernel<T, ST>(p); };
         } else {
@@ -293,11 +295,12 @@ static const char *emu_setup(const emu_problem &pb, std::vector<emu_rank<T>> &rk
             while (sms <= 16 && (fits = pb.dim == 3 ? hx_resident3d_choose(d.local[0], d.local[1], d.local[2], H, sizeof(T), sms, 227 << 10,
                                                                            emu_fake_occupancy, nullptr, &sh)
                                                     : hx_resident_choose(d.local[0], d.local[1], H, sizeof(T), sms, 227 << 10,
-                                                                         emu_fake_occupancy, nullptr, &sh)) != 1)
+                                                                         pb.inplace ? 1 : -1, emu_fake_occupancy, nullptr, &sh)) != 1)
                 sms++;
             if (fits != 1) return "no resident shape on up to 16 SMs";
             r.p.tx = sh.tx, r.p.ty = sh.ty, r.p.pitch = sh.pitch, r.p.ntx = sh.ntx, r.p.nty = sh.nty, r.p.ring = sh.ring;
             r.p.tz = sh.tz, r.p.ntz = sh.ntz;
+            r.p.inplace = pb.inplace && pb.inplace < sh.inplace ? pb.inplace : sh.inplace;
             r.grid = sh.grid, r.threads = sh.threads, r.smem = sh.smem;
         } else {
             hx_pass_shape ps;
