@@ -27,14 +27,15 @@ export HALOX_RESIDENT=auto # HALOX_RESIDENT=0 forces the pass kernel where the r
 # Ranks sharing a GPU (HALOX_TEST_RANKS_PER_GPU): the pass kernel only. The resident kernel hung
 # there once (a grid barrier of 60 s, session 6, 2 ranks on one H100): time-sliced contexts are not
 # what it is built for, and the library refuses shared GPUs without HALOX_SHARE_GPU=1.
-resident_modes="1 0"
+resident_modes="1 inplace 0" # inplace: the resident kernel's one-buffer sweep (HALOX_RESIDENT_INPLACE=1)
 [ "$HALOX_SHARE_GPU" = 1 ] && export HALOX_RESIDENT=0 && resident_modes=0
 export HALOX_PASS3D=rows   # HALOX_PASS3D=march: the 3D passes march register windows (below)
 export HALOX_PASS2D=tiles  # the 2D passes of several sweeps in shared-memory tiles; the march below
 export HALOX_FUSED3D_LANES= # 16 or 32: the fused 3D passes' tile rows of floats (unset: the cost model's)
 export HALOX_RESIDENT3D=    # 1: the 3D resident kernel (opt-in; below)
 # (LD_LIBRARY_PATH: where nccl's device path finds the NCCL release it was built with)
-run_case() { RUN_MPI="-x HALOX_RESIDENT -x HALOX_RESIDENT3D -x HALOX_SHARE_GPU -x HALOX_PASS3D -x HALOX_PASS2D -x HALOX_FUSED3D_LANES${LD_LIBRARY_PATH:+ -x LD_LIBRARY_PATH}" verify_case 3 --backend cuda --transport "$TR" "$@"; }
+export HALOX_RESIDENT_INPLACE=
+run_case() { RUN_MPI="-x HALOX_RESIDENT -x HALOX_RESIDENT_INPLACE -x HALOX_RESIDENT3D -x HALOX_SHARE_GPU -x HALOX_PASS3D -x HALOX_PASS2D -x HALOX_FUSED3D_LANES${LD_LIBRARY_PATH:+ -x LD_LIBRARY_PATH}" verify_case 3 --backend cuda --transport "$TR" "$@"; }
 for sched in persistent fused; do
     run_case --schedule $sched --size 131x67 --depth 3 --iters 14 --repeat 2 --pattern direct
     run_case --schedule $sched --size 256x256 --depth 8 --fuse 8 --iters 37 --pattern direct
@@ -50,13 +51,15 @@ done
 # the resident kernel (2D, direct: tiles stay in shared memory) at sizes that give many tiles, deep
 # rings, both boundaries and dtypes, norms; and the pass kernel forced on the same cases
 for res in $resident_modes; do
-    export HALOX_RESIDENT=$res
+    export HALOX_RESIDENT=$res HALOX_RESIDENT_INPLACE= RUN_KNOB=
+    [ $res = inplace ] && export HALOX_RESIDENT=1 HALOX_RESIDENT_INPLACE=1 RUN_KNOB="HALOX_RESIDENT_INPLACE=1 "
     run_case --schedule persistent --size 1000x700 --depth 5 --iters 23 --pattern direct --repeat 2
     run_case --schedule persistent --size 512x512 --depth 16 --iters 50 --pattern direct --boundary fixed --norm-every 7
     run_case --schedule persistent --size 777x333 --stencil star9 --depth 6 --iters 20 --pattern direct --dtype double --boundary fixed
     run_case --schedule persistent --size 96x2000 --depth 2 --iters 9 --pattern direct --dtype double --norm-every 3
     run_case --schedule fused --size 300x300 --stencil star9 --depth 8 --iters 17 --pattern direct
 done
+export HALOX_RESIDENT_INPLACE= RUN_KNOB=
 [ "$HALOX_SHARE_GPU" = 1 ] || export HALOX_RESIDENT=auto
 # the 3D resident kernel (opt-in, HALOX_RESIDENT3D=1: resident3d_kernel.cuh): many tiles, partial
 # ones, rings of 2 and 3 (jacobi7 at depths 2 and 3, star13 at depth 1), both boundaries and dtypes, norms
