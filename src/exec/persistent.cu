@@ -1,4 +1,4 @@
-/* (About 520 lines: the set-up of the pass, resident and role kernels shares one device state and
+/* (About 540 lines: the set-up of the pass, resident and role kernels shares one device state and
  * its checks; the fused 3D pass kernel's instances and plans live in persistent_fused3d.cu, its
  * set-up here. Split the set-up per kernel when another comes.)
  * Host side of the kernel-initiated schedules (see persistent_kernel.cuh for the device side):

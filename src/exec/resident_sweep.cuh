@@ -5,8 +5,8 @@
  *     registers, the block meets at a barrier, then stores them. A band's runs read R old rows above
  *     the band, which the band before may already have overwritten: those rows were copied into a
  *     scratch of two parities before that band's barrier. Rows below a band are still old when it
- *     reads them (the next band stores after the next barrier). J bands cost J + 1 barriers a
- *     sweep instead of one.
+ *     reads them (the next band stores after the next barrier). J bands cost J barriers a sweep
+ *     instead of one (and one more where hx_sweep_inplace says).
  * A sweep is the same arithmetic in both modes (halox/stencil.h): fields are bit-identical. */
 #ifndef HALOX_RESIDENT_SWEEP_CUH
 #define HALOX_RESIDENT_SWEEP_CUH
