@@ -9,8 +9,10 @@
  * must never pass for new ones), against the same number of sweeps as a plain loop over
  * halox/stencil.h's expressions: bit for bit over the owned cells, nothing else written, norms to
  * rounding. jacobi5 and star9, float and double, depths 1 to 16, fixed and periodic boundaries,
- * odd sizes, blocks in blockIdx order, reversed and shuffled every round. One self-check restarts
- * the count at 0 and must see the stale words. What this cannot see: memory ordering between SMs
+ * odd sizes, blocks in blockIdx order, reversed and shuffled every round; every case twice: two
+ * shared-memory buffers, then one swept in bands (resident_sweep.cuh), with bands cut to 1-3 rows
+ * of runs so that small tiles cross several. One self-check restarts the count at 0 and must see
+ * the stale words. What this cannot see: memory ordering between SMs
  * and GPUs (one fiber runs at a time), IPC, timing, occupancy, the shared memory a GPU grants. */
 #include <cuda_runtime.h>
 
