@@ -235,6 +235,13 @@ static const hx_option *lookup(const hx_command *cmd, const char *a, const char 
     return o;
 }
 
+const char *hx_opt_choice_name(const hx_opt_choice *choices, int value)
+{
+    for (const hx_opt_choice *c = choices; c && c->name; c++)
+        if (c->value == value) return c->name;
+    return "?";
+}
+
 int hx_opts_defaults(const hx_command *cmd, void *target, char *err, size_t n)
 {
     for (int i = 0; i < cmd->nopts; i++) {

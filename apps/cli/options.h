@@ -73,6 +73,9 @@ typedef struct {
     const char *notes;    /* printed after the options (may be NULL) */
 } hx_command;
 
+/* The name of a choice's value: the first listed with it (aliases come later), "?" when none. */
+const char *hx_opt_choice_name(const hx_opt_choice *choices, int value);
+
 /* Set every option of cmd that has a default. Returns 0, or -1 with err if a default does not
  * parse (a mistake in the table: the unit tests check it). */
 int hx_opts_defaults(const hx_command *cmd, void *target, char *err, size_t errlen);

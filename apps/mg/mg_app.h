@@ -6,6 +6,10 @@
 #include <stdio.h>
 
 #include "mg.h"
+#include "options.h"
+
+/* --problem, --smoother and --bottom's names (mg_main.c), which the report prints too */
+extern const hx_opt_choice mg_problems[], mg_smoothers[], mg_bottoms[];
 
 typedef enum { MG_FORMAT_TABLE = 0, MG_FORMAT_CSV = 1, MG_FORMAT_JSON = 2 } mg_format;
 

@@ -14,10 +14,11 @@
 #include "options.h"
 #include "run.h"
 
-static const hx_opt_choice bottoms[] = {
+/* the names the report prints too (mg_report.c) */
+const hx_opt_choice mg_bottoms[] = {
     {"auto", MG_BOTTOM_AUTO}, {"direct", MG_BOTTOM_DIRECT}, {"cg", MG_BOTTOM_CG}, {"smooth", MG_BOTTOM_SMOOTH}, {NULL, 0}};
-static const hx_opt_choice smoothers[] = {{"gsrb", MG_SMOOTHER_GSRB}, {"cheby", MG_SMOOTHER_CHEBY}, {NULL, 0}};
-static const hx_opt_choice problems[] = {{"poisson", 0}, {"helmholtz", 1}, {NULL, 0}};
+const hx_opt_choice mg_smoothers[] = {{"gsrb", MG_SMOOTHER_GSRB}, {"cheby", MG_SMOOTHER_CHEBY}, {NULL, 0}};
+const hx_opt_choice mg_problems[] = {{"poisson", 0}, {"helmholtz", 1}, {NULL, 0}};
 static const hx_opt_choice backends[] = {
     {"auto", HX_BACKEND_AUTO}, {"cpu", HX_BACKEND_CPU}, {"cuda", HX_BACKEND_CUDA}, {NULL, 0}};
 static const hx_opt_choice patterns[] = {{"staged", HX_STAGED}, {"direct", HX_DIRECT}, {NULL, 0}};
@@ -46,7 +47,7 @@ static const hx_option mg_options[] = {
      .help = "weak scaling: N^3 cells per rank, the global grid N times the process grid per axis (--grid, or the "
              "most cubic grid for the rank count); instead of --size",
      F(size_per_rank)},
-    {.name = "problem", .type = HX_OPT_CHOICE, .choices = problems, .def = "poisson", .group = "problem",
+    {.name = "problem", .type = HX_OPT_CHOICE, .choices = mg_problems, .def = "poisson", .group = "problem",
      .help = "-lap(u) = f, or the Helmholtz form a alpha u - b div(beta grad u) = f with a = b = 1, "
              "alpha = 1 + xyz in cells, beta = 1 + sin(2 pi x) sin(2 pi y) sin(2 pi z) / 4 on faces (x, y, z "
              "normalised to [0, 1] on a non-cubic grid)",
@@ -72,7 +73,7 @@ static const hx_option mg_options[] = {
              "even axis), on the job's backend and transport, until --agglomerate moves the coarser ones to rank 0's "
              "CPU. 0: off (one step)",
      F(agglomerate_ranks)},
-    {.name = "smoother", .type = HX_OPT_CHOICE, .choices = smoothers, .def = "gsrb", .group = "solver",
+    {.name = "smoother", .type = HX_OPT_CHOICE, .choices = mg_smoothers, .def = "gsrb", .group = "solver",
      .help = "red-black Gauss-Seidel, or Chebyshev polynomials of the Jacobi-preconditioned operator", F(smoother)},
     {.name = "ghosts", .type = HX_OPT_INT, .meta = "G", .lo = 1, .hi = MG_MAX_GHOSTS, .def = "5",
      .def_text = "2 nu + 1 (gsrb), nu x cheby-degree + 1 (cheby), at most 9", .group = "solver",
@@ -91,7 +92,7 @@ static const hx_option mg_options[] = {
      .help = "smoother applications (red-black sweeps, or Chebyshev polynomials) before and after each "
              "coarse-grid correction",
      F(nu), .seen_at = AT(nu_seen)},
-    {.name = "bottom", .type = HX_OPT_CHOICE, .choices = bottoms, .def = "auto", .group = "solver",
+    {.name = "bottom", .type = HX_OPT_CHOICE, .choices = mg_bottoms, .def = "auto", .group = "solver",
      .help = "coarsest-level solver: direct (the coarsest operator's Cholesky factor, made once; the coarsest level "
              "on one rank, as with agglomeration, and at most 1024 cells), conjugate gradients to a relative residual "
              "of 1e-12, or --bottom-sweeps smoother applications (no global reduction); auto: direct where it can, "

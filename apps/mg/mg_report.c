@@ -58,12 +58,6 @@ static int level_ranks(const mg_report *r, int l)
     mg_fewer_grid(r->pgrid, sub);
     return on_rank0(s, l) ? 1 : s->agg2 && l >= s->agg ? sub[0] * sub[1] * sub[2] : r->nranks;
 }
-static const char *smoother_name(int k) { return k == MG_SMOOTHER_CHEBY ? "cheby" : "gsrb"; }
-static const char *problem_name(int p) { return p ? "helmholtz" : "poisson"; }
-static const char *bottom_name(int b)
-{
-    return b == MG_BOTTOM_CG ? "cg" : b == MG_BOTTOM_SMOOTH ? "smooth" : b == MG_BOTTOM_DIRECT ? "direct" : "auto";
-}
 static double fine_cells(const mg_result *q) { return (double)q->shape[0] * q->shape[1] * q->shape[2]; }
 static int is_cube(const int n[3]) { return n[0] == n[1] && n[1] == n[2]; }
 static int min3(const int v[3]) { return v[0] < v[1] ? (v[0] < v[2] ? v[0] : v[2]) : (v[1] < v[2] ? v[1] : v[2]); }
@@ -81,7 +75,7 @@ GET(g_grid)
 GET(g_levels) { v->i = at->r->s->ntot - R->fine; }
 GET(g_transport) { v->s = C->transport; }
 GET(g_nu) { v->i = C->nu; }
-GET(g_bottom) { v->s = bottom_name(C->bottom); }
+GET(g_bottom) { v->s = hx_opt_choice_name(mg_bottoms, C->bottom); }
 GET(g_cycles) { v->i = R->cycles; }
 GET(g_converged) { v->i = R->converged; }
 GET(g_max_red) { v->x = R->max_red; }
@@ -104,9 +98,9 @@ GET(g_ops) { (void)at, (void)v; }
 GET(g_backend) { v->s = at->r->backend; }
 GET(g_gpu) { v->s = at->r->gpu; }
 GET(g_pattern) { v->s = hx_pattern_name((hx_pattern)C->pattern); }
-GET(g_smoother) { v->s = smoother_name(C->smoother); }
+GET(g_smoother) { v->s = hx_opt_choice_name(mg_smoothers, C->smoother); }
 GET(g_degree) { v->i = C->cheby_degree; }
-GET(g_problem) { v->s = problem_name(C->problem); }
+GET(g_problem) { v->s = hx_opt_choice_name(mg_problems, C->problem); }
 GET(g_tol) { v->x = at->r->tol; }
 GET(g_bottom_sweeps) { v->i = C->bottom_sweeps; }
 GET(g_coarse) { v->i = at->r->s->shape[at->r->s->ntot - 1][0]; }
