@@ -200,10 +200,10 @@ static long run(const rcase &c, int depth, hx_boundary bnd, long s1, long s2, lo
             sms++;
         if (fits != 1) return printf("FAIL: no resident shape for %dx%d on up to 16 SMs\n", c.nx, c.ny), failures++, -1;
     } else { /* forced tiles, the fewest threads of persistent.cu's three whose two runs each cover the region */
-        sh.tx = c.tx, sh.ty = c.ty, sh.ring = H, sh.pitch = hx_resident_pitch(c.tx, H, sizeof(T), inplace_cap > 0);
+        sh.tx = c.tx, sh.ty = c.ty, sh.ring = H, sh.pitch = c.tx + 2 * H;
         sh.ntx = (c.nx + c.tx - 1) / c.tx, sh.nty = (c.ny + c.ty - 1) / c.ty, sh.grid = sh.ntx * sh.nty;
         sh.threads = units <= 512 ? 256 : units <= 1024 ? 512 : 1024;
-        sh.inplace = inplace_cap ? HX_RES_BAND_RUNS(sizeof(T)) * sh.threads / (sh.pitch / HX_RES_V1(sizeof(T))) : 0;
+        sh.inplace = inplace_cap ? 2 * sh.threads / (sh.pitch / V) : 0;
         sh.smem = hx_resident_smem(sh.pitch, c.ty, H, sizeof(T), sh.inplace);
         forced++;
     }

@@ -136,12 +136,6 @@ typedef struct {
  * HX_RES_PAD_ROWS), and its dynamic shared memory: both buffers (or one and the bands' scratch of
  * two parities) and the ring's table. */
 static inline size_t hx_resident_rows(int ty, int H, size_t elem) { return (size_t)(ty + 2 * H + HX_RES_PAD_ROWS(elem)); }
-/* Shared-memory row pitch: the tile and its ring, in one buffer a whole number of runs across. */
-static inline int hx_resident_pitch(int tx, int H, size_t elem, int inplace)
-{
-    const int v = inplace ? HX_RES_V1(elem) : 1;
-    return (tx + 2 * H + v - 1) / v * v;
-}
 static inline size_t hx_resident_smem(int pitch, int ty, int H, size_t elem, int inplace)
 {
     const size_t one = (size_t)pitch * hx_resident_rows(ty, H, elem) * elem;
@@ -166,7 +160,7 @@ static inline int hx_resident_choose(int W, int Hy, int H, size_t elem, int sms,
 #else
     static const int xs[] = {16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512}, ys[] = {4, 8, 12, 16, 24, 32, 48, 64, 96, 128};
 #endif
-    const int K = HX_RES_K(elem);
+    const int K = HX_RES_K(elem), V = HX_RES_V(elem);
     double best = 0;
     for (int one = inplace > 0; one <= (inplace >= 0) && best == 0; one++)
         for (int i = 0; i < (int)(sizeof xs / sizeof xs[0]); i++)
@@ -174,15 +168,15 @@ static inline int hx_resident_choose(int W, int Hy, int H, size_t elem, int sms,
                 const int tx = xs[i], ty = ys[j];
                 if ((i && xs[i - 1] >= W) || (j && ys[j - 1] >= Hy)) continue; /* same tiles as a smaller shape */
                 const long ntiles = (long)((W + tx - 1) / tx) * ((Hy + ty - 1) / ty), bps = (ntiles + sms - 1) / sms;
-                const int pitch = hx_resident_pitch(tx, H, elem, one), V = one ? HX_RES_V1(elem) : HX_RES_V(elem);
+                const int pitch = tx + 2 * H;
                 const size_t smem = hx_resident_smem(pitch, ty, H, elem, one);
                 if (bps > 4 || smem > (size_t)optin) continue;
                 const int threads = bps == 1 ? (one ? HX_RES_INPLACE_THREADS : 1024) : bps == 2 ? 512 : 256;
                 const long w = pitch / V, rb = (ty + 2 * H + K - 1) / K;
                 /* two buffers: a thread sweeps at most two runs of K rows x V columns of the region;
-                 * one: HX_RES_BAND_RUNS a band, at most HX_RES_MAX_BANDS bands */
+                 * one: two runs a band, at most HX_RES_MAX_BANDS bands */
                 if (!one && w * rb > 2L * threads) continue;
-                const long per = (long)HX_RES_BAND_RUNS(elem) * threads / w;
+                const long per = 2L * threads / w;
                 if (one && (per < 1 || (rb + per - 1) / per > HX_RES_MAX_BANDS)) continue;
                 int per_sm = 0;
                 if (occupancy(ctx, threads, smem, &per_sm)) return -1;
@@ -193,7 +187,7 @@ static inline int hx_resident_choose(int W, int Hy, int H, size_t elem, int sms,
                  * 32x64 0.942) */
                 if (best == 0 || cost < best || (cost == best && tx > out->tx)) {
                     best = cost;
-                    out->tx = tx, out->ty = ty, out->threads = threads, out->smem = smem, out->pitch = pitch;
+                    out->tx = tx, out->ty = ty, out->threads = threads, out->smem = smem;
                     /* the fewest bands, as even as they go (a band's barrier waits for its slowest run) */
                     out->inplace = one ? (int)((rb + (rb + per - 1) / per - 1) / ((rb + per - 1) / per)) : 0;
 #ifdef HX_RES_BANDS_UNEVEN /* a tuning build: the most rows a band */
@@ -204,6 +198,7 @@ static inline int hx_resident_choose(int W, int Hy, int H, size_t elem, int sms,
             }
     if (best == 0) return 0;
     out->ring = H;
+    out->pitch = out->tx + 2 * H;
     out->grid = out->ntx * out->nty;
     out->tz = out->ntz = 1;
     return 1;

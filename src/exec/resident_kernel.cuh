@@ -315,7 +315,7 @@ __global__ void __launch_bounds__(INPLACE ? HX_RES_INPLACE_THREADS : 1024) hx_re
         un.x[1] = t.rx0 + V * (i1 % w), un.y[1] = t.ry0 + (i1 / w) * K;
     }
     /* two buffers A and B, or (p.inplace) one buffer A and the bands' scratch (resident_sweep.cuh) */
-    const hx_bands bands = hx_bands_of(PW, HX_RES_V1(sizeof(T)), K, HX_RES_BAND_RUNS(sizeof(T)), t.ry1 - t.ry0, (int)blockDim.x, p.inplace);
+    const hx_bands bands = hx_bands_of(PW, V, K, t.ry1 - t.ry0, (int)blockDim.x, p.inplace);
     const size_t buf = (size_t)PW * (p.ty + 2 * H + HX_RES_PAD_ROWS(sizeof(T)));
     T *A = (T *)hx_smem_raw, *B = INPLACE ? A : A + buf;
     T *scratch = A + buf;

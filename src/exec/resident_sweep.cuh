@@ -34,7 +34,7 @@ template <typename T> struct hx_vals<T, HX_STAR9> {
 
 /* A thread's share of the tile: up to two runs of HX_RES_K rows down HX_RES_V adjacent columns of
  * the ring-and-core region (two buffers: fixed for the whole run, host: (region width / V) x
- * ceil(height / K) <= 2 x threads; one buffer: HX_RES_BAND_RUNS a band, HX_RES_V1). Floats go in pairs (8-byte shared
+ * ceil(height / K) <= 2 x threads; one buffer: two runs a band). Floats go in pairs (8-byte shared
  * loads and stores), doubles alone; the column stays in registers. */
 #ifdef HX_RES_K_ROWS /* a tuning build's rows per run */
 #define HX_RES_K(elem) HX_RES_K_ROWS
@@ -50,13 +50,10 @@ template <typename T> struct hx_vals<T, HX_STAR9> {
 #define HX_RES_PAD_ROWS(elem) (2 * HX_RES_K(elem) + 1)
 #define HX_RES_MAX_R 2       /* the largest 2D radius: rows of each parity of the one-buffer scratch */
 #define HX_RES_MAX_BANDS 16  /* one buffer: at most this many bands (barriers) a sweep */
-/* One buffer: cells a run spans in x (as two buffers: floats in pairs), and runs a thread takes a
- * band. Two runs a band beat one (4096^2 on 4 H200s, 37.6 against 46.4 us for a cycle's 8 sweeps:
- * a band's work hides its barrier) despite a few spilled registers; a tried run of four floats
- * with its row neighbours shuffled between lanes (fewer shared-memory wavefronts) was slower, 42.6
- * (docs/results.md, session 23). */
-#define HX_RES_V1(elem) HX_RES_V(elem)
-#define HX_RES_BAND_RUNS(elem) 2
+/* One buffer: runs as two buffers have them, two a thread a band. Two runs a band beat one (4096^2
+ * on 4 H200s, 37.6 against 46.4 us for a cycle's 8 sweeps: a band's work hides its barrier); a
+ * tried run of four floats with its row neighbours shuffled between lanes (fewer shared-memory
+ * wavefronts) was slower, 42.6 (docs/results.md, session 23). */
 #ifndef HX_RES_INPLACE_THREADS /* threads a block in place: 896 leave 72 registers a thread (1024: 64, and spills) */
 #define HX_RES_INPLACE_THREADS 896
 #endif
@@ -68,9 +65,9 @@ struct hx_units {
 /* One buffer: a band's results, held in registers across its barrier (hx_held_store), and where the
  * band's rows above come from. */
 template <typename T> struct hx_held {
-    static constexpr int K = HX_RES_K(sizeof(T)), V = HX_RES_V1(sizeof(T)), NU = HX_RES_BAND_RUNS(sizeof(T));
-    T v[NU][K * V];
-    int at[NU], rows[NU]; /* a run's first stored cell in the buffer and its rows to store (0: none) */
+    static constexpr int K = HX_RES_K(sizeof(T)), V = HX_RES_V(sizeof(T));
+    T v[2][K * V];
+    int at[2], rows[2]; /* a run's first stored cell in the buffer and its rows to store (0: none) */
     const T *up;        /* rows [top - R, top) of the region, pitch PW, old values */
     int top;            /* the band's first row */
 };
@@ -98,7 +95,7 @@ __device__ __forceinline__ double hx_level(const T *__restrict__ A, T *__restric
     constexpr int R = hx_vals<T, ST>::R, K = HX_RES_K(sizeof(T));
     double acc = 0;
 #pragma unroll
-    for (int u = 0; u < (INPLACE ? HX_RES_BAND_RUNS(sizeof(T)) : 2); u++) {
+    for (int u = 0; u < 2; u++) {
         const int x = un.x[u], ya = max(un.y[u], y0), yb = min(un.y[u] + K, y1);
         if (INPLACE) h->rows[u] = 0;
         if (u >= un.n || x < x0 || x >= x1 || ya >= yb) continue;
@@ -143,12 +140,14 @@ __device__ __forceinline__ double hx_level_pairs(const float *__restrict__ A, fl
     constexpr int R = hx_vals<float, ST>::R, K = HX_RES_K(4);
     double acc = 0;
 #pragma unroll
-    for (int u = 0; u < (INPLACE ? HX_RES_BAND_RUNS(4) : 2); u++) {
+    for (int u = 0; u < 2; u++) {
         const int xa = un.x[u], ya = max(un.y[u], y0), yb = min(un.y[u] + K, y1);
         if (INPLACE) h->rows[u] = 0;
         if (u >= un.n || xa + 2 <= x0 || xa >= x1 || ya >= yb) continue;
         const float *col = A + (xa - t.rx0) + PW * (ya - t.ry0);
         float2 c[K + 2 * R], L[K], Rt[K];
+        /* hx_col_load's choice, written out: through a shared pointer helper the two-buffer kernel
+         * spilled 8 bytes where it spills none (ptxas, session 23) */
 #pragma unroll
         for (int i = 0; i < K + 2 * R; i++) {
             if (INPLACE && i < R && ya - R + i < h->top)
@@ -206,7 +205,7 @@ template <typename T> __device__ __forceinline__ void hx_held_store(T *A, int PW
 {
     constexpr int K = hx_held<T>::K;
 #pragma unroll
-    for (int u = 0; u < hx_held<T>::NU; u++)
+    for (int u = 0; u < 2; u++)
 #pragma unroll
         for (int k = 0; k < K; k++) {
             if (k >= h.rows[u]) continue;
@@ -219,22 +218,20 @@ template <typename T> __device__ __forceinline__ void hx_held_store(T *A, int PW
 }
 
 /* In place: the bands of a tile's region. A band is `per` rows of runs (K rows each) across the
- * region's w = PW / V runs, per <= nu x threads / w (the host's choice; tests take fewer to see many
- * bands); thread i takes the band's runs i (and i + threads where nu = 2). */
+ * region's w = PW / V runs, per <= 2 x threads / w (the host's choice; tests take fewer to see many
+ * bands); thread i takes the band's runs i and i + threads. */
 struct hx_bands {
     int per, n;      /* rows of runs a band, bands */
-    int nu;          /* runs a thread takes a band (HX_RES_BAND_RUNS) */
     int q[2], r[2];  /* this thread's runs: row within the band, column (-1: none) */
 };
-__device__ __forceinline__ hx_bands hx_bands_of(int PW, int V, int K, int nu, int rows, int threads, int per)
+__device__ __forceinline__ hx_bands hx_bands_of(int PW, int V, int K, int rows, int threads, int per)
 {
     hx_bands b;
     const int w = PW / V, rb = (rows + K - 1) / K;
-    b.nu = nu;
-    b.per = max(1, min(per, nu * threads / w));
+    b.per = max(1, min(per, 2 * threads / w));
     b.n = (rb + b.per - 1) / b.per;
     for (int u = 0; u < 2; u++) {
-        const int idx = u < nu ? (int)threadIdx.x + u * threads : 1 << 30;
+        const int idx = (int)threadIdx.x + u * threads;
         b.q[u] = idx < b.per * w ? idx / w : -1;
         b.r[u] = idx < b.per * w ? idx % w : -1;
     }
