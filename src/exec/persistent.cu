@@ -164,15 +164,16 @@ static int alloc_profile(hx_sim *s, hx_device_run *r)
     return 0;
 }
 
-/* hx_resident_choose's occupancy query: blocks of the resident kernel an SM holds. */
+/* hx_resident_choose's occupancy query: blocks of the resident kernel an SM holds (one: the
+ * one-buffer kernel's, whose 72 registers a thread hold fewer blocks than the other's 64 can). */
 typedef struct {
     hx_sim *s;
-    kernel_fn kernel;
+    kernel_fn kernel, kernel1;
 } occupancy_query;
-static int occupancy(void *ctx, int threads, size_t smem, int *out)
+static int occupancy(void *ctx, int threads, size_t smem, int one, int *out)
 {
     hx_sim *s = ((occupancy_query *)ctx)->s;
-    kernel_fn kernel = ((occupancy_query *)ctx)->kernel;
+    kernel_fn kernel = one ? ((occupancy_query *)ctx)->kernel1 : ((occupancy_query *)ctx)->kernel;
     int per_sm = 0;
     DEV_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (void *)kernel, threads, smem));
     *out = per_sm;
@@ -210,9 +211,8 @@ static int setup_resident(hx_sim *s, const hx_dev_table *table, int sms)
     cudaFuncAttributes fa;
     DEV_TRY(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
     optin = most;
-    /* the dynamic part: the block's static shared memory counts too. The one-buffer kernel (2D;
-     * 3D has none) takes the same threads and registers (__launch_bounds__(1024)): the occupancy
-     * query asks the two-buffer one. */
+    /* the dynamic part: the block's static shared memory counts too (the one-buffer kernel: 2D;
+     * in 3D both are the 3D kernel) */
     for (int k = 0; k < 2; k++) {
         kernel_fn f = k ? kernel1 : kernel;
         if (!f) continue;
@@ -221,7 +221,7 @@ static int setup_resident(hx_sim *s, const hx_dev_table *table, int sms)
     }
     for (int k = 0; k < 2; k++)
         if (k ? kernel1 : kernel) DEV_TRY(cudaFuncSetAttribute((void *)(k ? kernel1 : kernel), cudaFuncAttributeMaxDynamicSharedMemorySize, optin));
-    occupancy_query q = {s, kernel};
+    occupancy_query q = {s, kernel, kernel1};
     hx_resident_shape sh;
     const int fits = d->dim == 3 ? hx_resident3d_choose(W, Hy, d->local[2], H, s->bk->elem, sms, optin, occupancy, &q, &sh)
                                  : hx_resident_choose(W, Hy, H, s->bk->elem, sms, optin, inplace, occupancy, &q, &sh);

@@ -148,11 +148,12 @@ static inline size_t hx_resident_smem(int pitch, int ty, int H, size_t elem, int
  * once, minimising the cells an SM updates per sweep (its blocks x a tile and its average ring).
  * inplace: -1 two buffers only, 1 one buffer only, 0 two where some shape fits, else one (the
  * bands' extra barriers cost little beside the tiles it lets stay on chip: 2048^2 a GPU).
- * occupancy(ctx, threads, smem, &blocks per SM) is the GPU's occupancy query (nonzero: it failed).
+ * occupancy(ctx, threads, smem, one, &blocks per SM) is the GPU's occupancy query for the two-buffer
+ * kernel (one = 0) or the one-buffer kernel (one = 1: its own registers; nonzero: it failed).
  * Returns 1 with *out, 0 when no shape fits (the pass kernel streams the block), -1 when the query
  * failed. */
 static inline int hx_resident_choose(int W, int Hy, int H, size_t elem, int sms, int optin, int inplace,
-                                     int (*occupancy)(void *ctx, int threads, size_t smem, int *per_sm), void *ctx,
+                                     int (*occupancy)(void *ctx, int threads, size_t smem, int one, int *per_sm), void *ctx,
                                      hx_resident_shape *out)
 {
 #if defined(HX_RES_TILE_X) && defined(HX_RES_TILE_Y) /* a tuning build's one shape */
@@ -179,7 +180,7 @@ static inline int hx_resident_choose(int W, int Hy, int H, size_t elem, int sms,
                 const long per = 2L * threads / w;
                 if (one && (per < 1 || (rb + per - 1) / per > HX_RES_MAX_BANDS)) continue;
                 int per_sm = 0;
-                if (occupancy(ctx, threads, smem, &per_sm)) return -1;
+                if (occupancy(ctx, threads, smem, one, &per_sm)) return -1;
                 if ((long)per_sm * sms < ntiles) continue;
                 const double cost = (double)bps * (double)((tx < W ? tx : W) + H) * (double)((ty < Hy ? ty : Hy) + H);
                 /* of equal costs the wider tile: a warp's runs lie along x, so a wider region keeps
@@ -211,7 +212,7 @@ static inline int hx_resident_choose(int W, int Hy, int H, size_t elem, int sms,
  * tile and its average ring), then the wider tile (a warp's columns lie along x). Returns 1 with
  * *out, 0 when no shape fits, -1 when the occupancy query failed. */
 static inline int hx_resident3d_choose(int W, int Hy, int D, int H, size_t elem, int sms, int optin,
-                                       int (*occupancy)(void *ctx, int threads, size_t smem, int *per_sm), void *ctx,
+                                       int (*occupancy)(void *ctx, int threads, size_t smem, int one, int *per_sm), void *ctx,
                                        hx_resident_shape *out)
 {
     static const int ext[] = {8, 12, 16, 20, 24, 32, 40, 48, 64};
@@ -228,7 +229,7 @@ static inline int hx_resident3d_choose(int W, int Hy, int D, int H, size_t elem,
                 if (ntiles > sms || smem > (size_t)optin || cols > (long)HX_RES3_COLS * HX_RES3_THREADS) continue;
                 const int threads = (int)(((cols + HX_RES3_COLS - 1) / HX_RES3_COLS + 31) / 32 * 32);
                 int per_sm = 0;
-                if (occupancy(ctx, threads, smem, &per_sm)) return -1;
+                if (occupancy(ctx, threads, smem, 0, &per_sm)) return -1;
                 if (per_sm < 1) continue;
                 const double cost = (double)((tx < W ? tx : W) + H) * ((ty < Hy ? ty : Hy) + H) * ((tz < D ? tz : D) + H);
                 if (best == 0 || cost < best || (cost == best && tx > out->tx)) {

@@ -25,8 +25,8 @@
 #include "transport/device_area.h"
 
 /* occupancy stand-in, about an H100's: 2048 threads and 228 KiB of shared memory per SM, 1 KiB of it
- * reserved per block */
-static int emu_fake_occupancy(void *, int threads, size_t smem, int *per_sm)
+ * reserved per block (registers left out: either resident kernel alike) */
+static int emu_fake_occupancy(void *, int threads, size_t smem, int, int *per_sm)
 {
     const int by_threads = 2048 / threads, by_smem = (int)((228u << 10) / (smem + 1024));
     *per_sm = by_threads < by_smem ? by_threads : by_smem;
@@ -306,14 +306,14 @@ static const char *emu_setup(const emu_problem &pb, std::vector<emu_rank<T>> &rk
             hx_pass_shape ps;
             hx_pass_tiles(&d, R, pb.dim == 2 && pb.levels > 1 ? pb.levels : 1, pb.sms, pb.depth, sizeof(T), &ps);
             int per_sm = 0;
-            emu_fake_occupancy(nullptr, ps.threads, ps.smem, &per_sm);
+            emu_fake_occupancy(nullptr, ps.threads, ps.smem, 0, &per_sm);
             if (pb.per_sm_cap > 0 && per_sm > pb.per_sm_cap) per_sm = pb.per_sm_cap;
             r.p.levels = ps.levels, r.p.tx = ps.tx, r.p.ty = ps.ty, r.p.pitch = ps.pitch;
             r.grid = hx_pass_grid(&d, R, pb.depth, &ps, per_sm, pb.sms), r.threads = ps.threads, r.smem = ps.smem;
             emu_seen.blocks_short += r.grid < hx_pass_grid(&d, R, pb.depth, &ps, 1 << 20, 1);
             if (pb.roles) r.grid = pb.roles, r.threads = 256, r.smem = 0; /* HX_ROLE_THREADS */
             if (pb.march && pb.dim == 2 && pb.levels > 1) { /* as persistent.cu: 128 threads, every block resident */
-                emu_fake_occupancy(nullptr, 128, 0, &per_sm);
+                emu_fake_occupancy(nullptr, 128, 0, 0, &per_sm);
                 if (pb.per_sm_cap > 0 && per_sm > pb.per_sm_cap) per_sm = pb.per_sm_cap;
                 r.grid = per_sm * pb.sms, r.threads = 128, r.smem = 0;
             }
