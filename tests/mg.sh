@@ -155,6 +155,21 @@ for np in 2 8; do
     [ -s "$TMP/ag1.csv" ] && [ -s "$TMP/ag$np.csv" ] && same_checksums ag1 ag$np
     [ -s "$TMP/agcg1.csv" ] && [ -s "$TMP/agcg$np.csv" ] && same_checksums agcg1 agcg$np
 done
+# --coarse-solve root (rank 0 solves the CPU's levels alone and scatters the correction) against the
+# default all (every rank solves them itself): the same bits, at 2 and 8 ranks, with the smoothing
+# bottom and with CG; the report names the choice
+for np in 2 8; do
+    run $np agroot$np --size 32 --agglomerate 64 --bottom smooth --repeat 1 --coarse-solve root && check_solve agroot$np &&
+        [ -s "$TMP/ag$np.csv" ] && same_checksums ag$np agroot$np
+    run $np agcgroot$np --size 64 --agglomerate 512 --repeat 1 --coarse-solve root && check_solve agcgroot$np &&
+        [ -s "$TMP/agcg$np.csv" ] && same_checksums agcg$np agcgroot$np
+done
+for pair in "ag8 all" "agroot8 root"; do
+    set -- $pair
+    [ -s "$TMP/$1.csv" ] && awk -F, -v want="$2" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        $col["coarse_solve"] != want { bad = 1 } END { exit bad || NR < 2 }' "$TMP/$1.csv" ||
+        bad "$1: coarse_solve column is not $2"
+done
 # the report marks the levels on rank 0 (the 4^3 level and below at 32^3) and counts the gathers there
 for name in ag1 ag8; do
     [ -s "$TMP/$name.csv" ] || continue
@@ -395,6 +410,7 @@ expect_input_error 1 "cheby-degree" --cheby-degree 0
 expect_input_error 1 "cheby-degree" --cheby-degree 33
 expect_input_error 1 "cheby-degree" --cheby-degree four
 expect_input_error 1 "format" --format xml
+expect_input_error 2 "unknown --coarse-solve .rank0.: use all or root" --coarse-solve rank0
 expect_input_error 2 "bad --agglomerate" --agglomerate -1
 expect_input_error 2 "bad --agglomerate" --agglomerate many
 expect_input_error 1 "give --agglomerate below 512" --size 32 --agglomerate 4096

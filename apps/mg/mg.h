@@ -67,17 +67,21 @@ typedef struct {
 typedef struct mg_solver mg_solver;
 
 /* Agglomeration (docs/multigrid.md): the distributed levels end at level `agg`, whose right-hand
- * side is gathered onto rank 0 and handed to `sub`, a solver of levels agg.. on fewer ranks: rank 0
- * alone on a CPU context of MPI_COMM_SELF (one step), or an eighth of the ranks on the job's backend
- * and transport, whose own hierarchy agglomerates again onto its rank 0's CPU (two steps); the
- * correction comes back the same way into level agg. The sub-solver's members are job ranks 0 ..
- * P'-1, so job rank 0 is its rank 0 too. */
-/* One level's blocks over one communicator, as its rank 0 gathers and scatters them. */
+ * side is gathered and handed to `sub`, a solver of levels agg.. on fewer ranks: one rank's CPU on a
+ * context of MPI_COMM_SELF (one step), or an eighth of the ranks on the job's backend and transport,
+ * whose own hierarchy agglomerates again onto CPUs (two steps); the correction comes back into
+ * level agg. The CPU step is redundant by default (`redundant`): every rank gathers the level with
+ * MPI_Allgatherv and solves it on its own CPU with the same arithmetic, then takes its own block of
+ * the result, so no correction is scattered back; else rank 0 alone solves and scatters. The
+ * sub-solver's members are job ranks 0 .. P'-1 (or every rank, each alone), so job rank 0 is a
+ * member. */
+/* One level's blocks over one communicator, as its rank 0 (or, `every`, each rank) gathers them. */
 typedef struct {
-    int *count, *displ;     /* rank 0: each rank's cells, and their offsets in `all` */
-    int *box;               /* rank 0: each rank's n[3], off[3] */
+    int every;              /* 1: every rank holds count, displ, box and all (MPI_Allgatherv) */
+    int *count, *displ;     /* rank 0 (every: each rank): each rank's cells, and their offsets in `all` */
+    int *box;               /* rank 0 (every: each rank): each rank's n[3], off[3] */
     double *mine;           /* this rank's owned cells (x fastest) */
-    double *all;            /* rank 0: the ranks' blocks in rank order */
+    double *all;            /* rank 0 (every: each rank): the ranks' blocks in rank order */
 } mg_blocks;
 
 typedef struct {
@@ -85,7 +89,7 @@ typedef struct {
     mg_solver *sub;         /* members: levels agg .. ntot-1 as its levels 0 .. */
     mg_blocks job;          /* level agg over the job's ranks */
     mg_blocks coarse;       /* members: level agg over sub's ranks (its level 0) */
-    double *glob;           /* rank 0: the global level-agg array */
+    double *glob;           /* rank 0 (redundant: every rank): the global level-agg array */
 } mg_agglom;
 
 /* The process grid of the two-step agglomeration's first step: halved along each even axis. */
@@ -106,6 +110,7 @@ struct mg_solver {
     double bottom_tol;      /* MG_BOTTOM_CG: relative residual reduction */
     int bottom_maxit;
     int agg;                /* > 0: levels agg.. are solved on fewer ranks (docs/multigrid.md); 0: none */
+    int redundant;          /* 1: the CPU's levels solved by every rank (see mg_agglom); 0: by rank 0 alone */
     int agg2;               /* 0: levels agg.. on rank 0's CPU; > agg: agg .. agg2-1 on an eighth of the ranks
                                (mg_fewer_grid, the job's backend and transport), agg2.. on rank 0's CPU */
     int graphs;             /* 1: F-cycles replayed from CUDA graphs where they can be (mg_graphs.c) */

@@ -1,7 +1,8 @@
 /* halox mg: agglomeration (docs/multigrid.md). When a V-cycle or the F-cycle reaches level s->agg,
- * the ranks' f is gathered onto rank 0 and handed to the sub-solver of the coarse levels (rank 0's
- * CPU, or an eighth of the ranks), which solves there; its u comes back the same way. Public API
- * only: the fields move through hx_field_get_owned / hx_field_set_owned and MPI. */
+ * the ranks' f is gathered and handed to the sub-solver of the coarse levels, which solves there:
+ * every rank's CPU (MPI_Allgatherv; each rank then takes its own block of u, no message back), rank
+ * 0's CPU (MPI_Gatherv, and u back by MPI_Scatterv), or an eighth of the ranks. Public API only: the
+ * fields move through hx_field_get_owned / hx_field_set_owned and MPI. */
 #include <stdio.h>
 #include <string.h>
 
@@ -22,13 +23,14 @@ static int owned_copy(mg_solver *s, hx_context *ctx, hx_layout *l, const hx_fiel
     return HX_ERR_RUNTIME;
 }
 
-/* rank 0: the blocks of nr ranks (B->all, rank order, each x fastest) into the global array glob of
- * N cells per axis (in 1), or back */
-static void place_blocks(const mg_blocks *B, int nr, double *glob, const int *N, int in)
+/* rank 0 (B->every: each rank): the blocks of ranks r0 .. r1-1 (in B->all, rank order, each x
+ * fastest; or the one block `one` if not NULL) into the global array glob of N cells per axis (in
+ * 1), or back */
+static void place_blocks(const mg_blocks *B, int r0, int r1, double *one, double *glob, const int *N, int in)
 {
-    for (int r = 0; r < nr; r++) {
+    for (int r = r0; r < r1; r++) {
         const int *b = &B->box[6 * r];
-        double *src = B->all + B->displ[r];
+        double *src = one ? one : B->all + B->displ[r];
         for (int z = 0; z < b[2]; z++)
             for (int y = 0; y < b[1]; y++, src += b[0]) {
                 double *g = glob + ((long)(b[5] + z) * N[1] + b[4] + y) * N[0] + b[3];
@@ -38,7 +40,8 @@ static void place_blocks(const mg_blocks *B, int nr, double *glob, const int *N,
 }
 
 /* Collective over comm: field f of level geometry g between the ranks' blocks and rank 0's global
- * array glob (gather: blocks -> glob; else glob -> blocks), through B. */
+ * array glob (gather: blocks -> glob; else glob -> blocks), through B. B->every: every rank's glob,
+ * gathered by MPI_Allgatherv; back, each rank takes its own block from its own glob, no message. */
 static int hand_over(mg_solver *s, hx_context *ctx, hx_layout *layout, const hx_field *f, const mg_geom *g,
                      mg_blocks *B, MPI_Comm comm, double *glob, int gather)
 {
@@ -48,12 +51,20 @@ static int hand_over(mg_solver *s, hx_context *ctx, hx_layout *layout, const hx_
     const int mine = g->n[0] * g->n[1] * g->n[2];
     if (gather) {
         TRY(owned_copy(s, ctx, layout, f, B->mine, 0));
-        TRY(mpi_check(s, MPI_Gatherv(B->mine, mine, MPI_DOUBLE, B->all, B->count, B->displ, MPI_DOUBLE, 0, comm),
-                      "MPI_Gatherv of a right-hand side"));
-        if (rank == 0) place_blocks(B, nr, glob, s->shape[s->agg], 1);
+        if (B->every)
+            TRY(mpi_check(s, MPI_Allgatherv(B->mine, mine, MPI_DOUBLE, B->all, B->count, B->displ, MPI_DOUBLE, comm),
+                          "MPI_Allgatherv of a right-hand side"));
+        else
+            TRY(mpi_check(s, MPI_Gatherv(B->mine, mine, MPI_DOUBLE, B->all, B->count, B->displ, MPI_DOUBLE, 0, comm),
+                          "MPI_Gatherv of a right-hand side"));
+        if (rank == 0 || B->every) place_blocks(B, 0, nr, NULL, glob, s->shape[s->agg], 1);
         return HX_OK;
     }
-    if (rank == 0) place_blocks(B, nr, glob, s->shape[s->agg], 0);
+    if (B->every) { /* every rank solved the same levels with the same arithmetic: its own block of its own u */
+        place_blocks(B, rank, rank + 1, B->mine, glob, s->shape[s->agg], 0);
+        return owned_copy(s, ctx, layout, f, B->mine, 1);
+    }
+    if (rank == 0) place_blocks(B, 0, nr, NULL, glob, s->shape[s->agg], 0);
     TRY(mpi_check(s, MPI_Scatterv(B->all, B->count, B->displ, MPI_DOUBLE, B->mine, mine, MPI_DOUBLE, 0, comm),
                   "MPI_Scatterv of a correction"));
     return owned_copy(s, ctx, layout, f, B->mine, 1);

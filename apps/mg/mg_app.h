@@ -9,7 +9,7 @@
 #include "options.h"
 
 /* --problem, --smoother and --bottom's names (mg_main.c), which the report prints too */
-extern const hx_opt_choice mg_problems[], mg_smoothers[], mg_bottoms[];
+extern const hx_opt_choice mg_problems[], mg_smoothers[], mg_bottoms[], mg_coarse_solves[];
 
 typedef enum { MG_FORMAT_TABLE = 0, MG_FORMAT_CSV = 1, MG_FORMAT_JSON = 2 } mg_format;
 
@@ -26,6 +26,7 @@ typedef struct {
     long agglomerate;     /* cells: levels at or below it go to rank 0 (0: off); mg_plan sets it when not given */
     int agglomerate_seen; /* --agglomerate given; else automatic (MG_AUTO_AGGLOMERATE where the grid allows) */
     long agglomerate_ranks; /* cells: a first step, levels at or below it on an eighth of the ranks (0: off) */
+    int coarse_solve;     /* --coarse-solve: 1 every rank solves the CPU's levels (all), 0 rank 0 alone (root) */
     int nu;
     int nu_seen;
     int smoother;

@@ -166,14 +166,16 @@ static int make_level(mg_solver *s, int l, const double dom[3], const int pgrid[
 }
 
 /* Collective over comm (nr ranks): this rank's block g of a level of `cells` cells, and on rank 0
- * every rank's block and the buffers to gather them. 0, or -1 on every rank with a line in msg on
- * those that failed. */
-static int blocks_create(mg_blocks *B, MPI_Comm comm, int rank, int nr, const mg_geom *g, long cells, char *msg,
-                         size_t n)
+ * (every: on each rank) every rank's block and the buffers to gather them. 0, or -1 on every rank
+ * with a line in msg on those that failed. */
+static int blocks_create(mg_blocks *B, MPI_Comm comm, int rank, int nr, const mg_geom *g, long cells, int every,
+                         char *msg, size_t n)
 {
     const int mybox[6] = {g->n[0], g->n[1], g->n[2], g->off[0], g->off[1], g->off[2]};
+    const int holder = every || rank == 0;
     int bad = !(B->mine = malloc(sizeof(double) * (size_t)g->n[0] * g->n[1] * g->n[2])), any = 0;
-    if (rank == 0) {
+    B->every = every;
+    if (holder) {
         B->count = malloc(sizeof(int) * nr);
         B->displ = malloc(sizeof(int) * nr);
         B->box = malloc(sizeof(int) * 6 * nr);
@@ -182,9 +184,10 @@ static int blocks_create(mg_blocks *B, MPI_Comm comm, int rank, int nr, const mg
     }
     if (bad) snprintf(msg, n, "mg: out of host memory for the agglomeration buffers");
     if (MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS || any) return -1;
-    if (MPI_Gather(mybox, 6, MPI_INT, B->box, 6, MPI_INT, 0, comm) != MPI_SUCCESS)
-        return snprintf(msg, n, "mg: MPI_Gather of the agglomeration level's blocks failed"), -1;
-    if (rank == 0) {
+    if ((every ? MPI_Allgather(mybox, 6, MPI_INT, B->box, 6, MPI_INT, comm)
+               : MPI_Gather(mybox, 6, MPI_INT, B->box, 6, MPI_INT, 0, comm)) != MPI_SUCCESS)
+        return snprintf(msg, n, "mg: gathering the agglomeration level's blocks (MPI_Gather or MPI_Allgather) failed"), -1;
+    if (holder) {
         long sum = 0;
         for (int r = 0; r < nr; r++) {
             B->count[r] = B->box[6 * r] * B->box[6 * r + 1] * B->box[6 * r + 2];
@@ -203,26 +206,28 @@ static void blocks_free(mg_blocks *B)
 }
 
 /* Collective: the agglomeration buffers, and on the sub-solver's members the solver of levels
- * s->agg .. ntot-1: rank 0 alone on a CPU context of MPI_COMM_SELF (transport mpi: no neighbour to
- * talk to), or, with s->agg2, job ranks 0 .. P'-1 over mg_fewer_grid on the job's backend and
- * transport, agglomerating again at agg2 onto their rank 0's CPU. */
+ * s->agg .. ntot-1: on a CPU context of MPI_COMM_SELF (transport mpi: no neighbour to talk to), on
+ * every rank (s->redundant) or on rank 0 alone, or, with s->agg2, job ranks 0 .. P'-1 over
+ * mg_fewer_grid on the job's backend and transport, agglomerating again at agg2 onto CPUs. */
 static int agglom_create(mg_solver *s, const char *transport, hx_pattern pattern)
 {
     mg_agglom *G = &s->ag;
     const int *NA = s->shape[s->agg];
     const long cells = (long)NA[0] * NA[1] * NA[2];
+    const int redundant = s->redundant && !s->agg2;
     char msg[400] = "";
-    int bad = blocks_create(&G->job, s->comm, s->rank, hx_context_size(s->ctx), &s->lev[s->agg].g, cells, msg, sizeof msg);
-    if (!bad && s->rank == 0 && !(G->glob = malloc(sizeof(double) * cells)))
+    int bad = blocks_create(&G->job, s->comm, s->rank, hx_context_size(s->ctx), &s->lev[s->agg].g, cells, redundant,
+                            msg, sizeof msg);
+    if (!bad && (s->rank == 0 || redundant) && !(G->glob = malloc(sizeof(double) * cells)))
         bad = 1, snprintf(msg, sizeof msg, "mg: out of host memory for the agglomeration level");
     if (mg_fail_agreed(s, bad, msg)) return HX_ERR_RUNTIME;
 
-    /* the members: job ranks 0 .. P'-1 (P' = 1 in one step) */
+    /* the members: job ranks 0 .. P'-1 (P' = 1 in one step), or every rank on its own */
     int sub[3] = {1, 1, 1};
     if (s->agg2) mg_fewer_grid(s->pgrid, sub);
-    const int member = s->rank < sub[0] * sub[1] * sub[2];
+    const int member = redundant || s->rank < sub[0] * sub[1] * sub[2];
     MPI_Comm comm = MPI_COMM_NULL;
-    bad = MPI_Comm_split(s->comm, member ? 0 : MPI_UNDEFINED, s->rank, &comm) != MPI_SUCCESS;
+    bad = MPI_Comm_split(s->comm, member ? (redundant ? s->rank : 0) : MPI_UNDEFINED, s->rank, &comm) != MPI_SUCCESS;
     if (mg_fail_agreed(s, bad, "mg: MPI_Comm_split for the coarse levels' ranks failed")) return HX_ERR_RUNTIME;
     if (member) {
         hx_context_options o = hx_context_defaults();
@@ -238,11 +243,11 @@ static int agglom_create(mg_solver *s, const char *transport, hx_pattern pattern
             q->nu = s->nu, q->smoother = s->smoother, q->cheby_degree = s->cheby_degree, q->cheby_ratio = s->cheby_ratio;
             q->pde = s->pde, q->bottom = s->bottom, q->bottom_sweeps = s->bottom_sweeps, q->bottom_tol = s->bottom_tol;
             q->bottom_maxit = s->bottom_maxit, q->agg = s->agg2 ? s->agg2 - s->agg : 0, q->agg2 = 0;
-            q->ghosts = s->ghosts, q->overlap = s->overlap;
+            q->ghosts = s->ghosts, q->overlap = s->overlap, q->redundant = s->redundant;
             if (mg_create(q, G->ctx, NA, sub, s->ntot - s->agg, s->agg2 ? transport : "mpi", pattern) != HX_OK)
                 bad = 1, snprintf(msg, sizeof msg, "%s (the coarse levels)", q->err);
-            else if (blocks_create(&G->coarse, q->comm, q->rank, hx_context_size(q->ctx), &q->lev[0].g, cells, msg,
-                                   sizeof msg))
+            else if (blocks_create(&G->coarse, q->comm, q->rank, hx_context_size(q->ctx), &q->lev[0].g, cells, 0,
+                                   msg, sizeof msg))
                 bad = 1;
         }
         MPI_Comm_free(&comm);

@@ -17,6 +17,7 @@
 /* the names the report prints too (mg_report.c) */
 const hx_opt_choice mg_bottoms[] = {
     {"auto", MG_BOTTOM_AUTO}, {"direct", MG_BOTTOM_DIRECT}, {"cg", MG_BOTTOM_CG}, {"smooth", MG_BOTTOM_SMOOTH}, {NULL, 0}};
+const hx_opt_choice mg_coarse_solves[] = {{"all", 1}, {"root", 0}, {NULL, 0}};
 const hx_opt_choice mg_smoothers[] = {{"gsrb", MG_SMOOTHER_GSRB}, {"cheby", MG_SMOOTHER_CHEBY}, {NULL, 0}};
 const hx_opt_choice mg_problems[] = {{"poisson", 0}, {"helmholtz", 1}, {NULL, 0}};
 static const hx_opt_choice backends[] = {
@@ -73,6 +74,12 @@ static const hx_option mg_options[] = {
              "even axis), on the job's backend and transport, until --agglomerate moves the coarser ones to rank 0's "
              "CPU. 0: off (one step)",
      F(agglomerate_ranks)},
+    {.name = "coarse-solve", .type = HX_OPT_CHOICE, .choices = mg_coarse_solves, .def = "all", .group = "problem",
+     .help = "who solves the levels --agglomerate moves to the CPU: all (every rank gathers the level's right-hand "
+             "side with MPI_Allgatherv and solves the same coarse levels on its own CPU, so no correction is "
+             "scattered back: one collective a visit instead of two) or root (rank 0 alone, then MPI_Scatterv, as "
+             "HPGMG does); the same bits either way",
+     F(coarse_solve)},
     {.name = "smoother", .type = HX_OPT_CHOICE, .choices = mg_smoothers, .def = "gsrb", .group = "solver",
      .help = "red-black Gauss-Seidel, or Chebyshev polynomials of the Jacobi-preconditioned operator", F(smoother)},
     {.name = "ghosts", .type = HX_OPT_INT, .meta = "G", .lo = 1, .hi = MG_MAX_GHOSTS, .def = "5",
@@ -302,6 +309,7 @@ static int solve_with(mg_report *r, mg_result *res, hx_context *ctx, int nlev, c
     s->bottom_maxit = 1000;
     s->agg = agg[0];
     s->agg2 = agg[1];
+    s->redundant = c->coarse_solve;
     s->graphs = c->graph;
     s->overlap = c->overlap;
     s->ghosts = c->ghosts;

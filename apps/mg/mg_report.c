@@ -43,14 +43,15 @@ static double order_at(const mf_at *at)
     if (i + 1 >= at->r->nres || at->res->err_l2 <= 0) return NAN;
     return log2(at->r->res[i + 1].err_l2 / at->res->err_l2);
 }
-/* level l is solved on rank 0 alone (agglomerated onto its CPU; the first such level also on the
+/* level l is solved on a CPU (rank 0's, or each rank's with --coarse-solve all; the first such level also on the
  * ranks before it: the gather) */
 static int on_rank0(const mg_solver *s, int l)
 {
     const int cpu = s->agg2 ? s->agg2 : s->agg;
     return cpu > 0 && l >= cpu;
 }
-/* ranks that smooth level l: every rank, the eighth of the two-step agglomeration, or rank 0 */
+/* ranks that share level l's work: every rank, the eighth of the two-step agglomeration, or 1 (a
+ * CPU level: rank 0 alone, or every rank the same whole level with --coarse-solve all) */
 static int level_ranks(const mg_report *r, int l)
 {
     const mg_solver *s = r->s;
@@ -118,6 +119,7 @@ GET(g_graph) { v->i = mg_graphs_used(at->r->s); }
 GET(g_fmg_checksum) { v->u = R->fmg_checksum; }
 GET(g_ghosts) { v->i = C->ghosts; }
 GET(g_overlap) { v->i = C->overlap; }
+GET(g_coarse_solve) { v->s = hx_opt_choice_name(mg_coarse_solves, C->coarse_solve); }
 GET(g_shape)
 {
     snprintf(v->buf, sizeof v->buf, "%dx%dx%d", R->shape[0], R->shape[1], R->shape[2]);
@@ -169,7 +171,7 @@ static const mf_field fields[] = {
     {"halox_version", MF_STR, MS_RUN, NULL, g_version},
     {"agglomerate", MF_INT, MS_RUN, NULL, g_agglomerate},           /* the option (cells; 0: off) */
     {"agglomerate_size", MF_INT, MS_RUN, NULL, g_agg_size},         /* first level on rank 0 (cells per axis; 0: none) */
-    {"rank0", MF_INT, MS_LEVEL, NULL, g_rank0},                     /* 1: this level is solved on rank 0 alone */
+    {"rank0", MF_INT, MS_LEVEL, NULL, g_rank0},                     /* 1: this level is solved on the CPU (rank 0's, or every rank's with --coarse-solve all) */
     {"agglomerate_s", MF_REAL, MS_LEVEL, "%.6f", g_agg_s},          /* rank 0's gather and scatter */
     {"agglomerate_calls", MF_INT, MS_LEVEL, NULL, g_agg_calls},
     {"agglomerate_ranks", MF_INT, MS_RUN, NULL, g_agglomerate_ranks}, /* the option (cells; 0: off) */
@@ -178,6 +180,7 @@ static const mf_field fields[] = {
     {"graph", MF_INT, MS_RUN, NULL, g_graph},                       /* 1: timed F-cycles replayed from CUDA graphs */
     {"ghosts", MF_INT, MS_RUN, NULL, g_ghosts},                     /* --ghosts: layers (an exchange serves that many GSRB colours) */
     {"overlap", MF_INT, MS_RUN, NULL, g_overlap},                   /* --overlap: GSRB colours split around their exchange */
+    {"coarse_solve", MF_STR, MS_RUN, NULL, g_coarse_solve},         /* --coarse-solve: all (every rank) or root */
     {"shape", MF_STR, MS_SOLVE, NULL, g_shape},                     /* the solve's global grid NXxNYxNZ (the last column: scripts read it as $NF) */
 };
 enum { NF = (int)(sizeof fields / sizeof fields[0]) };
@@ -317,9 +320,14 @@ static void print_table(FILE *out, const mg_report *r)
         fprintf(out, "\n  + on %d rank%s (--agglomerate-ranks %ld: f of %s gathered and handed to them, the correction "
                      "back)", level_ranks(r, s->agg), level_ranks(r, s->agg) == 1 ? "" : "s", c->agglomerate_ranks,
                 mg_shape_text(sh, sizeof sh, s->shape[s->agg]));
-    if (s->agg)
-        fprintf(out, "\n  * on rank 0 alone, on the CPU (--agglomerate %ld: f of %s gathered, its correction scattered)",
-                c->agglomerate, mg_shape_text(sh, sizeof sh, s->shape[s->agg2 ? s->agg2 : s->agg]));
+    if (s->agg && s->redundant && !s->agg2)
+        fprintf(out, "\n  * on the CPU, the same solve on every rank (--agglomerate %ld, --coarse-solve all: f of %s "
+                     "gathered onto every rank, each takes its own block of the correction)",
+                c->agglomerate, mg_shape_text(sh, sizeof sh, s->shape[s->agg]));
+    else if (s->agg)
+        fprintf(out, "\n  * on %s, on the CPU (--agglomerate %ld: f of %s gathered, its correction scattered)",
+                s->agg2 && s->redundant ? "each of those ranks alone" : "rank 0 alone", c->agglomerate,
+                mg_shape_text(sh, sizeof sh, s->shape[s->agg2 ? s->agg2 : s->agg]));
     fprintf(out, "\n  backend %s%s%s, transport %s, pattern %s\n", r->backend, r->gpu ? " " : "", r->gpu ? r->gpu : "",
             c->transport, hx_pattern_name((hx_pattern)c->pattern));
     if (c->smoother == MG_SMOOTHER_CHEBY)
@@ -366,7 +374,7 @@ static void print_table(FILE *out, const mg_report *r)
         memset(&tot, 0, sizeof tot);
         for (int l = q->fine; l < s->ntot; l++) {
             char mark[24] = "";
-            if (on_rank0(s, l)) snprintf(mark, sizeof mark, " (rank 0)");
+            if (on_rank0(s, l)) snprintf(mark, sizeof mark, " (CPU)");
             else if (s->agg2 && l >= s->agg) snprintf(mark, sizeof mark, " (%d rank%s)", level_ranks(r, l), level_ranks(r, l) == 1 ? "" : "s");
             fprintf(out, "  %-6d %*s%*s", l - q->fine, cw, mg_shape_text(sh, sizeof sh, s->shape[l]), mw, mark);
             for (int op = 0; op < nops; op++) {
@@ -382,10 +390,10 @@ static void print_table(FILE *out, const mg_report *r)
                      "bottom includes its own exchanges%s; "
                      "CG iterations %ld%s)\n",
                 c->repeat, c->bottom == MG_BOTTOM_SMOOTH ? " and smoothing" : "", q->bottom_iters,
-                s->agg2  ? "; (N ranks), (rank 0): those ranks' time, the first such level also the finer ranks' "
-                           "restriction and exchange into it; agglomerate: rank 0's gather and scatter"
-                : s->agg ? "; (rank 0): rank 0's time alone, the first such level also the ranks' restriction and "
-                           "exchange into it; agglomerate: rank 0's gather and scatter" : "");
+                s->agg2  ? "; (N ranks), (CPU): those ranks' time, the first such level also the finer ranks' "
+                           "restriction and exchange into it; agglomerate: rank 0's gather and hand-back"
+                : s->agg ? "; (CPU): one rank's CPU solve, the first such level also the ranks' restriction and "
+                           "exchange into it; agglomerate: rank 0's gather and hand-back" : "");
     }
     const int sw = (int)strlen(mg_shape_text(sh, sizeof sh, n0)) > 8 ? (int)strlen(sh) : 8;
     fprintf(out, "\n%-*s %14s %14s %10s %10s %8s %10s %12s %14s\n", sw, "size", "error L2", "error max", "order L2",
