@@ -95,6 +95,8 @@ template <typename T, int R, int L> static void run_levels()
         {{0, 21}, 3, 1, 0u, 4},         /* a strip and one cell */
         {{150, 230}, 1, 1, 0x5u, 1, 4000}, /* marches cut to fill whole rounds of a GPU's warps (any_rows) */
         {{70, 45}, 0, 0, 0u, 2, 700},   /* the same, one round of odd marches */
+        {{300, 90}, 1, 0, 0xcu, 0},     /* y sides fixed, x open: inner strips take fast steps up to the fixed rows */
+        {{300, 200}, 0, 1, 0x8u, 132},  /* y high fixed, short marches: the fast steps end where its rows begin */
     };
     for (const fused_case &c : cases) run_case<T, R, L>(c);
 }
