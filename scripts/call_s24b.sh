@@ -4,6 +4,7 @@
 # and racecheck on the cycle's and the persistent schedule's 2D passes), speed (`halox roofline`
 # fused 2D passes, BINS side by side, ROUNDS alternated, at 16384^2, 8192^2, 4096^2; two GPUs:
 # 8192^2 and 16384^2, ipc-put, graphs, the best settings of session 17-19).
+# speed3d: the same for fused 3D passes (512^3, 256x128x128, 256x152x152; two GPUs 256^3 and 512^3).
 # Usage: BINS="old:halox-old new:halox" STAGES="check speed" scripts/call_s24b.sh build-dev
 set -u
 cd "$(dirname "$0")/.."
@@ -55,5 +56,28 @@ if want speed; then
             done
         done
     done | tee "$OUT/x2.txt"
+fi
+if want speed3d; then
+    t "roofline fused 3D"
+    for r in $(seq "${ROUNDS:-2}"); do
+        for b in $BINS; do
+            for n in 512 256x128x128 256x152x152; do
+                timeout 120 "$(bin_of "$b")" roofline --backend cuda --size2d 256 --size3d $n --small 0 --repeat 7 2>&1 |
+                    awk -v l="${b%%:*}" -v r=$r '/^(jacobi7|star13) / && $NF ~ /x$/ {print l, r, $0}'
+            done
+        done
+    done | tee "$OUT/roofline3d.txt"
+    t "two GPUs 3D"
+    for r in $(seq "${ROUNDS:-2}"); do
+        for b in $BINS; do
+            for cfg in "256x256x256 12 4 cycle ipc-put" "256x256x256 4 4 persistent ipc" "512x512x512 4 4 cycle ipc-put" "512x512x512 8 4 cycle ipc-put"; do
+                set -- $cfg
+                g=; [ "$4" = cycle ] && g=--graph
+                $MPI -np "$NGPU" "$(bin_of "$b")" run --backend cuda --size $1 --depth $2 --fuse $3 --schedule $4 --transport $5 $g \
+                    --overlap=off --pattern direct --iters 480 --repeat 5 --format csv --quiet 2>/dev/null |
+                    awk -F, -v l="${b%%:*}" -v r=$r '$16 ~ /ipc/ {print l, r, $2 "x" $3 "x" $4, "d" $11, "f" $55, $64, $48}'
+            done
+        done
+    done | tee "$OUT/x2_3d.txt"
 fi
 t done

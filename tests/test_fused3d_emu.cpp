@@ -93,6 +93,9 @@ template <typename T, int R, int L> static void run_levels()
         {{21, 130, 6}, 0, 0, 0u, 4},       /* taller: several tile rows of the tallest tiles (64 rows) */
         {{0, 0, 5}, 1, 1, 0u, 3},          /* a tile and one vector in x, a tile and one row in y */
         {{250, 70, 23}, 1, 0, 0x4u, 2},    /* tiles inside every box (the march's fast steps), full rounds of NS steps and a remainder */
+        {{250, 70, 29}, 1, 0, 0x30u, 1},   /* z sides fixed, x and y open: inner tiles' fast rounds end short of the fixed planes */
+        {{250, 70, 40}, 0, 1, 0x10u, 2},   /* z low fixed, two chunks: the fast rounds start past it */
+        {{250, 70, 31}, 0, 0, 0x20u, 3},   /* z high fixed, three chunks of other lengths: rounds meet the fixed plane at other phases */
     };
     for (const fused_case &c : cases) {
         run_case<T, R, L, 32>(c);
