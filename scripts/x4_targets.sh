@@ -13,12 +13,13 @@ bundle_on_exit
 cols() { cut -d, -f2,3,4,11,16,48,51,55,64,68; } # nx ny nz depth transport us_per_sweep graph fuse schedule kernel
 if want i13; then
 t "issue 13: device schedules vs the best cycle setting (fp32, direct, 4000 sweeps)"
-# the cycle's depths and passes around session 19's best on 4 H200s (4096^2: depth 48, fuse 3)
+# the cycle's depths and passes around session 19's best on 4 H200s (4096^2: depth 48, fuse 3), and fuse 8
+# (session 24: the fused 2D march's fast steps; one rank of 2048^2: persistent march d32 f8 3.14 us)
 for size in 512x512 1024x1024 4096x4096; do
     $MPI -np "$NGPU" $H run --backend cuda --transport ipc --size $size --iters 4800 --repeat 5 --pattern direct \
-        --depth 8,16 --fuse 1,8 --schedule persistent --format csv --quiet 2>&1 | cols
+        --depth 8,16,32 --fuse 1,8 --schedule persistent --format csv --quiet 2>&1 | cols
     $MPI -np "$NGPU" $H run --backend cuda --transport nccl,ipc-put --size $size --iters 4800 --repeat 5 --pattern direct \
-        --depth 16,32,48 --fuse 3,4 --graph --overlap=off --format csv --quiet 2>&1 | cols | grep -v '^nx'
+        --depth 16,32,48 --fuse 3,4,8 --graph --overlap=off --format csv --quiet 2>&1 | cols | grep -v '^nx'
 done | tee "$OUT/issue13_2d.csv"
 $MPI -np 1 $H run --backend cuda --transport ipc --size 512x512 --iters 4000 --repeat 5 --pattern direct --depth 16 \
     --schedule persistent --format csv --quiet 2>&1 | cols | tee "$OUT/issue13_1gpu.csv"
