@@ -7,12 +7,7 @@ cd "$(dirname "$0")/.."
 DEVICE_NAME=s24e
 . scripts/device_run.sh
 bundle_on_exit
-run1() { # np size depth fuse schedule transport
-    local g=; [ "$5" = cycle ] && g=--graph
-    $MPI -np "$1" "$H" run --backend cuda --size "$2" --depth "$3" --fuse "$4" --schedule "$5" --transport "$6" $g --overlap=off \
-        --pattern direct --iters 4800 --repeat 5 --format csv --quiet 2>/dev/null |
-        awk -F, -v np="$1" '$16 !~ /transport/ && NF > 50 {print "np" np, $2 "x" $3, "d" $11, "f" $55, $64, $16, $68, $48}'
-}
+export ITERS=4800
 t "4096^2 blocks"
 for np in 1 "$NGPU"; do
     size=2048x2048; [ "$np" != 1 ] && size=4096x4096
