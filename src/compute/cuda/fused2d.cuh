@@ -219,30 +219,25 @@ __device__ __forceinline__ void sweep2d_fused_body(const T *__restrict__ src, T 
     tf1 = min(tf1, last + 1);
     fused2d_level0<T, R, LD, DQ> level0(col, a.sy, t, last, ring, tid, nthreads);
     for (; t <= last; t += W) {
-        /* W steps with phases 0 .. 2R: the windows come back to slot order 0 .. 2R */
+        /* W steps with phases 0 .. 2R: the windows come back to slot order 0 .. 2R. Fast ones never
+         * pass the last row (tf1 <= last + 1), so only the tested steps stop early. */
+#define HX_FUSED2D_STEP(P, FAST)                                                                                       \
+        if (!FAST && P > 0 && t + P > last) break;                                                                    \
+        fused2d_step<T, R, L, P % W, LD, FAST>(src, dst, a, w, level0.template take<P>(t), t + P, x0, xin, store_lane, Y0);
+#define HX_FUSED2D_STEPS(FAST)                                                                                         \
+        HX_FUSED2D_STEP(0, FAST)                                                                                       \
+        HX_FUSED2D_STEP(1, FAST)                                                                                       \
+        HX_FUSED2D_STEP(2, FAST)                                                                                       \
+        if (R == 2) {                                                                                                  \
+            HX_FUSED2D_STEP(3, FAST)                                                                                   \
+            HX_FUSED2D_STEP(4, FAST)                                                                                   \
+        }
         if (t >= tf0 && t + W <= tf1) { /* W fast steps (warp-uniform) */
-#define HX_FUSED2D_FAST(P) \
-            fused2d_step<T, R, L, P % W, LD, true>(src, dst, a, w, level0.template take<P>(t), t + P, x0, xin, store_lane, Y0);
-            HX_FUSED2D_FAST(0)
-            HX_FUSED2D_FAST(1)
-            HX_FUSED2D_FAST(2)
-            if (R == 2) {
-                HX_FUSED2D_FAST(3)
-                HX_FUSED2D_FAST(4)
-            }
-#undef HX_FUSED2D_FAST
+            HX_FUSED2D_STEPS(true)
             continue;
         }
-#define HX_FUSED2D_STEP(P)                                                                                             \
-        if (P > 0 && t + P > last) break;                                                                             \
-        fused2d_step<T, R, L, P % W, LD>(src, dst, a, w, level0.template take<P>(t), t + P, x0, xin, store_lane, Y0);
-        HX_FUSED2D_STEP(0)
-        HX_FUSED2D_STEP(1)
-        HX_FUSED2D_STEP(2)
-        if (R == 2) {
-            HX_FUSED2D_STEP(3)
-            HX_FUSED2D_STEP(4)
-        }
+        HX_FUSED2D_STEPS(false)
+#undef HX_FUSED2D_STEPS
 #undef HX_FUSED2D_STEP
     }
     level0.finish();
