@@ -2,7 +2,8 @@
 # Plain 3D sweeps whose blocks march whole z columns (or halves, quarters), against the default
 # 16-plane marches (issue 9: jacobi7 and star13 at 90% of copy). One GPU, `halox roofline`, 3D only.
 # BINS: "label:binary ..." (a bare name is in the build folder; a halox-NAME.gz is unpacked first),
-# built with scripts/variant_build.sh and -DHX_SWEEP3D_CHUNK_MUL=8 (HALOX_TILE's CHUNK3 x 8 planes);
+# built with scripts/variant_build.sh and -DHX_SWEEP3D_CHUNK_MUL=8 (HALOX_TILE's CHUNK3 x 8 planes;
+# that macro of src/compute/cuda/sweep3d.cu was removed after session 24 measured it: commit 8877f74);
 # TILES: HALOX_TILE values ("BY2,CHUNK2,BY3,CHUNK3[,PIPE[,ROWS3]]") tried with each of them; the
 # default binary runs at its default tile. SIZE3D (default 512), ROUNDS (default 1) alternated.
 # Usage: BINS="col1:halox-col1" TILES="4,8,2,64 4,8,4,32" scripts/col3d_checks.sh build-dev

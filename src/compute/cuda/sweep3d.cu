@@ -32,15 +32,6 @@ __global__ void __launch_bounds__(256) sweep3d_rows(const T *__restrict__ src, T
 
 typedef void (*launch_fn)(const sweep_launch &);
 
-/* A tuning build may lengthen every march by a factor (-DHX_SWEEP3D_CHUNK_MUL=8: HALOX_TILE's CHUNK3
- * 64 marches 512 planes), to time blocks that own whole z columns (no z-halo planes re-read). Lost
- * everywhere on one H200 (session 24, scripts/col3d_checks.sh): jacobi7 fp32 512^3 313 us at the
- * default 16 planes against 342-420 for marches of 256 or 512 planes, with 1 to 3 planes ahead or
- * L2 prefetches. */
-#ifndef HX_SWEEP3D_CHUNK_MUL
-#define HX_SWEEP3D_CHUNK_MUL 1
-#endif
-
 template <typename T, int R, int P> static void launch_pipe(const sweep_launch &l)
 {
     const hx_box *b = l.b;
@@ -57,9 +48,8 @@ template <typename T, int R, int P> static void launch_pipe(const sweep_launch &
     sweep3d_pipe<T, R, P><<<grid, block, smem, l.st>>>((const T *)l.src, (T *)l.dst, pa);
 }
 
-template <typename T, int R, int CHUNK0> static void launch_chunk3d(const sweep_launch &l)
+template <typename T, int R, int CHUNK> static void launch_chunk3d(const sweep_launch &l)
 {
-    constexpr int CHUNK = CHUNK0 * HX_SWEEP3D_CHUNK_MUL;
     const hx_box *b = l.b;
     const dim3 grid = sweep3d_grid(l.groups, b->hi[1] - b->lo[1], b->hi[2] - b->lo[2], l.by, 1, CHUNK);
     constexpr int PF = sweep3d_prefetch<T, R>();
@@ -67,9 +57,8 @@ template <typename T, int R, int CHUNK0> static void launch_chunk3d(const sweep_
     else sweep3d<T, R, CHUNK, 0><<<grid, dim3(32, l.by), 0, l.st>>>((const T *)l.src, (T *)l.dst, *l.a);
 }
 
-template <typename T, int R, int CHUNK0, int RY> static void launch_rows3d(const sweep_launch &l)
+template <typename T, int R, int CHUNK, int RY> static void launch_rows3d(const sweep_launch &l)
 {
-    constexpr int CHUNK = CHUNK0 * HX_SWEEP3D_CHUNK_MUL;
     const hx_box *b = l.b;
     const dim3 grid = sweep3d_grid(l.groups, b->hi[1] - b->lo[1], b->hi[2] - b->lo[2], l.by, RY, CHUNK);
     sweep3d_rows<T, R, CHUNK, RY><<<grid, dim3(32, l.by), 0, l.st>>>((const T *)l.src, (T *)l.dst, *l.a);
