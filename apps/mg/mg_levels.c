@@ -186,7 +186,7 @@ static int blocks_create(mg_blocks *B, MPI_Comm comm, int rank, int nr, const mg
     if (MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS || any) return -1;
     if ((every ? MPI_Allgather(mybox, 6, MPI_INT, B->box, 6, MPI_INT, comm)
                : MPI_Gather(mybox, 6, MPI_INT, B->box, 6, MPI_INT, 0, comm)) != MPI_SUCCESS)
-        return snprintf(msg, n, "mg: gathering the agglomeration level's blocks (MPI_Gather or MPI_Allgather) failed"), -1;
+        return snprintf(msg, n, "mg: %s of the agglomeration level's blocks failed", every ? "MPI_Allgather" : "MPI_Gather"), -1;
     if (holder) {
         long sum = 0;
         for (int r = 0; r < nr; r++) {

@@ -363,7 +363,7 @@ static void print_table(FILE *out, const mg_report *r)
                 q->fmg_med, q->fmg_min, q->fmg_max, c->repeat, fine_cells(q) / q->fmg_med, q->fmg_err_l2,
                 q->fmg_err_l2 / q->err_l2, q->fmg_rel);
         const int nops = s->agg ? MG_NTIMERS : MG_NOPS; /* the agglomerate column only when it is used */
-        const int mw = s->agg2 ? 12 : s->agg ? 9 : 0; /* the "(rank 0)" and "(N ranks)" marks */
+        const int mw = s->agg2 ? 12 : s->agg ? 9 : 0; /* the "(CPU)" and "(N ranks)" marks */
         const int cw = (int)strlen(mg_shape_text(sh, sizeof sh, q->shape)) > 8 ? (int)strlen(sh) : 8;
         fprintf(out, "  %-6s %*s%*s", "level", cw, "cells", mw, "");
         for (int op = 0; op < nops; op++) fprintf(out, " %20s", mg_op_names[op]);
