@@ -7,14 +7,16 @@
  * passes that needed more 6-15% faster (fp32 jacobi5 N = 7 1662 -> 1481 us, N = 8 1793 -> 1690;
  * fp64 N = 7 3325 -> 2826, no spill; fp32 N = 7 and 8 spill 24-128 bytes, in L1) and changed the
  * rest by under 0.5%, but fp64 radius 1 with N = 5 and 6 (1-2% slower): those keep 2 blocks,
- * where ptxas takes what it needs (up to 255 registers) without spilling. A tuning build may set
+ * where ptxas takes what it needs (up to 255 registers) without spilling. With the fast steps
+ * (session 24, side by side) fp32 radius 1 with N = 6 and 7 gains 11-15% from 2 blocks (16384^2 N = 7
+ * 813 -> 706 us, 8192^2 231 -> 196); N = 8 and the rest gain under 2% or lose. A tuning build may set
  * HX_FUSED2D_MINB for every instance. */
 template <typename T, int R, int L> constexpr int fused2d_min_blocks()
 {
 #ifdef HX_FUSED2D_MINB
     return HX_FUSED2D_MINB;
 #else
-    return sizeof(T) == 8 && R == 1 && (L == 5 || L == 6) ? 2 : 4;
+    return R == 1 && (sizeof(T) == 8 ? L == 5 || L == 6 : L == 6 || L == 7) ? 2 : 4;
 #endif
 }
 /* ROWS: the march's rows, or 0 for `rows` (fused2d_plan's any_rows: marches of any length) */

@@ -53,14 +53,16 @@ __device__ __forceinline__ cells<T> level_row(const cells<T> (&w)[2 * R + 1])
  * N = 6: 148 -> 125 registers, 16 warps per multiprocessor instead of 12): side by side on one
  * H200 (docs/results.md, session 11) that made 16 of the 20 passes 1-18% faster (fp32 jacobi5
  * N = 6 1519 -> 1276 us, star9 N = 3 1239 -> 1027) and four 0.1-1.4% slower: fp32 radius 1 with
- * N = 4, 5, 7, 8. Those keep the plain addresses where the loss was above noise (N = 4 and 8).
+ * N = 4, 5, 7, 8. Those kept the plain addresses where the loss was above noise (N = 4 and 8);
+ * with the fast steps (session 24, side by side, call 11) N = 8 gains 7.6% from them (16384^2 764 ->
+ * 706 us, 8192^2 219 -> 203) and N = 4 still loses 5%, so only N = 4 keeps the plain addresses.
  * A tuning build may force either with HX_FUSED2D_OPAQUE=0 or 1. */
 template <typename T, int R, int L> __host__ __device__ constexpr bool fused2d_opaque()
 {
 #ifdef HX_FUSED2D_OPAQUE
     return HX_FUSED2D_OPAQUE;
 #else
-    return !(sizeof(T) == 4 && R == 1 && (L == 4 || L == 8));
+    return !(sizeof(T) == 4 && R == 1 && L == 4);
 #endif
 }
 template <typename T, int LD, bool OPAQUE>
