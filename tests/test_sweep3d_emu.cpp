@@ -89,6 +89,11 @@ template <typename T, int R> static void run_radius()
         {{5, 17, 3}, 2 * R, R, 3},
         {{130, 13, 4}, R, 0, 2}, /* a full column of blocks and a partial one */
         {{2 * 32 * 4 + 1, 5, 3}, R, 0, 1}, /* one vector past whole blocks (x = 512 at fp32) */
+        /* a last column of blocks with 1 or 2 leftover vectors (512 cells from x = R) and with
+         * a few (300, 200), blocks of 8 and 4 rows */
+        {{512, 300, 3}, R, 0, 8},
+        {{300, 37, 4}, 2 * R, R, 8},
+        {{200, 70, 5}, 2 * R, R, 4},
     };
     for (const grid_case &gc : cases) {
         run_case<T, R, 8, 1>(gc);
