@@ -155,16 +155,16 @@ for np in 2 8; do
     [ -s "$TMP/ag1.csv" ] && [ -s "$TMP/ag$np.csv" ] && same_checksums ag1 ag$np
     [ -s "$TMP/agcg1.csv" ] && [ -s "$TMP/agcg$np.csv" ] && same_checksums agcg1 agcg$np
 done
-# --coarse-solve root (rank 0 solves the CPU's levels alone and scatters the correction) against the
-# default all (every rank solves them itself): the same bits, at 2 and 8 ranks, with the smoothing
+# --coarse-solve all (every rank solves the CPU's levels itself) against the default root (rank 0
+# solves them alone and scatters the correction): the same bits, at 2 and 8 ranks, with the smoothing
 # bottom and with CG; the report names the choice
 for np in 2 8; do
-    run $np agroot$np --size 32 --agglomerate 64 --bottom smooth --repeat 1 --coarse-solve root && check_solve agroot$np &&
-        [ -s "$TMP/ag$np.csv" ] && same_checksums ag$np agroot$np
-    run $np agcgroot$np --size 64 --agglomerate 512 --repeat 1 --coarse-solve root && check_solve agcgroot$np &&
-        [ -s "$TMP/agcg$np.csv" ] && same_checksums agcg$np agcgroot$np
+    run $np agall$np --size 32 --agglomerate 64 --bottom smooth --repeat 1 --coarse-solve all && check_solve agall$np &&
+        [ -s "$TMP/ag$np.csv" ] && same_checksums ag$np agall$np
+    run $np agcgall$np --size 64 --agglomerate 512 --repeat 1 --coarse-solve all && check_solve agcgall$np &&
+        [ -s "$TMP/agcg$np.csv" ] && same_checksums agcg$np agcgall$np
 done
-for pair in "ag8 all" "agroot8 root"; do
+for pair in "ag8 root" "agall8 all"; do
     set -- $pair
     [ -s "$TMP/$1.csv" ] && awk -F, -v want="$2" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
         $col["coarse_solve"] != want { bad = 1 } END { exit bad || NR < 2 }' "$TMP/$1.csv" ||
@@ -209,9 +209,9 @@ run 8 two8 --size 64 --grid 4x2x1 --agglomerate-ranks 512 --agglomerate 64 --bot
 run 8 twocg8 --size 64 --agglomerate-ranks 512 --agglomerate 64 --repeat 1 && check_solve twocg8
 run 1 twocg1 --size 64 --agglomerate-ranks 512 --agglomerate 64 --repeat 1
 [ -s "$TMP/two1.csv" ] && [ -s "$TMP/two8.csv" ] && same_checksums two1 two8
-# the eighth's own CPU step shared among them (--coarse-solve all, the default) or on their rank 0: the same bits
-run 8 tworoot8 --size 64 --grid 4x2x1 --agglomerate-ranks 512 --agglomerate 64 --bottom smooth --repeat 1 --coarse-solve root &&
-    [ -s "$TMP/two8.csv" ] && same_checksums two8 tworoot8
+# the eighth's own CPU step on their rank 0 (--coarse-solve root, the default) or shared among them: the same bits
+run 8 twoall8 --size 64 --grid 4x2x1 --agglomerate-ranks 512 --agglomerate 64 --bottom smooth --repeat 1 --coarse-solve all &&
+    [ -s "$TMP/two8.csv" ] && same_checksums two8 twoall8
 [ -s "$TMP/twocg1.csv" ] && [ -s "$TMP/twocg8.csv" ] && same_checksums twocg1 twocg8
 if [ -s "$TMP/two8.csv" ]; then
     awk -F, '

@@ -74,11 +74,11 @@ static const hx_option mg_options[] = {
              "even axis), on the job's backend and transport, until --agglomerate moves the coarser ones to rank 0's "
              "CPU. 0: off (one step)",
      F(agglomerate_ranks)},
-    {.name = "coarse-solve", .type = HX_OPT_CHOICE, .choices = mg_coarse_solves, .def = "all", .group = "problem",
-     .help = "who solves the levels --agglomerate moves to the CPU: all (every rank gathers the level's right-hand "
-             "side with MPI_Allgatherv and solves the same coarse levels on its own CPU, so no correction is "
-             "scattered back: one collective a visit instead of two) or root (rank 0 alone, then MPI_Scatterv, as "
-             "HPGMG does); the same bits either way",
+    {.name = "coarse-solve", .type = HX_OPT_CHOICE, .choices = mg_coarse_solves, .def = "root", .group = "problem",
+     .help = "who solves the levels --agglomerate moves to the CPU: root (rank 0 alone after MPI_Gatherv, then "
+             "MPI_Scatterv, as HPGMG does; the faster on four GPUs) or all (every rank gathers the level's "
+             "right-hand side with MPI_Allgatherv and solves the same coarse levels on its own CPU, so no "
+             "correction is scattered back); the same bits either way",
      F(coarse_solve)},
     {.name = "smoother", .type = HX_OPT_CHOICE, .choices = mg_smoothers, .def = "gsrb", .group = "solver",
      .help = "red-black Gauss-Seidel, or Chebyshev polynomials of the Jacobi-preconditioned operator", F(smoother)},
