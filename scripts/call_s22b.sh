@@ -31,5 +31,5 @@ for rep in 1 2; do
     done
 done | tee "$OUT/stencil.txt"
 t "gpu_schedule_np2"
-(cd "$B" && timeout 280 ctest -R "^gpu_schedule_np2$" 2>&1 | tail -3; cp Testing/Temporary/LastTest.log "$OUT/sched2.log")
+gpu_tests 280 gpu_schedule_np2
 t done

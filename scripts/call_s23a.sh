@@ -22,5 +22,5 @@ done 2>&1 | tee "$OUT/resident_scaling.txt"
 t "verify (ll_poll_checks stage)"
 STAGES=verify OUT=$OUT/llpoll bash scripts/ll_poll_checks.sh "$B" > "$OUT/llpoll.txt" 2>&1; tail -15 "$OUT/llpoll.txt"
 t "gpu_schedule_np2"
-(cd "$B" && timeout 280 ctest -R "^gpu_schedule_np2$" 2>&1 | tail -3; cp Testing/Temporary/LastTest.log "$OUT/sched2.log")
+gpu_tests 280 gpu_schedule_np2
 t done

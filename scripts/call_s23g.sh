@@ -9,6 +9,5 @@ DEVICE_NAME=s23g
 bundle_on_exit
 STAGES=i13 OUT=$OUT/x4 bash scripts/x4_targets.sh "$B" > "$OUT/x4.txt" 2>&1; grep -v "^nx" "$OUT/x4.txt" | tail -60
 t "gpu_schedule_np2"
-(cd "$B" && timeout 330 ctest -R "^gpu_schedule_np2$" 2>&1 | tail -3; cp Testing/Temporary/LastTest.log "$OUT/sched2.log")
-grep -E "FAIL|differ" "$OUT/sched2.log" | head -5
+gpu_tests 330 gpu_schedule_np2
 t done

@@ -19,8 +19,7 @@ if want inplace; then
 fi
 if want sched2; then
     t "gpu_schedule_np2"
-    (cd "$B" && timeout 300 ctest -R "^gpu_schedule_np2$" 2>&1 | tail -3; cp Testing/Temporary/LastTest.log "$OUT/sched2.log")
-    grep -E "FAIL|differ" "$OUT/sched2.log" | head -5
+    gpu_tests 300 gpu_schedule_np2
 fi
 if want mg; then
     t "mg coarse-solve all vs root"

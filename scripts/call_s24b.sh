@@ -15,8 +15,7 @@ for f in "$B"/halox-*.gz; do [ -e "$f" ] && gunzip -kf "$f" && chmod +x "${f%.gz
 BINS=${BINS:-"old:halox-old new:halox"}
 if want check; then
     t "gpu_fuse_np1 gpu_fuse_np2 gpu_schedule_np1"
-    (cd "$B" && timeout 420 ctest -R "^(gpu_fuse_np1|gpu_fuse_np2|gpu_schedule_np1)$" 2>&1 | tail -6; cp Testing/Temporary/LastTest.log "$OUT/ctest.log")
-    grep -E "FAIL|differ" "$OUT/ctest.log" | head -5
+    gpu_tests 420 gpu_fuse_np1 gpu_fuse_np2 gpu_schedule_np1
     t "verify at benchmark sizes"
     for np in 1 2; do
         for args in "--size 8192x8192 --depth 16 --fuse 4 --transport ipc-put --graph" \

@@ -8,8 +8,7 @@ DEVICE_NAME=s24d
 . scripts/device_run.sh
 bundle_on_exit
 t "gpu_schedule_np2 gpu_graph_np2"
-(cd "$B" && timeout 330 ctest -R "^(gpu_schedule_np2|gpu_graph_np2)$" 2>&1 | tail -5; cp Testing/Temporary/LastTest.log "$OUT/ctest.log")
-grep -E "FAIL|differ" "$OUT/ctest.log" | head -5
+gpu_tests 330 gpu_schedule_np2 gpu_graph_np2
 t "tune 8192^2"
 timeout 150 $MPI -np "$NGPU" $H tune --backend cuda --size 8192x8192 --iters 960 --budget 90 --transport ipc-put,nccl,ipc --quiet 2>&1 | tail -30 | tee "$OUT/tune.txt"
 t "roofline 3D 512"

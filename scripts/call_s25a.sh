@@ -10,7 +10,6 @@ bundle_on_exit
 OLD=halox-old OUT=$OUT/s24g bash scripts/call_s24g.sh "$B" > "$OUT/s24g.txt" 2>&1; cat "$OUT/s24g.txt" | tail -40
 for t in gpu_fuse_np2 gpu_schedule_np2; do
     t "$t"
-    (cd "$B" && timeout 150 ctest -R "^$t\$" 2>&1 | tail -3; cp Testing/Temporary/LastTest.log "$OUT/$t.log")
-    grep -E "FAIL|differ" "$OUT/$t.log" | head -5
+    gpu_tests 150 "$t"
 done
 t done

@@ -13,7 +13,6 @@ b128y1:halox-bx128:4,8,1,16 b128y2c32:halox-bx128:4,8,2,32 b32y8c32:halox:4,8,8,
 OUT=$OUT/tile bash scripts/tile_builds.sh "$B" > "$OUT/tile.txt" 2>&1; cat "$OUT/tile.txt" | tail -20
 for t in gpu_fuse_np1 gpu_schedule_np1; do
     t "$t"
-    (cd "$B" && timeout 150 ctest -R "^$t\$" 2>&1 | tail -3; cp Testing/Temporary/LastTest.log "$OUT/$t.log")
-    grep -E "FAIL|differ|Test Passed" "$OUT/$t.log" | head -5
+    gpu_tests 150 "$t"
 done
 t done

@@ -12,6 +12,6 @@ ENTRIES="base:halox-base:- tail:halox:-" SIZES="512 256x256x512 512x512x256 256 
 OUT=$OUT/tile bash scripts/tile_builds.sh "$B" > "$OUT/tile.txt" 2>&1; tail -22 "$OUT/tile.txt"
 for t in gpu_np1 gpu_np2 gpu_sanitizer gpu_mg_np2; do
     t "$t"
-    (cd "$B" && timeout 150 ctest -R "^$t\$" 2>&1 | grep -E "Test +#|tests passed"; cp Testing/Temporary/LastTest.log "$OUT/$t.log")
+    gpu_tests 150 "$t"
 done
 t done

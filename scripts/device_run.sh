@@ -22,6 +22,17 @@ want() { [ -z "${STAGES:-}" ] || [[ " $STAGES " == *" $1 "* ]]; }
 bundle_on_exit() {
     trap '(cd "$OUT" && tar czf "/tmp/$DEVICE_NAME.tgz" . && find . -mindepth 1 -delete && mv "/tmp/$DEVICE_NAME.tgz" .)' EXIT
 }
+# gpu_tests SECONDS NAME...: those GPU-suite tests (ctest in $B) under one timeout; prints each test's
+# line and the summary, keeps the log as $OUT/ctest_NAME.log (the first name) and prints its FAIL or
+# differ lines
+gpu_tests() {
+    local secs=$1 re
+    shift
+    re=$(IFS='|'; echo "$*")
+    (cd "$B" && timeout "$secs" ctest -R "^($re)\$" 2>&1 | grep -E "Test +#|tests passed|tests failed"
+        cp Testing/Temporary/LastTest.log "$OUT/ctest_$1.log")
+    grep -E "FAIL|differ" "$OUT/ctest_$1.log" | head -5
+}
 # bin_of "label:binary[:extra]": the binary of a BINS entry (a bare name is in the build folder $B)
 bin_of() { local b=${1#*:}; b=${b%%:*}; [[ $b == /* || $b == */* ]] && echo "$b" || echo "$B/$b"; }
 # mg_run LABEL NP [mpirun options...] -- [halox mg options...]: one multigrid job at 256^3 per rank

@@ -22,18 +22,5 @@ for r in $(seq "${ROUNDS:-3}"); do
     done
 done | tee "$OUT/roofline_builds.txt" | awk '$3 != "copy"' >/dev/null
 # medians over the rounds, one line per case: us per sweep and % of copy of each build
-python3 - "$OUT/roofline_builds.txt" ${BINS:-halox} <<'PY' | tee "$OUT/roofline_medians.txt"
-import sys, statistics
-rows, bins = {}, sys.argv[2:]
-for line in open(sys.argv[1]):
-    f = line.split()
-    if len(f) >= 9 and f[2] != "copy":
-        rows.setdefault(" ".join(f[2:5]), {}).setdefault(f[0], []).append((float(f[5]), f[8]))
-for case in sorted(rows):
-    out = []
-    for b in bins:
-        v = sorted(rows[case].get(b, []))
-        out.append("%-10s %9.2f %6s" % (b, v[len(v) // 2][0], v[len(v) // 2][1]) if v else "%-10s %16s" % (b, "-"))
-    print("%-28s | %s" % (case, " | ".join(out)))
-PY
+python3 scripts/side_by_side_medians.py "$OUT/roofline_builds.txt" ${BINS:-halox} | tee "$OUT/roofline_medians.txt"
 t done

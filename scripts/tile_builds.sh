@@ -26,18 +26,6 @@ for r in $(seq "${ROUNDS:-3}"); do
 done | tee "$OUT/tile_builds.txt" >/dev/null
 unset HALOX_TILE
 grep ERROR "$OUT/tile_builds.txt" | head -5
-python3 - "$OUT/tile_builds.txt" $(for e in $ENTRIES; do cut -d: -f1 <<<"$e"; done) <<'PY' | tee "$OUT/tile_medians.txt"
-import sys, statistics
-rows, labels = {}, sys.argv[2:]
-for line in open(sys.argv[1]):
-    f = line.split()
-    if len(f) >= 9 and f[2] != "ERROR":
-        rows.setdefault(" ".join(f[2:5]), {}).setdefault(f[0], []).append((float(f[5]), f[8]))
-for case in sorted(rows):
-    out = []
-    for b in labels:
-        v = sorted(rows[case].get(b, []))
-        out.append("%s %.1f %s" % (b, v[len(v) // 2][0], v[len(v) // 2][1]) if v else "%s -" % b)
-    print("%-30s | %s" % (case, " | ".join(out)))
-PY
+python3 scripts/side_by_side_medians.py "$OUT/tile_builds.txt" $(for e in $ENTRIES; do cut -d: -f1 <<<"$e"; done) |
+    tee "$OUT/tile_medians.txt"
 t done
