@@ -60,10 +60,10 @@ cs_run() {
 }
 # run1 NP SIZE DEPTH FUSE SCHEDULE TRANSPORT: one `halox run` (BIN, default $H; graphs for the cycle
 # schedule, overlap off, direct, ITERS sweeps, default 1920, medians of 5) summed up in one line:
-# ranks, size, depth, fuse, schedule, transport, kernel, us per sweep
+# ranks, size, depth, fuse, schedule, transport, kernel, us per sweep; RUN_EXTRA: more options (--grid 1x2x2)
 run1() {
     local g=; [ "$5" = cycle ] && g=--graph
     $MPI -np "$1" "${BIN:-$H}" run --backend cuda --size "$2" --depth "$3" --fuse "$4" --schedule "$5" --transport "$6" $g \
-        --overlap=off --pattern direct --iters "${ITERS:-1920}" --repeat 5 --format csv --quiet 2>/dev/null |
+        --overlap=off --pattern direct --iters "${ITERS:-1920}" --repeat 5 ${RUN_EXTRA:-} --format csv --quiet 2>/dev/null |
         awk -F, -v np="$1" '$16 !~ /transport/ && NF > 50 {print "np" np, $2 "x" $3, "d" $11, "f" $55, $64, $16, $68, $48}'
 }

@@ -452,8 +452,8 @@ static int ipc_put_available(const hx_backend *bk, char *why, size_t n)
     return 1;
 }
 
-/* Messages of at most this many bytes go as flagged words unless HALOX_IPC_PUT_LL says otherwise:
- * on 2 x H200 (session 10) they cut 512^2 depth 1 from 27.2 to 19.9 us per sweep and 1024^2 depth 16
+/* Phases whose messages are all of at most this many bytes go as flagged words unless
+ * HALOX_IPC_PUT_LL says otherwise: on 2 x H200 (session 10) they cut 512^2 depth 1 from 27.2 to 19.9 us per sweep and 1024^2 depth 16
  * (64 KiB messages) from 5.07 to 4.76, and left 256^3 (1 MiB messages) unchanged. */
 #define IPC_PUT_LL_DEFAULT 65536L
 
@@ -464,9 +464,9 @@ static int ipc_put_setup(hx_transport *t, char *err, size_t n)
     const hx_decomp *d = t->bk->decomp;
     int nmpi = 0, other = -1, ok = 1;
     for (int p = 0; p < t->plan->nphases; p++) nmpi += s->ph[p].nmpi;
-    /* HALOX_IPC_PUT_LL=BYTES: messages of at most BYTES as flagged words (default
-     * IPC_PUT_LL_DEFAULT; 0: none); the ranks must agree, or a sender's words would meet a
-     * receiver waiting for a flag */
+    /* HALOX_IPC_PUT_LL=BYTES: phases whose messages are all of at most BYTES as flagged words
+     * (default IPC_PUT_LL_DEFAULT; 0: none); the ranks must agree, or a sender's words would meet
+     * a receiver waiting for a flag */
     const char *llv = getenv("HALOX_IPC_PUT_LL");
     char *end = NULL;
     long ll = llv && *llv ? strtol(llv, &end, 10) : IPC_PUT_LL_DEFAULT, lo = 0, hi = 0;
@@ -477,6 +477,20 @@ static int ipc_put_setup(hx_transport *t, char *err, size_t n)
     else if (ok && lo != hi)
         ok = 0, snprintf(err, n, "HALOX_IPC_PUT_LL differs between ranks (%ld to %ld): give every rank the same value "
                          "(mpirun -x HALOX_IPC_PUT_LL)", lo, hi);
+    /* A phase goes as flagged words only where every message of it, on every rank, is small enough:
+     * a phase with one plain message has its get wait for a flag anyway, and the small messages
+     * then ride with it (four H200s, 3D 256^3 depth 12: corners as flagged words beside the plain
+     * faces cost 11.40 us a sweep against 11.01 with none; session 26). The largest message of
+     * each phase over all ranks, so that both ends of every message choose alike. */
+    long biggest[HX_MAX_PHASES] = {0}, biggest_all[HX_MAX_PHASES] = {0}, ll_phase[HX_MAX_PHASES] = {0};
+    for (int p = 0; p < t->plan->nphases; p++)
+        for (int m = 0; m < t->plan->phase[p].nmsg; m++) {
+            const long bytes = t->plan->phase[p].msg[m].count * (long)t->bk->elem;
+            if (bytes > biggest[p]) biggest[p] = bytes;
+        }
+    if (MPI_Allreduce(biggest, biggest_all, HX_MAX_PHASES, MPI_LONG, MPI_MAX, t->comm) != MPI_SUCCESS)
+        ok = 0, snprintf(err, n, "MPI_Allreduce of ipc-put's message sizes failed");
+    for (int p = 0; p < HX_MAX_PHASES; p++) ll_phase[p] = biggest_all[p] <= ll ? ll : 0;
     const char *share = getenv("HALOX_SHARE_GPU"); /* the tests' knob, as for the device schedules */
     const int shared = hx_node_shares_gpu(t->comm, t->bk->device, &other) && !(share && atoi(share) == 1);
     hx_dev_table table;
@@ -485,7 +499,7 @@ static int ipc_put_setup(hx_transport *t, char *err, size_t n)
     else if (ok && shared) ok = 0, snprintf(err, n, "transport ipc-put: ranks %d and %d share GPU %d, and its kernels spin-wait for each "
                                       "other: give every rank a GPU of its own, or use ipc or nccl", d->rank, other, t->bk->device);
     else if (ok && (hx_ipc_device_table(s->dev, &table, err, n) ||
-                    hx_ipc_put_create(&table, d->rank, t->bk->elem, ll, &s->kern, err, n)))
+                    hx_ipc_put_create(&table, d->rank, t->bk->elem, ll_phase, &s->kern, err, n)))
         ok = 0;
     if (all_ok(t->comm, ok)) return 0;
     if (ok) snprintf(err, n, "another rank could not set up transport ipc-put");

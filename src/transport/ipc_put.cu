@@ -52,7 +52,7 @@ struct hx_ipc_put {
         if (e_ != cudaSuccess) return snprintf(err, n, "%s: %s", #call, cudaGetErrorString(e_)), -1;     \
     } while (0)
 
-int hx_ipc_put_create(const hx_dev_table *table, int rank, size_t elem, long ll_bytes, hx_ipc_put **out, char *err, size_t n)
+int hx_ipc_put_create(const hx_dev_table *table, int rank, size_t elem, const long *ll_bytes, hx_ipc_put **out, char *err, size_t n)
 {
     hx_ipc_put *k = (hx_ipc_put *)calloc(1, sizeof *k);
     *out = k;
@@ -63,7 +63,7 @@ int hx_ipc_put_create(const hx_dev_table *table, int rank, size_t elem, long ll_
     k->first_phase = hx_ik_first_phase(table);
     k->any = k->first_phase >= 0;
     for (int p = 0; p < table->nphases; p++) {
-        k->ll_mask[p] = hx_ik_ll_mask(table, p, elem, ll_bytes);
+        k->ll_mask[p] = hx_ik_ll_mask(table, p, elem, ll_bytes[p]);
         k->self_mask[p] = hx_ik_self_mask(table, p, rank);
 #if HX_IK_SELF_DIRECT
         k->direct_mask[p] = hx_ik_direct_mask(table, p, rank, k->self_to[p]);

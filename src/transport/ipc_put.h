@@ -15,8 +15,10 @@ extern "C" {
 typedef struct hx_ipc_put hx_ipc_put;
 
 /* Local: device state for table (the ipc device path's, fully mapped) on the current GPU. Messages
- * of at most ll_bytes travel as flagged words (ipc_put.cuh; 0: none); every rank must pass the same. */
-int hx_ipc_put_create(const hx_dev_table *table, int rank, size_t elem, long ll_bytes, hx_ipc_put **out, char *err, size_t n);
+ * of phase p of at most ll_bytes[p] travel as flagged words (ipc_put.cuh; 0: none); every rank must
+ * pass the same. */
+int hx_ipc_put_create(const hx_dev_table *table, int rank, size_t elem, const long *ll_bytes, hx_ipc_put **out, char *err,
+                      size_t n);
 void hx_ipc_put_destroy(hx_ipc_put *k);
 
 /* What a launch does for one phase: the put, the get, or both in one kernel (nothing to overlap). */
