@@ -32,6 +32,17 @@
  * box lies R inside the one before (deep-halo sides; fused3d_args.nested) no stored cell depends on
  * a cell outside a box, and the march skips that fix-up; fixed sides need it. */
 
+/* Skip the ramp's unread planes (sweep3d_fused_body) in the float passes of 4 sweeps: 1, or 0 in a
+ * tuning build for the side-by-side timing. A z chunk re-reads 2(LR + R) planes, and at a 4-GPU
+ * rank's block (256x128x128: chunks of 16-18 planes) the ramp's unread levels were about 12% of a
+ * pass's level updates. One H200 (session 26, call 7): float N = 4 at 256x140x140 30.8 -> 28.7 us a
+ * pass, and at 512^3, where the ramp is negligible, 529 -> 496-500 (the march's code scheduled
+ * differently); N = 3 (RY = 2) and doubles lost as much (512^3 float N = 3 430 -> 471), so they
+ * keep the march as it was. Four H200s, 3D 256^3 depth 12 fuse 4: 10.99 -> 10.43 us a sweep. */
+#ifndef HX_FUSED3D_RAMP_SKIP
+#define HX_FUSED3D_RAMP_SKIP 1
+#endif
+
 struct fused3d_args {
     int lo[HX_FUSE_MAX_3D][3], hi[HX_FUSE_MAX_3D][3]; /* the box of each level (sweep) */
     int xstart;                                        /* first output vector of tile column 0 */
@@ -106,6 +117,7 @@ __device__ __forceinline__ void sweep3d_fused_body(const T *__restrict__ src, T 
                                                    const uint3 tile, T *smem, const int lane, const int group)
 {
     enum { W = 2 * R + 1, NS = W + P };
+    constexpr bool skip_ramp = HX_FUSED3D_RAMP_SKIP && sizeof(T) == 4 && L == 4; /* where it was measured faster */
     static_assert(L >= 1 && L <= HX_FUSE_MAX_3D && BY > 2 * L * R && P >= 1 && BY % RY == 0, "tile too small for the levels");
     static_assert((S == 32 || S == 16) && (BY / RY) % (32 / S) == 0, "a warp holds 32/S whole tile rows");
     static_assert(NS % W == 0 && NS % 2 == 0, "the march unrolls by NS: ring slots, window names and parities repeat");
@@ -186,6 +198,9 @@ __device__ __forceinline__ void sweep3d_fused_body(const T *__restrict__ src, T 
 #pragma unroll
         for (int j = 0; j < L; j++) { /* level j+1 (sweep j) at plane t-(j+1)R */
             const int z = t - (j + 1) * R;
+            /* the stored planes Z0.. need level j+1 from Z0-(L-1-j)R only: below, the ramp's first
+             * steps would compute planes nothing reads (2j of them for R = 1, none of level 1) */
+            if (skip_ramp && j > 0 && z < Z0 - (L - 1 - j) * R) continue;
             /* level j's plane z in shared memory, for the y neighbours beyond this thread's rows */
             const T *plane = j == 0 ? ring + (long)((K - R + NS) % NS) * plane_cells : cpar + (j - 1) * plane_cells;
             if (j == 0) /* this thread's own planes of level 0 stay in w0; the new one from the ring */
