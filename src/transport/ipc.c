@@ -1,4 +1,4 @@
-/* (About 530 lines: two transports that share one set-up: ipc, its host path and its set-up, and
+/* (About 550 lines: two transports that share one set-up: ipc, its host path and its set-up, and
  * ipc-put at the end; the device path is in ipc_device.c, ipc-put's kernels in ipc_put.cu.)
  *
  * CUDA IPC: packed faces go straight into the neighbour's receive buffer with peer copies over
