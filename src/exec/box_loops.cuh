@@ -75,7 +75,7 @@ template <typename T> struct hx_copy_unit;
 template <> struct hx_copy_unit<float> { typedef float4 type; enum { sh = 2 }; };
 template <> struct hx_copy_unit<double> { typedef double2 type; enum { sh = 1 }; };
 
-/* Whether a message's box (bx) moves in 16-byte units between field f (strides sy, sz) and its slot:
+/* Whether a message's box b moves in 16-byte units between field f (strides sy, sz) and its slot:
  * rows a whole number of units, every row's first cell and the slot 16-byte aligned. */
 template <typename T>
 __device__ __forceinline__ bool hx_msg_wide(const hx_box &b, const T *f, long sy, long sz, const char *slot)

@@ -16,8 +16,8 @@
 #include "halox/plan.h"
 
 /* Bytes of one receive slot of a message of `count` cells: room for every 4-byte word of the
- * cells plus its exchange number (the resident kernel's flagged words); others use the first half. Rounded
- * up to 16 bytes, so that every slot can take 16-byte units (hx_copy_msgs). */
+ * cells plus its exchange number (the resident kernel's flagged words); others use the first half.
+ * Rounded up to 16 bytes, so that every slot can take 16-byte units (hx_copy_msgs). */
 #define HX_DEV_SLOT_BYTES(count, elem) (((size_t)(count) * (size_t)(elem) * 2 + 15) / 16 * 16)
 
 typedef struct {

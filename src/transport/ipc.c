@@ -453,8 +453,9 @@ static int ipc_put_available(const hx_backend *bk, char *why, size_t n)
 }
 
 /* Phases whose messages are all of at most this many bytes go as flagged words unless
- * HALOX_IPC_PUT_LL says otherwise: on 2 x H200 (session 10) they cut 512^2 depth 1 from 27.2 to 19.9 us per sweep and 1024^2 depth 16
- * (64 KiB messages) from 5.07 to 4.76, and left 256^3 (1 MiB messages) unchanged. */
+ * HALOX_IPC_PUT_LL says otherwise: on 2 x H200 (session 10) they cut 512^2 depth 1 from 27.2 to
+ * 19.9 us per sweep and 1024^2 depth 16 (64 KiB messages) from 5.07 to 4.76, and left 256^3 (1 MiB
+ * messages) unchanged. */
 #define IPC_PUT_LL_DEFAULT 65536L
 
 static int ipc_put_setup(hx_transport *t, char *err, size_t n)
