@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 DEVICE_NAME=s22b
 . scripts/device_run.sh
 bundle_on_exit
-for f in "$B"/halox-*.gz; do [ -e "$f" ] && gunzip -kf "$f" && chmod +x "${f%.gz}"; done
+unpack_variants
 nvidia-smi topo -m > "$OUT/topo.txt" 2>&1; head -8 "$OUT/topo.txt"
 O="--transport ipc-put --pattern direct"
 for rep in 1 2 3 4 5; do

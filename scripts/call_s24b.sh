@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 DEVICE_NAME=s24b
 . scripts/device_run.sh
 bundle_on_exit
-for f in "$B"/halox-*.gz; do [ -e "$f" ] && gunzip -kf "$f" && chmod +x "${f%.gz}"; done
+unpack_variants
 BINS=${BINS:-"old:halox-old new:halox"}
 if want check; then
     t "gpu_fuse_np1 gpu_fuse_np2 gpu_schedule_np1"

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 DEVICE_NAME=s24c
 . scripts/device_run.sh
 bundle_on_exit
-for f in "$B"/halox-*.gz; do [ -e "$f" ] && gunzip -kf "$f" && chmod +x "${f%.gz}"; done
+unpack_variants
 
 t "2D grid"
 for size in 8192x8192 16384x16384; do

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 DEVICE_NAME=s24f
 . scripts/device_run.sh
 bundle_on_exit
-for f in "$B"/halox-*.gz; do [ -e "$f" ] && gunzip -kf "$f" && chmod +x "${f%.gz}"; done
+unpack_variants
 for r in $(seq "${ROUNDS:-2}"); do
     for b in ${BINS:-default:halox}; do
         for n in 16384 8192; do

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 DEVICE_NAME=s24g
 . scripts/device_run.sh
 bundle_on_exit
-for f in "$B"/halox-*.gz; do [ -e "$f" ] && gunzip -kf "$f" && chmod +x "${f%.gz}"; done
+unpack_variants
 OLD=$B/${OLD:-halox-f2d}
 t "roofline"
 for b in "$OLD" "$H"; do

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 DEVICE_NAME=s26b
 . scripts/device_run.sh
 bundle_on_exit
-for v in trace sdirect; do gunzip -c $B/halox-$v.gz >$B/halox-$v && chmod +x $B/halox-$v; done
+unpack_variants
 common="run --backend cuda --size 256x256x256 --grid 1x2x2 --pattern direct --depth 12 --fuse 4 --overlap=off"
 t trace
 timeout 120 $MPI -np 4 $B/halox-trace $common --transport ipc-put --graph --iters 384 --repeat 1 --quiet >"$OUT/trace.txt" 2>&1

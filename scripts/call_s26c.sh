@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 DEVICE_NAME=s26c
 . scripts/device_run.sh
 bundle_on_exit
-for v in base trace; do gunzip -c $B/halox-$v.gz >$B/halox-$v && chmod +x $B/halox-$v; done
+unpack_variants
 common="run --backend cuda --size 256x256x256 --pattern direct --fuse 4 --overlap=off --transport ipc-put --graph --iters 384"
 t trace
 timeout 120 $MPI -np 4 $B/halox-trace $common --grid 1x2x2 --depth 12 --repeat 1 --quiet >"$OUT/trace.txt" 2>&1

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 DEVICE_NAME=s26d
 . scripts/device_run.sh
 bundle_on_exit
-for v in llfirst sfirst; do gunzip -c $B/halox-$v.gz >$B/halox-$v && chmod +x $B/halox-$v; done
+unpack_variants
 common="run --backend cuda --size 256x256x256 --pattern direct --fuse 4 --overlap=off --transport ipc-put --graph --iters 384 --grid 1x2x2 --depth 12 --repeat 5 --quiet"
 for round in 1 2 3; do
     for v in halox halox-llfirst halox-sfirst; do

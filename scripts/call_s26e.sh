@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 DEVICE_NAME=s26e
 . scripts/device_run.sh
 bundle_on_exit
-gunzip -c $B/halox-base.gz >$B/halox-base && chmod +x $B/halox-base
+unpack_variants
 t side by side
 for round in 1 2; do
     for v in halox halox-base; do

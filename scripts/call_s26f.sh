@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 DEVICE_NAME=s26f
 . scripts/device_run.sh
 bundle_on_exit
-for v in batch8 sdirect; do gunzip -c $B/halox-$v.gz >$B/halox-$v && chmod +x $B/halox-$v; done
+unpack_variants
 for round in 1 2; do
     for v in halox halox-batch8 halox-sdirect; do
         RUN_EXTRA="--grid 1x2x2" BIN=$B/$v ITERS=384 run1 4 256x256x256 12 4 cycle ipc-put | sed "s/^/$v r$round /"

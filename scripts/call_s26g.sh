@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 DEVICE_NAME=s26g
 . scripts/device_run.sh
 bundle_on_exit
-gunzip -c $B/halox-noskip.gz >$B/halox-noskip && chmod +x $B/halox-noskip
+unpack_variants
 t roofline
 for round in 1 2; do
     for v in halox halox-noskip; do

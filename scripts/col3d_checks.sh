@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 DEVICE_NAME=col3d
 . scripts/device_run.sh
 bundle_on_exit
-for f in "$B"/halox-*.gz; do [ -e "$f" ] && gunzip -kf "$f" && chmod +x "${f%.gz}"; done
+unpack_variants
 rl() { # label binary tile
     local tile=$3
     env ${tile:+HALOX_TILE=$tile} timeout 60 "$2" roofline --backend cuda --size3d "${SIZE3D:-512}" --size2d 256 --small 0 \

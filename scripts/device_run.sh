@@ -22,6 +22,16 @@ want() { [ -z "${STAGES:-}" ] || [[ " $STAGES " == *" $1 "* ]]; }
 bundle_on_exit() {
     trap '(cd "$OUT" && tar czf "/tmp/$DEVICE_NAME.tgz" . && find . -mindepth 1 -delete && mv "/tmp/$DEVICE_NAME.tgz" .)' EXIT
 }
+# unpack_variants: the tuning builds carried compressed ($B/halox-NAME.gz, to fit the carry limit)
+# unpacked beside them as runnable $B/halox-NAME
+unpack_variants() {
+    local f
+    for f in "$B"/halox-*.gz; do
+        [ -e "$f" ] || continue
+        gunzip -kf "$f" && chmod +x "${f%.gz}"
+    done
+    return 0
+}
 # gpu_tests SECONDS NAME...: those GPU-suite tests (ctest in $B) under one timeout; prints each test's
 # line and the summary, keeps the log as $OUT/ctest_NAME.log (the first name) and prints its FAIL or
 # differ lines

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 DEVICE_NAME=fused3d
 . scripts/device_run.sh
 bundle_on_exit
-for f in "$B"/halox-*.gz; do [ -e "$f" ] && gunzip -kf "$f" && chmod +x "${f%.gz}"; done # carried compressed
+unpack_variants # carried compressed
 if want tests; then
     t "GPU tests: fused sweeps at 1 and $NGPU ranks"
     (cd "$B" && timeout ${TESTS_TIMEOUT:-400} ctest -j1 --timeout 390 -R "${TESTS:-^gpu_fuse_np(1|2)$}" --output-on-failure) >"$OUT/tests.log" 2>&1

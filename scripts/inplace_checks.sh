@@ -38,7 +38,7 @@ if want sanitize; then
 fi
 if want speed; then
     t "speed"
-    for f in "$B"/halox-*.gz; do [ -e "$f" ] && gunzip -kf "$f" && chmod +x "${f%.gz}"; done
+    unpack_variants
     run1() { # label binary env size depth [extra...]
         local l=$1 bin=$2 e=$3 size=$4 d=$5; shift 5
         env $e $MPI -x HALOX_RESIDENT_INPLACE -x HALOX_PROFILE -np "$NGPU" $bin run --backend cuda --size $size --iters 4800 --repeat 5 \

@@ -111,7 +111,7 @@ if want mgsmall; then
 fi
 if want march2d; then
     t "2D persistent march: balanced rows (halox) vs variants (halox-pow2: power-of-two rows; halox-mrN: rows capped at N), ipc, direct, d16"
-    for f in "$B"/halox-*.gz; do [ -e "$f" ] && gunzip -kf "$f" && chmod +x "${f%.gz}"; done # carried compressed
+    unpack_variants # carried compressed
     for size in 4096x4096 8192x8192 16384x16384; do
         it=4000
         [ $size = 8192x8192 ] && it=960

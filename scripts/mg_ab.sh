@@ -13,7 +13,7 @@ set -u
 cd "$(dirname "$0")/.."
 DEVICE_NAME=mgab
 . scripts/device_run.sh
-for f in "$B"/halox-*.gz; do [ -e "$f" ] && gunzip -kf "$f" && chmod +x "${f%.gz}"; done
+unpack_variants
 BINS=${BINS:-new:halox}
 O=${MGOPTS:---transport ipc-put --pattern direct}
 smi=

@@ -17,7 +17,7 @@ BINS=${BINS:-new:halox}
 NPS=${NPS:-1 2}
 # an entry may add one mg option: "label:binary:--graph=off" (bin_of: device_run.sh)
 opt_of() { local b=${1#*:}; [[ $b == *:* ]] && echo "${b#*:}"; }
-for f in "$B"/halox-*.gz; do [ -e "$f" ] && gunzip -kf "$f" && chmod +x "${f%.gz}"; done
+unpack_variants
 t "halox mg 256^3 per rank, ${MGOPTS:---transport ipc-put}: binaries $BINS, ranks $NPS, ${REPS:-3} rounds"
 for rep in $(seq ${REPS:-3}); do
     for np in $NPS; do

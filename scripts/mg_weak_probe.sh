@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 DEVICE_NAME=mgprobe
 . scripts/device_run.sh
 bundle_on_exit
-for f in "$B"/halox-*.gz; do [ -e "$f" ] && gunzip -kf "$f" && chmod +x "${f%.gz}"; done
+unpack_variants
 OPTS="--transport ipc-put --pattern direct"
 line() { awk -F, -v l="$1" 'NR == 2 { printf "%-34s %s DOF/s, F-cycle median %s s, checksum %s\n", l, $21, $17, $16 }' "$2"; }
 median() { sed 's/.*F-cycle median \([0-9.e+-]*\) s.*/\1/' | sort -g | awk '{v[NR] = $1} END {if (NR) print v[int((NR + 1) / 2)] " s of " NR}'; }

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 DEVICE_NAME=resident
 . scripts/device_run.sh
 bundle_on_exit
-for f in "$B"/halox-*.gz; do [ -e "$f" ] && gunzip -kf "$f" && chmod +x "${f%.gz}"; done # carried compressed
+unpack_variants # carried compressed
 cols() { cut -d, -f2,3,4,11,48,50,64,68; } # nx ny nz depth us_per_sweep verified schedule kernel
 P="--backend cuda --transport ipc --pattern direct --schedule persistent --format csv --quiet"
 if want tests; then

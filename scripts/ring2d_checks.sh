@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 DEVICE_NAME=ring2d
 . scripts/device_run.sh
 bundle_on_exit
-for f in "$B"/halox-*.gz; do [ -e "$f" ] && gunzip -kf "$f" && chmod +x "${f%.gz}"; done
+unpack_variants
 t "bit for bit: jacobi5 fuse 2-8 and star9 fuse 2-4, both dtypes, periodic and fixed"
 for v in ${RINGS:--ring9}; do
     common="--backend cuda --dtype float,double --boundary periodic,fixed --depth 8 --iters 16 --repeat 1 --verify --format csv --quiet"

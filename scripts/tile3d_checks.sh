@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 DEVICE_NAME=tile3d
 . scripts/device_run.sh
 bundle_on_exit
-for f in "$B"/halox-*.gz; do [ -e "$f" ] && gunzip -kf "$f" && chmod +x "${f%.gz}"; done # carried compressed
+unpack_variants # carried compressed
 TILE=4,8,8,16,4 # the default shape with PIPE 4
 if want verify; then
     t "plain 3D sweeps bit for bit (register kernel, zigzag by default; PIPE 4): stencils, dtypes, boundaries, depths, patterns, 1 and 2 ranks on one GPU"
