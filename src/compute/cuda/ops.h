@@ -79,6 +79,10 @@ static inline int chunk_slot(int chunk) { return chunk == 8 ? 0 : chunk == 16 ? 
 int cu_launch_sweep2d(const sweep_launch &l, int dslot, int radius);
 int cu_launch_sweep3d(const sweep_launch &l, int dslot, int radius, int rows);
 int cu_launch_sweep3d_pipe(const sweep_launch &l, int dslot, int radius, int pipe);
+/* Blocks of 32 x by threads a multiprocessor holds for the 3D sweep kernel these choose (pipe 1..3
+ * the pipelined one, else rows 1, 2 or 4 and the prefetching flag), by the occupancy calculator and
+ * kept per kernel; 0 when unknown */
+int cu_sweep3d_per_sm(int dslot, int radius, int by, int rows, int pipe, int prefetch);
 
 /* fused2d.cu: the sweep_fused op (2D there, 3D handed to fused3d.cu) */
 int cu_sweep_fused(hx_backend *bk, int stream, int levels, const hx_box *boxes, const void *src, void *dst);

@@ -89,20 +89,25 @@ int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *src, voi
     const int groups = (b->hi[0] - a.xbase + V - 1) / V;
     const int by = d->dim == 2 ? t.by2 : t.by3;
     int chunk = d->dim == 2 ? t.chunk2 : t.chunk3;
-    /* halve the march until the box gives every multiprocessor a few blocks */
-    const int ytile = d->dim == 2 ? 1 : by * t.rows3; /* rows of a 3D block */
-    const long columns = (long)((groups + 31) / 32) * ((b->hi[1] - b->lo[1] + ytile - 1) / ytile);
-    const long slow = d->dim == 2 ? 1 : (b->hi[2] - b->lo[2]);
-    while (chunk > 8) {
-        long blocks = d->dim == 2 ? columns / ((long)by * chunk) : columns * ((slow + chunk - 1) / chunk);
-        if (blocks >= 4L * t.sms) break;
-        chunk /= 2;
-    }
     const int pipe = t.pipe >= 0 ? t.pipe : (r == 2 && dslot == 1 ? 2 : 0);
     if (d->dim == 3 && pipe == 4) return cu_sweep_tile3d(bk, stream, box, src, dst);
     /* prefetching into L2 pays only where the two fields do not stay there (session 19: star9 fp32
      * 16384^2 +7%, 2048^2 -15%) */
     const int prefetch = t.prefetch >= 0 ? t.prefetch : 2.0 * (double)hx_alloc_cells(d) * (double)bk->elem > (double)t.l2;
+    /* Halve the march until the box gives every multiprocessor a few blocks: in 3D until the launch
+     * fills the blocks the multiprocessors hold three times over (session 27, one H200: at a 4-GPU
+     * rank's blocks, 256x128x128 to 280x152x152, 16 planes left fp64 and star13 launches at 1.2-1.8
+     * of those waves and 8 planes ran them 5-10% faster; 512^3 keeps 16), where that count is known. */
+    const int ytile = d->dim == 2 ? 1 : by * t.rows3; /* rows of a 3D block */
+    const long columns = (long)((groups + 31) / 32) * ((b->hi[1] - b->lo[1] + ytile - 1) / ytile);
+    const long slow = d->dim == 2 ? 1 : (b->hi[2] - b->lo[2]);
+    const int per_sm = d->dim == 3 ? cu_sweep3d_per_sm(dslot, r, by, t.rows3, pipe, prefetch) : 0;
+    const long enough = per_sm > 0 ? 3L * per_sm * t.sms : 4L * t.sms;
+    while (chunk > 8) {
+        long blocks = d->dim == 2 ? columns / ((long)by * chunk) : columns * ((slow + chunk - 1) / chunk);
+        if (blocks >= enough) break;
+        chunk /= 2;
+    }
     const sweep_launch l = {d, b, src, dst, state(bk)->stream[stream], by, groups, chunk, prefetch, &a};
     const int rc = d->dim == 3 && pipe > 0 ? cu_launch_sweep3d_pipe(l, dslot, r, pipe)
                    : d->dim == 2           ? cu_launch_sweep2d(l, dslot, r)

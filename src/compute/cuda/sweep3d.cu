@@ -1,4 +1,6 @@
 /* 3D sweep kernels (register window of one or RY rows per thread, and the cp.async pipelined one) and their launch. */
+#include <string.h>
+
 #include "compute/cuda/ops.h"
 #include "compute/cuda/sweep3d.cuh"
 #include "compute/cuda/sweep3d_pipe.cuh"
@@ -88,6 +90,47 @@ static const launch_fn pipe_table[2][2][3] = {
     {{launch_pipe<double, 1, 1>, launch_pipe<double, 1, 2>, launch_pipe<double, 1, 3>},
      {launch_pipe<double, 2, 1>, launch_pipe<double, 2, 2>, launch_pipe<double, 2, 3>}},
 };
+
+/* Blocks of 32 x by threads of one kernel a multiprocessor holds (0: unknown) */
+template <typename K> static int blocks_per_sm(K kernel, int by, size_t smem)
+{
+    int n = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, 32 * by, smem) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return n;
+}
+
+template <typename T, int R> static int per_sm_of(int by, int rows, int pipe, int prefetch)
+{
+    constexpr int PF = sweep3d_prefetch<T, R>();
+    if (pipe == 1) return blocks_per_sm(sweep3d_pipe<T, R, 1>, by, sweep3d_pipe_smem<R, 1>(by));
+    if (pipe == 2) return blocks_per_sm(sweep3d_pipe<T, R, 2>, by, sweep3d_pipe_smem<R, 2>(by));
+    if (pipe == 3) return blocks_per_sm(sweep3d_pipe<T, R, 3>, by, sweep3d_pipe_smem<R, 3>(by));
+    if (rows == 2) return blocks_per_sm(sweep3d_rows<T, R, 16, 2>, by, 0);
+    if (rows == 4) return blocks_per_sm(sweep3d_rows<T, R, 16, 4>, by, 0);
+    return PF && prefetch ? blocks_per_sm(sweep3d<T, R, 16, PF>, by, 0) : blocks_per_sm(sweep3d<T, R, 16, 0>, by, 0);
+}
+
+int cu_sweep3d_per_sm(int dslot, int radius, int by, int rows, int pipe, int prefetch)
+{
+    if (dslot < 0 || dslot > 1 || radius < 1 || radius > 2 || by < 1 || by > 8 || pipe < 0 || pipe > 3) return 0;
+    /* by launch: [dtype][radius][by - 1][kernel: register, prefetching, rows 2, rows 4, pipe 1..3]; -1 not asked yet */
+    static int cache[2][2][8][7];
+    static bool ready = false;
+    if (!ready) {
+        memset(cache, 0xff, sizeof cache);
+        ready = true;
+    }
+    const int kind = pipe ? 3 + pipe : rows == 2 ? 2 : rows == 4 ? 3 : prefetch ? 1 : 0;
+    int &c = cache[dslot][radius - 1][by - 1][kind];
+    if (c < 0) {
+        if (dslot == 0) c = radius == 1 ? per_sm_of<float, 1>(by, rows, pipe, prefetch) : per_sm_of<float, 2>(by, rows, pipe, prefetch);
+        else c = radius == 1 ? per_sm_of<double, 1>(by, rows, pipe, prefetch) : per_sm_of<double, 2>(by, rows, pipe, prefetch);
+    }
+    return c;
+}
 
 int cu_launch_sweep3d(const sweep_launch &l, int dslot, int radius, int rows)
 {
