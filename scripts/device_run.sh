@@ -77,3 +77,46 @@ run1() {
         --overlap=off --pattern direct --iters "${ITERS:-1920}" --repeat 5 ${RUN_EXTRA:-} --format csv --quiet 2>/dev/null |
         awk -F, -v np="$1" '$16 !~ /transport/ && NF > 50 {print "np" np, $2 "x" $3, "d" $11, "f" $55, $64, $16, $68, $48}'
 }
+# verify3d LABEL BINARY [VAR=value...]: one rank's `halox run --verify` of the plain 3D sweeps (jacobi7
+# and star13, both dtypes, periodic and fixed, depths 1 and 3, 67x45x38 and 130x70x64: 32 runs) under
+# that environment, summed up in one line (CSV and stderr as $OUT/verify_LABEL.*)
+verify3d() {
+    local label=$1 bin
+    bin=$(bin_of "x:$2")
+    shift 2
+    env "$@" timeout 100 "$bin" run --backend cuda --stencil jacobi7,star13 --dtype float,double --boundary periodic,fixed \
+        --iters 6 --repeat 1 --verify --format csv --quiet --size 67x45x38,130x70x64 --depth 1,3 \
+        >"$OUT/verify_$label.csv" 2>"$OUT/verify_$label.err"
+    echo "$label np1 rc=$? runs $(($(wc -l <"$OUT/verify_$label.csv") - 1)), verified: $(cut -d, -f50 "$OUT/verify_$label.csv" | sort | uniq -c | xargs)"
+    grep -h "error" "$OUT/verify_$label.err" | head -3
+}
+# roof_env ENTRIES SIZES ROUNDS NAME: `halox roofline`'s plain 3D rows for entries "label:binary:VAR=v[,VAR=v...]"
+# (third field "-": no environment) at each 3D size, alternated over ROUNDS rounds, into $OUT/NAME.txt
+# (label, round, row); prints each case's medians side by side (scripts/side_by_side_medians.py)
+roof_env() {
+    local entries=$1 sizes=$2 rounds=$3 file=$OUT/$4.txt r e label b envs s
+    for r in $(seq "$rounds"); do
+        for e in $entries; do
+            IFS=: read -r label b envs <<<"$e"
+            [ "$envs" = - ] && envs=
+            for s in $sizes; do
+                env ${envs//,/ } timeout 60 "$(bin_of "x:$b")" roofline --backend cuda --size2d 256 --size3d "$s" --small 0 \
+                    --no-fused --repeat 7 2>&1 |
+                    awk -v b="$label" -v r="$r" '/^(jacobi7|star13)/ { print b, r, $0 } /rror/ { print b, r, "ERROR", $0 }'
+            done
+        done
+    done >"$file"
+    grep ERROR "$file" | head -3
+    python3 scripts/side_by_side_medians.py "$file" $(for e in $entries; do cut -d: -f1 <<<"$e"; done) | tee "${file%.txt}_medians.txt"
+}
+# ncu_dram LABEL BINARY KERNEL_REGEX [VAR=value...]: Nsight Compute's DRAM bytes, L2 hit rate, DRAM
+# throughput and warps active for the first launch of that kernel in a 512^3 roofline, in one block
+ncu_dram() {
+    local label=$1 bin k=$3 m=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active
+    bin=$(bin_of "x:$2")
+    shift 3
+    env "$@" timeout 100 ncu --kernel-name-base demangled -k regex:"$k" -c 1 --metrics $m "$bin" roofline --backend cuda \
+        --size2d 256 --small 0 --repeat 1 --batch 1 --fused=off >"$OUT/ncu_$label.txt" 2>&1
+    echo "== $label $k"
+    grep -E "gpu__|dram__|lts__|sm__" "$OUT/ncu_$label.txt" | awk '{$1=$1; print}' | head -8
+}

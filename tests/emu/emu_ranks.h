@@ -1,4 +1,7 @@
-/* Test support for the host runs of the kernel-initiated schedules (tests/test_pass_emu.cpp,
+/* (About 450 lines: the emulated ranks' set-up, launch and reference are one harness that the two
+ * tests share; split, each half would need the other's types.)
+ *
+ * Test support for the host runs of the kernel-initiated schedules (tests/test_pass_emu.cpp,
  * tests/test_ranks_emu.cpp): the ranks of a process grid in one process, each with its own decomp,
  * plan, fields, barrier, watchdog report and device area laid out as the ipc transport lays it out
  * (src/transport/ipc_device.c: a flag per incoming message, padded to 256 bytes, then two receive
