@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # compute-sanitizer memcheck over small multi-rank CUDA runs (2D and 3D, both patterns, deep
-# halos, overlap), the plain sweeps' L2 prefetches, and halox mg's kernels with --overlap. Skipped without
+# halos, overlap), the plain sweeps' L2 prefetches and four-float 3D march, and halox mg's kernels with --overlap. Skipped without
 # a GPU. Usage: gpu_sanitizer.sh HALOX MPIEXEC
 set -u
 HALOX=$1 MPIEXEC=$2
@@ -36,6 +36,13 @@ for args in "--size 67x53 --stencil star9 --depth 2 --pattern direct" \
             "--size 20x18x16 --stencil jacobi7 --depth 2 --pattern direct --dtype double --boundary fixed"; do
     memcheck HALOX_SWEEP_PREFETCH=1 "$args"
 done
+# the 3D float sweeps of four floats a thread (the default at these sizes is two: sweep3d_pair.cuh)
+memcheck HALOX_SWEEP_PAIR=0 "--size 20x18x16 --stencil jacobi7,star13 --depth 2 --pattern direct --boundary fixed"
+# a malformed HALOX_SWEEP_PAIR is refused in one line
+out=$(HALOX_SWEEP_PAIR=2 "$HALOX" run --backend cuda --size 32x32x32 --iters 4 2>&1)
+if [ $? -eq 0 ] || ! grep -q "HALOX_SWEEP_PAIR='2': give 0 or 1" <<<"$out"; then
+    echo "FAIL: HALOX_SWEEP_PAIR=2 was not refused as it should be"; tail -3 <<<"$out"; fail=$((fail + 1))
+fi
 # halox mg's kernels, --overlap's shell slabs (k_gsrb_boxes) included: 64^3 on 2 ranks splits level 0
 out=$(timeout 600 "$MPIEXEC" -np 2 "$CS" --tool memcheck --error-exitcode 9 "$HALOX" mg --backend cuda --transport mpi \
     --size 64 --coarse 4 --bottom smooth --repeat 1 --overlap 2>&1)

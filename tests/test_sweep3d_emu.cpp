@@ -2,7 +2,7 @@
  * tests/emu/cuda_runtime.h, every block and thread in turn, against a plain loop over the same
  * stencil expressions: bit-identical inside the box, nothing written outside it. Checks the
  * bodies' index arithmetic, clamping and grid (sweep3d_grid) on machines without a GPU, for one
- * row per thread (the entering plane 1 to 3 planes ahead) and for RY rows, both dtypes, radius 1 and 2, boxes that start off the vector
+ * row per thread (the entering plane 1 to 3 planes ahead), for RY rows and for two floats a thread (sweep3d_pair.cuh), both dtypes, radius 1 and 2, boxes that start off the vector
  * boundary and reach into the ghost cells, partial blocks in every axis; and the 2D body the same way. Timing and memory
  * ordering on a real GPU are the GPU suite's (tests/gpu_*.sh). */
 #include <stdint.h>
@@ -13,6 +13,7 @@
 
 #include "compute/cuda/sweep2d.cuh"
 #include "compute/cuda/sweep3d.cuh"
+#include "compute/cuda/sweep3d_pair.cuh"
 
 static int failures = 0, checks = 0;
 
@@ -31,7 +32,8 @@ struct grid_case {
     int by;     /* threads per block in y */
 };
 
-template <typename T, int R, int CHUNK, int RY, int AHEAD = 1, int PF = 0> static void run_case(const grid_case &gc)
+/* PAIR: the march of two floats a thread (T float, RY 1), its grid of pairs across x */
+template <typename T, int R, int CHUNK, int RY, int AHEAD = 1, int PF = 0, bool PAIR = false> static void run_case(const grid_case &gc)
 {
     const int V = vec16<T>::n;
     int alloc[3];
@@ -60,10 +62,12 @@ template <typename T, int R, int CHUNK, int RY, int AHEAD = 1, int PF = 0> stati
                 const long i = x + y * sy + z * sz;
                 want[(size_t)i] = reference(src.data(), i, sy, sz, R);
             }
-    const int groups = (a.hi[0] - a.xbase + V - 1) / V;
+    const int per = PAIR ? 2 : V; /* cells a thread */
+    const int groups = (a.hi[0] - a.xbase + per - 1) / per;
     const dim3 grid = sweep3d_grid(groups, a.hi[1] - a.lo[1], a.hi[2] - a.lo[2], gc.by, RY, CHUNK);
     hx_emu_launch(grid, dim3(32, (unsigned)gc.by), [&] {
-        if (RY == 1) sweep3d_body<T, R, CHUNK, AHEAD, PF>(src.data(), dst.data(), a, blockIdx);
+        if (PAIR) sweep3d_pair_body<R, AHEAD, PF>((const float *)src.data(), (float *)dst.data(), a, blockIdx, CHUNK);
+        else if (RY == 1) sweep3d_body<T, R, CHUNK, AHEAD, PF>(src.data(), dst.data(), a, blockIdx);
         else sweep3d_rows_body<T, R, CHUNK, RY>(src.data(), dst.data(), a, blockIdx);
     });
     checks++;
@@ -71,8 +75,8 @@ template <typename T, int R, int CHUNK, int RY, int AHEAD = 1, int PF = 0> stati
     failures++;
     for (long i = 0; i < cells; i++)
         if (memcmp(&dst[(size_t)i], &want[(size_t)i], sizeof(T))) {
-            printf("FAIL %s R=%d chunk=%d rows=%d ahead=%d by=%d n=%dx%dx%d expand=%d: first difference at x=%ld y=%ld "
-                   "z=%ld (%.9g, want %.9g)\n", sizeof(T) == 4 ? "float" : "double", R, CHUNK, RY, AHEAD, gc.by, gc.n[0], gc.n[1],
+            printf("FAIL %s%s R=%d chunk=%d rows=%d ahead=%d by=%d n=%dx%dx%d expand=%d: first difference at x=%ld y=%ld "
+                   "z=%ld (%.9g, want %.9g)\n", sizeof(T) == 4 ? "float" : "double", PAIR ? " pairs" : "", R, CHUNK, RY, AHEAD, gc.by, gc.n[0], gc.n[1],
                    gc.n[2], gc.expand, i % sy, i / sy % alloc[1], i / sz, (double)dst[(size_t)i], (double)want[(size_t)i]);
             return;
         }
@@ -106,6 +110,11 @@ template <typename T, int R> static void run_radius()
         run_case<T, R, 16, 2>(gc);
         run_case<T, R, 8, 4>(gc);
         run_case<T, R, 32, 4>(gc);
+        if (sizeof(T) == 4) { /* two floats a thread, its planes ahead and prefetches, and others */
+            run_case<T, R, 8, 1, sweep3d_pair_ahead<R>(), sweep3d_pair_prefetch<R>(), true>(gc);
+            run_case<T, R, 16, 1, sweep3d_pair_ahead<R>(), sweep3d_pair_prefetch<R>(), true>(gc);
+            run_case<T, R, 8, 1, 3, 0, true>(gc);
+        }
     }
 }
 

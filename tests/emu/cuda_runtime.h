@@ -47,11 +47,11 @@ struct alignas(8) float2 {
 static uint3 blockIdx, threadIdx;
 static dim3 blockDim, gridDim;
 
-/* 16-byte loads (float4, double2) fault on a GPU when misaligned: so here */
+/* 16- and 8-byte loads (float4, double2, float2) fault on a GPU when misaligned: so here */
 template <typename T> static inline T __ldg(const T *p)
 {
-    if (sizeof(T) == 16 && ((uintptr_t)p & 15)) {
-        fprintf(stderr, "hx_emu: a 16-byte __ldg from an address not 16-byte aligned\n");
+    if ((sizeof(T) == 16 || sizeof(T) == 8) && ((uintptr_t)p & (sizeof(T) - 1))) {
+        fprintf(stderr, "hx_emu: a %zu-byte __ldg from an address not %zu-byte aligned\n", sizeof(T), sizeof(T));
         abort();
     }
     return *p;

@@ -36,6 +36,9 @@ typedef struct {
                         (HALOX_FUSED3D_LANES = 16 or 32 fixes it for tuning runs) */
     long l2;         /* bytes of L2: plain sweeps of fields that do not fit prefetch into it */
     int prefetch;    /* -1: by that rule; 0 or 1 forced (HALOX_SWEEP_PREFETCH, for tuning runs) */
+    int pair;        /* 3D fp32 register sweeps with two floats a thread (sweep3d_pair.cuh): -1 where the
+                        16-byte march would hold two or more chunk layers at once; 0 or 1 forced
+                        (HALOX_SWEEP_PAIR, for tuning runs) */
 } tile_shape;
 
 typedef struct {
@@ -72,6 +75,7 @@ struct sweep_launch {
     int prefetch; /* 1: the kernel that prefetches rows or planes ahead into L2 (sweep2d_prefetch,
                      sweep3d_prefetch), for fields that L2 does not hold */
     const struct sweep_args *a;
+    int pair; /* 3D fp32, one row a thread: the march of two floats a thread (sweep3d_pair.cuh) */
 };
 /* Index of a march length in the kernel dispatch tables (-1: no kernel for it). */
 static inline int chunk_slot(int chunk) { return chunk == 8 ? 0 : chunk == 16 ? 1 : chunk == 32 ? 2 : chunk == 64 ? 3 : -1; }

@@ -28,7 +28,7 @@ static int parse_tile(const char *e, tile_shape *u)
 
 int cu_tile_shape(tile_shape *t, char *err, size_t errlen)
 {
-    const tile_shape def = {4, 8, 8, 16, -1, 1, 132, 0, 0, 50L << 20, -1};
+    const tile_shape def = {4, 8, 8, 16, -1, 1, 132, 0, 0, 50L << 20, -1, -1};
     *t = def;
     const char *pf = getenv("HALOX_SWEEP_PREFETCH");
     if (pf && *pf) {
@@ -37,6 +37,14 @@ int cu_tile_shape(tile_shape *t, char *err, size_t errlen)
             return -1;
         }
         t->prefetch = *pf == '1';
+    }
+    const char *pr = getenv("HALOX_SWEEP_PAIR");
+    if (pr && *pr) {
+        if (strcmp(pr, "0") && strcmp(pr, "1")) {
+            snprintf(err, errlen, "HALOX_SWEEP_PAIR='%s': give 0 or 1 (unset: two floats a thread where four would hold two or more chunk layers at once)", pr);
+            return -1;
+        }
+        t->pair = *pr == '1';
     }
     const char *z = getenv("HALOX_FUSED3D_ZSPLIT");
     if (z && *z) {
@@ -108,7 +116,13 @@ int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *src, voi
         if (blocks >= enough) break;
         chunk /= 2;
     }
-    const sweep_launch l = {d, b, src, dst, state(bk)->stream[stream], by, groups, chunk, prefetch, &a};
+    /* 3D floats, one row a thread: two floats a thread where the 16-byte march would hold two or
+     * more chunk layers at once (sweep3d_pair.cuh says why; session 28, one H200: jacobi7 at every
+     * size from 128^3 to 512^3 3-7% faster, star13 6-20% faster at 128^3 to 256x256x512 but 1.3%
+     * slower at 512^3, where it holds 1.55 layers) */
+    const int pair = d->dim == 3 && dslot == 0 && pipe == 0 && t.rows3 == 1 &&
+                     (t.pair >= 0 ? t.pair : per_sm > 0 && (long)per_sm * t.sms >= 2 * columns);
+    const sweep_launch l = {d, b, src, dst, state(bk)->stream[stream], by, groups, chunk, prefetch, &a, pair};
     const int rc = d->dim == 3 && pipe > 0 ? cu_launch_sweep3d_pipe(l, dslot, r, pipe)
                    : d->dim == 2           ? cu_launch_sweep2d(l, dslot, r)
                                            : cu_launch_sweep3d(l, dslot, r, t.rows3);

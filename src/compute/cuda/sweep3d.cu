@@ -1,8 +1,9 @@
-/* 3D sweep kernels (register window of one or RY rows per thread, and the cp.async pipelined one) and their launch. */
+/* 3D sweep kernels (register window of one or RY rows per thread, of two floats a thread, and the cp.async pipelined one) and their launch. */
 #include <string.h>
 
 #include "compute/cuda/ops.h"
 #include "compute/cuda/sweep3d.cuh"
+#include "compute/cuda/sweep3d_pair.cuh"
 #include "compute/cuda/sweep3d_pipe.cuh"
 
 /* The prefetching kernels keep the blocks a multiprocessor holds without the prefetches (their
@@ -17,6 +18,12 @@ template <typename T, int R, int ZCHUNK, int PF>
 __global__ void __launch_bounds__(256, PF ? sweep3d_min_blocks<T, R>() : 0) sweep3d(const T *__restrict__ src, T *__restrict__ dst, sweep_args a)
 {
     sweep3d_body<T, R, ZCHUNK, sweep3d_ahead<T, R>(), PF>(src, dst, a, blockIdx);
+}
+
+template <int R>
+__global__ void __launch_bounds__(256) sweep3d_pair(const float *__restrict__ src, float *__restrict__ dst, sweep_args a, int chunk)
+{
+    sweep3d_pair_body<R>(src, dst, a, blockIdx, chunk);
 }
 
 template <typename T, int R, int P>
@@ -57,6 +64,14 @@ template <typename T, int R, int CHUNK> static void launch_chunk3d(const sweep_l
     constexpr int PF = sweep3d_prefetch<T, R>();
     if (PF && l.prefetch) sweep3d<T, R, CHUNK, PF><<<grid, dim3(32, l.by), 0, l.st>>>((const T *)l.src, (T *)l.dst, *l.a);
     else sweep3d<T, R, CHUNK, 0><<<grid, dim3(32, l.by), 0, l.st>>>((const T *)l.src, (T *)l.dst, *l.a);
+}
+
+template <int R> static void launch_pair3d(const sweep_launch &l)
+{
+    const hx_box *b = l.b;
+    const int pairs = (b->hi[0] - l.a->xbase + 1) / 2;
+    const dim3 grid = sweep3d_grid(pairs, b->hi[1] - b->lo[1], b->hi[2] - b->lo[2], l.by, 1, l.chunk);
+    sweep3d_pair<R><<<grid, dim3(32, l.by), 0, l.st>>>((const float *)l.src, (float *)l.dst, *l.a, l.chunk);
 }
 
 template <typename T, int R, int CHUNK, int RY> static void launch_rows3d(const sweep_launch &l)
@@ -136,7 +151,10 @@ int cu_launch_sweep3d(const sweep_launch &l, int dslot, int radius, int rows)
 {
     const int c = chunk_slot(l.chunk);
     if (dslot < 0 || dslot > 1 || radius < 1 || radius > 2 || c < 0 || (rows != 1 && rows != 2 && rows != 4)) return -1;
-    if (rows == 1) sweep3d_table[dslot][radius - 1][c](l);
+    if (rows == 1 && l.pair && dslot == 0) {
+        if (radius == 1) launch_pair3d<1>(l);
+        else launch_pair3d<2>(l);
+    } else if (rows == 1) sweep3d_table[dslot][radius - 1][c](l);
     else rows3d_table[dslot][radius - 1][rows / 4][c](l);
     return 0;
 }
