@@ -26,26 +26,27 @@ static int parse_tile(const char *e, tile_shape *u)
     return *p == 0 && n >= 4 ? 0 : -1;
 }
 
+/* A tuning switch: unset or empty leaves *v (-1, the rule: `unset` says which), 0 or 1 sets it, anything else is an error. */
+static int env_switch(const char *name, const char *unset, int *v, char *err, size_t errlen)
+{
+    const char *e = getenv(name);
+    if (!e || !*e) return 0;
+    if (strcmp(e, "0") && strcmp(e, "1")) {
+        snprintf(err, errlen, "%s='%s': give 0 or 1 (unset: %s)", name, e, unset);
+        return -1;
+    }
+    *v = *e == '1';
+    return 0;
+}
+
 int cu_tile_shape(tile_shape *t, char *err, size_t errlen)
 {
     const tile_shape def = {4, 8, 8, 16, -1, 1, 132, 0, 0, 50L << 20, -1, -1};
     *t = def;
-    const char *pf = getenv("HALOX_SWEEP_PREFETCH");
-    if (pf && *pf) {
-        if (strcmp(pf, "0") && strcmp(pf, "1")) {
-            snprintf(err, errlen, "HALOX_SWEEP_PREFETCH='%s': give 0 or 1 (unset: prefetch where the fields do not fit in L2)", pf);
-            return -1;
-        }
-        t->prefetch = *pf == '1';
-    }
-    const char *pr = getenv("HALOX_SWEEP_PAIR");
-    if (pr && *pr) {
-        if (strcmp(pr, "0") && strcmp(pr, "1")) {
-            snprintf(err, errlen, "HALOX_SWEEP_PAIR='%s': give 0 or 1 (unset: two floats a thread where four would hold two or more chunk layers at once)", pr);
-            return -1;
-        }
-        t->pair = *pr == '1';
-    }
+    if (env_switch("HALOX_SWEEP_PREFETCH", "prefetch where the fields do not fit in L2", &t->prefetch, err, errlen) ||
+        env_switch("HALOX_SWEEP_PAIR", "two floats a thread where four would hold two or more chunk layers at once", &t->pair,
+                   err, errlen))
+        return -1;
     const char *z = getenv("HALOX_FUSED3D_ZSPLIT");
     if (z && *z) {
         char *end;

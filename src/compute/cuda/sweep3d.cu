@@ -1,6 +1,4 @@
 /* 3D sweep kernels (register window of one or RY rows per thread, of two floats a thread, and the cp.async pipelined one) and their launch. */
-#include <string.h>
-
 #include "compute/cuda/ops.h"
 #include "compute/cuda/sweep3d.cuh"
 #include "compute/cuda/sweep3d_pair.cuh"
@@ -131,20 +129,16 @@ template <typename T, int R> static int per_sm_of(int by, int rows, int pipe, in
 int cu_sweep3d_per_sm(int dslot, int radius, int by, int rows, int pipe, int prefetch)
 {
     if (dslot < 0 || dslot > 1 || radius < 1 || radius > 2 || by < 1 || by > 8 || pipe < 0 || pipe > 3) return 0;
-    /* by launch: [dtype][radius][by - 1][kernel: register, prefetching, rows 2, rows 4, pipe 1..3]; -1 not asked yet */
+    /* by launch: [dtype][radius][by - 1][kernel: register, prefetching, rows 2, rows 4, pipe 1..3],
+     * the count plus one (0: not asked yet) */
     static int cache[2][2][8][7];
-    static bool ready = false;
-    if (!ready) {
-        memset(cache, 0xff, sizeof cache);
-        ready = true;
-    }
     const int kind = pipe ? 3 + pipe : rows == 2 ? 2 : rows == 4 ? 3 : prefetch ? 1 : 0;
     int &c = cache[dslot][radius - 1][by - 1][kind];
-    if (c < 0) {
-        if (dslot == 0) c = radius == 1 ? per_sm_of<float, 1>(by, rows, pipe, prefetch) : per_sm_of<float, 2>(by, rows, pipe, prefetch);
-        else c = radius == 1 ? per_sm_of<double, 1>(by, rows, pipe, prefetch) : per_sm_of<double, 2>(by, rows, pipe, prefetch);
+    if (c == 0) {
+        if (dslot == 0) c = 1 + (radius == 1 ? per_sm_of<float, 1>(by, rows, pipe, prefetch) : per_sm_of<float, 2>(by, rows, pipe, prefetch));
+        else c = 1 + (radius == 1 ? per_sm_of<double, 1>(by, rows, pipe, prefetch) : per_sm_of<double, 2>(by, rows, pipe, prefetch));
     }
-    return c;
+    return c - 1;
 }
 
 int cu_launch_sweep3d(const sweep_launch &l, int dslot, int radius, int rows)

@@ -40,36 +40,56 @@ template <typename T, int R> __host__ __device__ constexpr int sweep3d_prefetch(
 #endif
 }
 
+/* How a marching thread holds its cells: one 16-byte vector of common.cuh (four floats, two
+ * doubles). sweep3d_pair.cuh has the other, two floats a thread. The march asks a lanes type for
+ * its cell type and count, a load, the stencil of a cell group and a store. */
+template <typename T> struct lanes16 {
+    typedef cells<T> cell;
+    enum { n = vec16<T>::n };
+    static __device__ __forceinline__ cell load(const T *p) { return load_vec(p); }
+    /* The cells of plane z at `at` (this thread's, in src) into dst; centre: their values; ys, w as
+     * stencil_row3's */
+    template <int R>
+    static __device__ __forceinline__ void sweep(const T *src, T *dst, const T *at, const cell &centre, int x0,
+                                                 const sweep_args &a, const cell (&ys)[2 * R], const cell (&w)[2 * R + 1])
+    {
+        const xrow<T, R> c = load_xrow<T, R>(at - x0, centre, x0, a.pitch);
+        store_cells(dst + (at - src), stencil_row3<T, R>(c, ys, w), x0, a.lo[0], a.hi[0]);
+    }
+};
+
 /* Two forms of the same march, each the faster for one radius (side by side on one H200, 512^3,
  * docs/results.md, session 11): the walking form advances one plane pointer per step (40 registers
  * for fp32 radius 1 against 48: six blocks per multiprocessor instead of five, jacobi7 fp32 323 ->
  * 313 us); for radius 2 it lets ptxas serialise the x neighbours' scalar loads (star13 fp32 368 ->
  * 426 us), so radius 2 keeps the indexed form, every address from z. They stay two functions:
  * one body choosing its addresses by a flag compiled radius 1 differently (fp64 jacobi7 631 ->
- * 642 us side by side, session 11). */
-template <typename T, int R, int ZCHUNK, int AHEAD, int PF>
+ * 642 us side by side, session 11). The walking form also takes the lanes type L, and ZCHUNK 0 for
+ * a march length given at run time (chunk), as the march of two floats a thread does. */
+template <typename T, int R, int ZCHUNK, int AHEAD, int PF, typename L = lanes16<T>>
 __device__ __forceinline__ void sweep3d_walk_body(const T *__restrict__ src, T *__restrict__ dst, const sweep_args &a,
-                                                  const uint3 tile)
+                                                  const uint3 tile, int chunk = ZCHUNK)
 {
-    const int V = vec16<T>::n;
-    const int x0 = a.xbase + (tile.x * blockDim.x + threadIdx.x) * V;
+    typedef typename L::cell cell;
+    const int x0 = a.xbase + (tile.x * blockDim.x + threadIdx.x) * L::n;
     const int y = a.lo[1] + tile.y * blockDim.y + threadIdx.y;
-    const int z0 = a.lo[2] + tile.z * ZCHUNK;
+    const int march = ZCHUNK > 0 ? ZCHUNK : chunk;
+    const int z0 = a.lo[2] + tile.z * march;
     if (x0 >= a.hi[0] || y >= a.hi[1] || z0 >= a.hi[2]) return;
-    const int z1 = min(z0 + ZCHUNK, a.hi[2]), n = z1 - z0;
+    const int z1 = min(z0 + march, a.hi[2]), n = z1 - z0;
     const T *base = src + x0 + (long)y * a.sy;
-    cells<T> win[2 * R + 1]; /* planes z-R .. z+R */
+    cell win[2 * R + 1]; /* planes z-R .. z+R */
 #pragma unroll
-    for (int k = 0; k < 2 * R; k++) win[k] = load_vec(base + (long)(z0 + k - R) * a.sz);
-    cells<T> ahead[AHEAD] = {}; /* planes z+R .. z+R+AHEAD-1 */
+    for (int k = 0; k < 2 * R; k++) win[k] = L::load(base + (long)(z0 + k - R) * a.sz);
+    cell ahead[AHEAD] = {}; /* planes z+R .. z+R+AHEAD-1 */
 #pragma unroll
     for (int i = 0; i < AHEAD; i++)
-        if (i < n) ahead[i] = load_vec(base + (long)(z0 + R + i) * a.sz);
-    cells<T> ys[2 * R]; /* y-R .. y-1, y+1 .. y+R of the current plane */
+        if (i < n) ahead[i] = L::load(base + (long)(z0 + R + i) * a.sz);
+    cell ys[2 * R]; /* y-R .. y-1, y+1 .. y+R of the current plane */
 #pragma unroll
     for (int j = 0; j < R; j++) {
-        ys[j] = load_vec(base + (long)z0 * a.sz - (long)(R - j) * a.sy);
-        ys[R + j] = load_vec(base + (long)z0 * a.sz + (long)(j + 1) * a.sy);
+        ys[j] = L::load(base + (long)z0 * a.sz - (long)(R - j) * a.sy);
+        ys[R + j] = L::load(base + (long)z0 * a.sz + (long)(j + 1) * a.sy);
     }
     const T *plane = base + (long)z0 * a.sz; /* plane z of this thread's row */
 #pragma unroll
@@ -79,20 +99,19 @@ __device__ __forceinline__ void sweep3d_walk_body(const T *__restrict__ src, T *
         win[2 * R] = ahead[0];
 #pragma unroll
         for (int i = 0; i + 1 < AHEAD; i++) ahead[i] = ahead[i + 1];
-        if (s + AHEAD < n) ahead[AHEAD - 1] = load_vec(plane + (long)(AHEAD + R) * a.sz);
+        if (s + AHEAD < n) ahead[AHEAD - 1] = L::load(plane + (long)(AHEAD + R) * a.sz);
         if (PF > 0 && s + AHEAD + PF < n) prefetch_l2(plane + (long)(AHEAD + R + PF) * a.sz);
-        cells<T> cur_ys[2 * R]; /* this plane's; ys now takes the next plane's */
+        cell cur_ys[2 * R]; /* this plane's; ys now takes the next plane's */
 #pragma unroll
         for (int j = 0; j < 2 * R; j++) cur_ys[j] = ys[j];
         if (s + 1 < n) {
 #pragma unroll
             for (int j = 0; j < R; j++) {
-                ys[j] = load_vec(plane + a.sz - (long)(R - j) * a.sy);
-                ys[R + j] = load_vec(plane + a.sz + (long)(j + 1) * a.sy);
+                ys[j] = L::load(plane + a.sz - (long)(R - j) * a.sy);
+                ys[R + j] = L::load(plane + a.sz + (long)(j + 1) * a.sy);
             }
         }
-        xrow<T, R> c = load_xrow<T, R>(plane - x0, win[R], x0, a.pitch);
-        store_cells(dst + (plane - src), stencil_row3<T, R>(c, cur_ys, win), x0, a.lo[0], a.hi[0]);
+        L::template sweep<R>(src, dst, plane, win[R], x0, a, cur_ys, win);
 #pragma unroll
         for (int k = 0; k < 2 * R; k++) win[k] = win[k + 1];
     }
