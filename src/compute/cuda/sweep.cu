@@ -119,8 +119,8 @@ int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *src, voi
     }
     /* 3D floats, one row a thread: two floats a thread where the 16-byte march would hold two or
      * more chunk layers at once (sweep3d_pair.cuh says why; session 28, one H200: jacobi7 at every
-     * size from 128^3 to 512^3 3-7% faster, star13 6-20% faster at 128^3 to 256x256x512 but 1.3%
-     * slower at 512^3, where it holds 1.55 layers) */
+     * size from 128^3 to 512^3 2-7% faster, star13 4-19% faster at 128^3 to 256x256x512; at 512^2
+     * planes star13's 16-byte launch holds 1.2 layers and the pair march was 1.3% slower there) */
     const int pair = d->dim == 3 && dslot == 0 && pipe == 0 && t.rows3 == 1 &&
                      (t.pair >= 0 ? t.pair : per_sm > 0 && (long)per_sm * t.sms >= 2 * columns);
     const sweep_launch l = {d, b, src, dst, state(bk)->stream[stream], by, groups, chunk, prefetch, &a, pair};
