@@ -1,7 +1,7 @@
 /* The 3D register-window sweep bodies (src/compute/cuda/sweep3d.cuh) run on the host through
  * tests/emu/cuda_runtime.h, every block and thread in turn, against a plain loop over the same
  * stencil expressions: bit-identical inside the box, nothing written outside it. Checks the
- * bodies' index arithmetic, clamping and grid (sweep3d_grid) on machines without a GPU, for one
+ * bodies' index arithmetic, clamping and grids (march_grid, sweep3d_grid) on machines without a GPU, for one
  * row per thread (the entering plane 1 to 3 planes ahead), for RY rows and for two floats a thread (sweep3d_pair.cuh), both dtypes, radius 1 and 2, boxes that start off the vector
  * boundary and reach into the ghost cells, partial blocks in every axis; and the 2D body the same way. Timing and memory
  * ordering on a real GPU are the GPU suite's (tests/gpu_*.sh). */
@@ -64,10 +64,12 @@ template <typename T, int R, int CHUNK, int RY, int AHEAD = 1, int PF = 0, bool 
             }
     const int per = PAIR ? 2 : V; /* cells a thread */
     const int groups = (a.hi[0] - a.xbase + per - 1) / per;
-    const dim3 grid = sweep3d_grid(groups, a.hi[1] - a.lo[1], a.hi[2] - a.lo[2], gc.by, RY, CHUNK);
+    const int rows = a.hi[1] - a.lo[1];
+    const march_grid g = march_grid_for(groups, march_tail_column<R>()); /* as sweep3d.cu launches one row a thread */
+    const dim3 grid = RY == 1 ? march_dim(g, rows, gc.by, a.hi[2] - a.lo[2], CHUNK) : sweep3d_grid(groups, rows, a.hi[2] - a.lo[2], gc.by, RY, CHUNK);
     hx_emu_launch(grid, dim3(32, (unsigned)gc.by), [&] {
-        if (PAIR) sweep3d_pair_body<R, AHEAD, PF>((const float *)src.data(), (float *)dst.data(), a, blockIdx, CHUNK);
-        else if (RY == 1) sweep3d_body<T, R, CHUNK, AHEAD, PF>(src.data(), dst.data(), a, blockIdx);
+        if (PAIR) sweep3d_pair_body<R, AHEAD, PF>((const float *)src.data(), (float *)dst.data(), a, g, blockIdx, CHUNK);
+        else if (RY == 1) sweep3d_body<T, R, CHUNK, AHEAD, PF>(src.data(), dst.data(), a, g, blockIdx);
         else sweep3d_rows_body<T, R, CHUNK, RY>(src.data(), dst.data(), a, blockIdx);
     });
     checks++;
@@ -98,6 +100,11 @@ template <typename T, int R> static void run_radius()
         {{512, 300, 3}, R, 0, 8},
         {{300, 37, 4}, 2 * R, R, 8},
         {{200, 70, 5}, 2 * R, R, 4},
+        /* rows ending in 8 vectors past whole blocks at fp32 (tail blocks; pairs and doubles: 16,
+         * a partial column), in 9 (a partial column), in 2 (pairs and doubles: 4) */
+        {{288 - R, 40, 5}, R, 0, 8},
+        {{292 - R, 33, 4}, R, 0, 2},
+        {{264 - R, 45, 3}, R, 0, 4},
     };
     for (const grid_case &gc : cases) {
         run_case<T, R, 8, 1>(gc);

@@ -5,23 +5,24 @@
 #include "compute/cuda/sweep3d_pipe.cuh"
 
 /* The prefetching kernels keep the blocks a multiprocessor holds without the prefetches (their
- * registers by ptxas: fp32 radius 1 40, radius 2 75; fp64 64, 72). Without prefetches, no minimum:
- * ptxas then takes star13 fp32 in 75 registers (with a minimum of 3 blocks, in 80). */
+ * registers by ptxas: fp32 radius 1 40, radius 2 76; fp64 56, 74). Without prefetches, no minimum:
+ * ptxas then takes star13 fp32 in 84 registers (with a minimum of 3 blocks, in 76). */
 template <typename T, int R> constexpr int sweep3d_min_blocks()
 {
     return sizeof(T) == 4 ? (R == 1 ? 6 : 3) : (R == 1 ? 4 : 3);
 }
 
 template <typename T, int R, int ZCHUNK, int PF>
-__global__ void __launch_bounds__(256, PF ? sweep3d_min_blocks<T, R>() : 0) sweep3d(const T *__restrict__ src, T *__restrict__ dst, sweep_args a)
+__global__ void __launch_bounds__(256, PF ? sweep3d_min_blocks<T, R>() : 0) sweep3d(const T *__restrict__ src, T *__restrict__ dst, sweep_args a,
+                                                                                    march_grid g)
 {
-    sweep3d_body<T, R, ZCHUNK, sweep3d_ahead<T, R>(), PF>(src, dst, a, blockIdx);
+    sweep3d_body<T, R, ZCHUNK, sweep3d_ahead<T, R>(), PF>(src, dst, a, g, blockIdx);
 }
 
 template <int R>
-__global__ void __launch_bounds__(256) sweep3d_pair(const float *__restrict__ src, float *__restrict__ dst, sweep_args a, int chunk)
+__global__ void __launch_bounds__(256) sweep3d_pair(const float *__restrict__ src, float *__restrict__ dst, sweep_args a, march_grid g, int chunk)
 {
-    sweep3d_pair_body<R>(src, dst, a, blockIdx, chunk);
+    sweep3d_pair_body<R>(src, dst, a, g, blockIdx, chunk);
 }
 
 template <typename T, int R, int P>
@@ -58,18 +59,21 @@ template <typename T, int R, int P> static void launch_pipe(const sweep_launch &
 template <typename T, int R, int CHUNK> static void launch_chunk3d(const sweep_launch &l)
 {
     const hx_box *b = l.b;
-    const dim3 grid = sweep3d_grid(l.groups, b->hi[1] - b->lo[1], b->hi[2] - b->lo[2], l.by, 1, CHUNK);
+    const int rows = b->hi[1] - b->lo[1];
+    const march_grid g = march_grid_for(l.groups, march_tail_column<R>());
+    const dim3 grid = march_dim(g, rows, l.by, b->hi[2] - b->lo[2], CHUNK);
     constexpr int PF = sweep3d_prefetch<T, R>();
-    if (PF && l.prefetch) sweep3d<T, R, CHUNK, PF><<<grid, dim3(32, l.by), 0, l.st>>>((const T *)l.src, (T *)l.dst, *l.a);
-    else sweep3d<T, R, CHUNK, 0><<<grid, dim3(32, l.by), 0, l.st>>>((const T *)l.src, (T *)l.dst, *l.a);
+    if (PF && l.prefetch) sweep3d<T, R, CHUNK, PF><<<grid, dim3(32, l.by), 0, l.st>>>((const T *)l.src, (T *)l.dst, *l.a, g);
+    else sweep3d<T, R, CHUNK, 0><<<grid, dim3(32, l.by), 0, l.st>>>((const T *)l.src, (T *)l.dst, *l.a, g);
 }
 
 template <int R> static void launch_pair3d(const sweep_launch &l)
 {
     const hx_box *b = l.b;
-    const int pairs = (b->hi[0] - l.a->xbase + 1) / 2;
-    const dim3 grid = sweep3d_grid(pairs, b->hi[1] - b->lo[1], b->hi[2] - b->lo[2], l.by, 1, l.chunk);
-    sweep3d_pair<R><<<grid, dim3(32, l.by), 0, l.st>>>((const float *)l.src, (float *)l.dst, *l.a, l.chunk);
+    const int pairs = (b->hi[0] - l.a->xbase + 1) / 2, rows = b->hi[1] - b->lo[1];
+    const march_grid g = march_grid_for(pairs, march_tail_column<R>());
+    const dim3 grid = march_dim(g, rows, l.by, b->hi[2] - b->lo[2], l.chunk);
+    sweep3d_pair<R><<<grid, dim3(32, l.by), 0, l.st>>>((const float *)l.src, (float *)l.dst, *l.a, g, l.chunk);
 }
 
 template <typename T, int R, int CHUNK, int RY> static void launch_rows3d(const sweep_launch &l)

@@ -6,12 +6,64 @@
 
 #include "compute/cuda/common.cuh"
 
+/* ---------------------------------------------------------------- where the blocks of a march go
+ * A launch of the one-row marches (march_dim) is blocks of 32 lanes x by rows in x and y, one
+ * march length of planes in z. A lane is the lanes type's cell group (a 16-byte vector or a pair).
+ * Rows of 2^k cells from a ghost width below the vector end one lane past whole block columns (a
+ * 512-cell fp32 row from x = 1 is 128 vectors and one more), and a block column for that one lane
+ * keeps by warps of one live lane each marching beside the full columns. In the tail column
+ * (radius 2 only, see march_tail_column) a warp takes that lane of march_tail_rows rows instead,
+ * a lane a row, so the column has a quarter of the blocks and only its first blocks down y have
+ * rows. */
+struct march_grid {
+    int cols; /* block columns of 32 lanes before the tail column */
+    int tail; /* 1: the last lane of each row is the tail column's; 0: no tail column */
+};
+
+/* Rows a warp of the tail column takes (session 29, one H200, star13 fp32 beside one row a warp:
+ * 4 rows 2-4% faster from 128^3 to 512^3; 8 as fast at 512^3 but 23% slower at 128^3; 32, every
+ * lane a row, 10-90% slower: the tail blocks' uncoalesced loads and stores, in few warps) */
+enum { march_tail_rows = 4 };
+
+/* Which marches have the tail column: radius 2's, at 3-4 blocks a multiprocessor, where the one-lane
+ * warps held scarce places (star13 fp32 1-3.5% faster with it from 128^3 to 512^3: 512^3 329.0 ->
+ * 317.6 us, 256x256x512 95.8 -> 92.5). Radius 1 (6 blocks for fp32, 4 for fp64) gained nothing
+ * (jacobi7 fp32 tied at every size, fp64 0.5-3% slower), and its fp32 march took 48 registers
+ * instead of 40 with both paths in one kernel. */
+template <int R> __host__ __device__ constexpr bool march_tail_column() { return R == 2; }
+
+/* lanes: cell groups across the box's row; tail_ok: the kernel has the tail column's march */
+static inline march_grid march_grid_for(int lanes, bool tail_ok)
+{
+    march_grid g;
+    g.tail = tail_ok && lanes % 32 == 1;
+    g.cols = (lanes - g.tail + 31) / 32;
+    return g;
+}
+
+/* The launch grid of a march of `chunk` planes over a box of rows x nz, blocks of by rows */
+static inline dim3 march_dim(const march_grid &g, int rows, int by, int nz, int chunk)
+{
+    return dim3((unsigned)(g.cols + g.tail), (unsigned)((rows + by - 1) / by), (unsigned)((nz + chunk - 1) / chunk));
+}
+
+/* This thread's lane across the row and row within the box (from lo[1]); false: it has none.
+ * TAIL: the block is in the tail column. The bodies are compiled once for each, so that both stay
+ * plain functions of the block and thread index, which ptxas recomputes instead of holding in
+ * registers (one placement for both, by a division, cost star13 fp32 a spill). */
+template <bool TAIL> __device__ __forceinline__ bool march_place(const march_grid &g, const uint3 tile, int &lane, int &row)
+{
+    lane = TAIL ? g.cols * 32 : (int)(tile.x * 32 + threadIdx.x);
+    row = (int)(TAIL ? (tile.y * blockDim.y + threadIdx.y) * march_tail_rows + threadIdx.x : tile.y * blockDim.y + threadIdx.y);
+    return !TAIL || (int)threadIdx.x < march_tail_rows;
+}
+
 /* ---------------------------------------------------------------- 3D sweep: march in z
  * z neighbours from the register window, y neighbours as vectors (L1/L2 hits: the rows of
  * the block's other warps), loaded one plane ahead; the plane entering the window (the one
  * that comes from DRAM) AHEAD planes ahead, so that enough bytes are in flight per SM to cover
  * the memory latency (HBM3e needs more than one plane's worth at this occupancy).
- * tile: this block's place in the grid (x: 32 vectors, y: blockDim.y rows, z: ZCHUNK planes). */
+ * g, tile: this block's place (march_grid; tile.z: the layer of ZCHUNK planes). */
 /* Planes ahead per dtype and radius, from side-by-side runs on one H200 (docs/results.md, session
  * 6): floats of radius 2 gain 15% with 3 (star13: 430 -> 364 us at 512^3, 69 -> 58 at 256^3);
  * radius 1 and doubles gain nothing or lose (jacobi7 fp64 625 -> 683). A tuning build may force
@@ -66,13 +118,15 @@ template <typename T> struct lanes16 {
  * one body choosing its addresses by a flag compiled radius 1 differently (fp64 jacobi7 631 ->
  * 642 us side by side, session 11). The walking form also takes the lanes type L, and ZCHUNK 0 for
  * a march length given at run time (chunk), as the march of two floats a thread does. */
-template <typename T, int R, int ZCHUNK, int AHEAD, int PF, typename L = lanes16<T>>
+template <typename T, int R, int ZCHUNK, int AHEAD, int PF, typename L = lanes16<T>, bool TAIL = false>
 __device__ __forceinline__ void sweep3d_walk_body(const T *__restrict__ src, T *__restrict__ dst, const sweep_args &a,
-                                                  const uint3 tile, int chunk = ZCHUNK)
+                                                  const march_grid &g, const uint3 tile, int chunk = ZCHUNK)
 {
     typedef typename L::cell cell;
-    const int x0 = a.xbase + (tile.x * blockDim.x + threadIdx.x) * L::n;
-    const int y = a.lo[1] + tile.y * blockDim.y + threadIdx.y;
+    int lane, row;
+    if (!march_place<TAIL>(g, tile, lane, row)) return;
+    const int x0 = a.xbase + lane * L::n;
+    const int y = a.lo[1] + row;
     const int march = ZCHUNK > 0 ? ZCHUNK : chunk;
     const int z0 = a.lo[2] + tile.z * march;
     if (x0 >= a.hi[0] || y >= a.hi[1] || z0 >= a.hi[2]) return;
@@ -117,13 +171,15 @@ __device__ __forceinline__ void sweep3d_walk_body(const T *__restrict__ src, T *
     }
 }
 
-template <typename T, int R, int ZCHUNK, int AHEAD, int PF>
+template <typename T, int R, int ZCHUNK, int AHEAD, int PF, bool TAIL = false>
 __device__ __forceinline__ void sweep3d_index_body(const T *__restrict__ src, T *__restrict__ dst, const sweep_args &a,
-                                             const uint3 tile)
+                                                   const march_grid &g, const uint3 tile)
 {
     const int V = vec16<T>::n;
-    const int x0 = a.xbase + (tile.x * blockDim.x + threadIdx.x) * V;
-    const int y = a.lo[1] + tile.y * blockDim.y + threadIdx.y;
+    int lane, row;
+    if (!march_place<TAIL>(g, tile, lane, row)) return;
+    const int x0 = a.xbase + lane * V;
+    const int y = a.lo[1] + row;
     const int z0 = a.lo[2] + tile.z * ZCHUNK;
     if (x0 >= a.hi[0] || y >= a.hi[1] || z0 >= a.hi[2]) return;
     const int z1 = min(z0 + ZCHUNK, a.hi[2]);
@@ -168,13 +224,15 @@ __device__ __forceinline__ void sweep3d_index_body(const T *__restrict__ src, T 
     }
 }
 
-/* PF: planes prefetched beyond the entering one (0: none; sweep3d_prefetch gives the measured). */
+/* PF: planes prefetched beyond the entering one (0: none; sweep3d_prefetch gives the measured).
+ * g, tile: the block's place in a march_dim launch. */
 template <typename T, int R, int ZCHUNK, int AHEAD = sweep3d_ahead<T, R>(), int PF = 0>
 __device__ __forceinline__ void sweep3d_body(const T *__restrict__ src, T *__restrict__ dst, const sweep_args &a,
-                                             const uint3 tile)
+                                             const march_grid &g, const uint3 tile)
 {
-    if (R == 1) sweep3d_walk_body<T, R, ZCHUNK, AHEAD, PF>(src, dst, a, tile);
-    else sweep3d_index_body<T, R, ZCHUNK, AHEAD, PF>(src, dst, a, tile);
+    if (R == 1) sweep3d_walk_body<T, R, ZCHUNK, AHEAD, PF>(src, dst, a, g, tile); /* no tail column */
+    else if ((int)tile.x < g.cols) sweep3d_index_body<T, R, ZCHUNK, AHEAD, PF>(src, dst, a, g, tile);
+    else sweep3d_index_body<T, R, ZCHUNK, AHEAD, PF, true>(src, dst, a, g, tile);
 }
 
 /* ---------------------------------------------------------------- 3D sweep, RY rows per thread
@@ -249,8 +307,8 @@ __device__ __forceinline__ void sweep3d_rows_body(const T *__restrict__ src, T *
     }
 }
 
-/* The grid of a register-window launch: blocks of 32 x by threads, a thread one vector of `rows`
- * rows, a block `chunk` planes. groups: vectors across the box in x. */
+/* The grid of the RY-rows and pipelined launches: blocks of 32 x by threads, a thread one vector
+ * of `rows` rows, a block `chunk` planes. groups: vectors across the box in x. */
 static inline dim3 sweep3d_grid(int groups, int ny, int nz, int by, int rows, int chunk)
 {
     return dim3((unsigned)((groups + 31) / 32), (unsigned)((ny + by * rows - 1) / (by * rows)),

@@ -73,13 +73,14 @@ struct lanes_pair {
     }
 };
 
-/* tile: this block's place in the grid (x: 32 pairs, y: blockDim.y rows, z: chunk planes);
+/* g, tile: this block's place in a march_dim launch over pairs (tile.z: the layer of chunk planes);
  * a.xbase is a multiple of 2 (cu_sweep rounds it to the 16-byte vector). */
 template <int R, int AHEAD = sweep3d_pair_ahead<R>(), int PF = sweep3d_pair_prefetch<R>()>
 __device__ __forceinline__ void sweep3d_pair_body(const float *__restrict__ src, float *__restrict__ dst, const sweep_args &a,
-                                                  const uint3 tile, int chunk)
+                                                  const march_grid &g, const uint3 tile, int chunk)
 {
-    sweep3d_walk_body<float, R, 0, AHEAD, PF, lanes_pair>(src, dst, a, tile, chunk);
+    if (!march_tail_column<R>() || (int)tile.x < g.cols) sweep3d_walk_body<float, R, 0, AHEAD, PF, lanes_pair>(src, dst, a, g, tile, chunk);
+    else sweep3d_walk_body<float, R, 0, AHEAD, PF, lanes_pair, true>(src, dst, a, g, tile, chunk);
 }
 
 #endif
