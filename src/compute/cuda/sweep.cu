@@ -41,7 +41,7 @@ static int env_switch(const char *name, const char *unset, int *v, char *err, si
 
 int cu_tile_shape(tile_shape *t, char *err, size_t errlen)
 {
-    const tile_shape def = {4, 8, 8, 16, -1, 1, 132, 0, 0, 50L << 20, -1, -1};
+    const tile_shape def = {4, 8, 8, 0, -1, 1, 132, 0, 0, 50L << 20, -1, -1}; /* chunk3 0: by cu_sweep's rule */
     *t = def;
     if (env_switch("HALOX_SWEEP_PREFETCH", "prefetch where the fields do not fit in L2", &t->prefetch, err, errlen) ||
         env_switch("HALOX_SWEEP_PAIR", "two floats a thread where four would hold two or more chunk layers at once", &t->pair,
@@ -103,14 +103,22 @@ int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *src, voi
     /* prefetching into L2 pays only where the two fields do not stay there (session 19: star9 fp32
      * 16384^2 +7%, 2048^2 -15%) */
     const int prefetch = t.prefetch >= 0 ? t.prefetch : 2.0 * (double)hx_alloc_cells(d) * (double)bk->elem > (double)t.l2;
-    /* Halve the march until the box gives every multiprocessor a few blocks: in 3D until the launch
-     * fills the blocks the multiprocessors hold three times over (session 27, one H200: at a 4-GPU
-     * rank's blocks, 256x128x128 to 280x152x152, 16 planes left fp64 and star13 launches at 1.2-1.8
-     * of those waves and 8 planes ran them 5-10% faster; 512^3 keeps 16), where that count is known. */
     const int ytile = d->dim == 2 ? 1 : by * t.rows3; /* rows of a 3D block */
     const long columns = (long)((groups + 31) / 32) * ((b->hi[1] - b->lo[1] + ytile - 1) / ytile);
     const long slow = d->dim == 2 ? 1 : (b->hi[2] - b->lo[2]);
     const int per_sm = d->dim == 3 ? cu_sweep3d_per_sm(dslot, r, by, t.rows3, pipe, prefetch) : 0;
+    /* The 3D march unless HALOX_TILE gives one: 8 planes for radius 1, and for the pipelined march
+     * where its resident blocks hold two or more layers of the launch; 16 otherwise (session 29, one
+     * H200, 3 rounds, 8 against 16: jacobi7 fp64 512^3 569 -> 563 us, 90.9% of copy, 256x256x512
+     * 153.8 -> 148.4; jacobi7 fp32 256x256x512 87.4 -> 83.7, 512^3 297.2 -> 296.1; star13 fp64
+     * 256x256x512 178.4 -> 172.5 but 512^3, under one layer resident, 653.8 -> 666.1; star13 fp32
+     * 1-5% slower; 4 planes slower everywhere). */
+    if (d->dim == 3 && chunk == 0)
+        chunk = r == 1 || (pipe > 0 && per_sm > 0 && (long)per_sm * t.sms >= 2 * columns) ? 8 : 16;
+    /* Halve the march until the box gives every multiprocessor a few blocks: in 3D until the launch
+     * fills the blocks the multiprocessors hold three times over (session 27, one H200: at a 4-GPU
+     * rank's blocks, 256x128x128 to 280x152x152, 16 planes left fp64 and star13 launches at 1.2-1.8
+     * of those waves and 8 planes ran them 5-10% faster; 512^3 keeps the rule's march), where that count is known. */
     const long enough = per_sm > 0 ? 3L * per_sm * t.sms : 4L * t.sms;
     while (chunk > 8) {
         long blocks = d->dim == 2 ? columns / ((long)by * chunk) : columns * ((slow + chunk - 1) / chunk);
