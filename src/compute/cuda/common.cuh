@@ -21,14 +21,22 @@ template <typename T> struct vec16;
 template <> struct vec16<float> { typedef float4 type; enum { n = 4 }; };
 template <> struct vec16<double> { typedef double2 type; enum { n = 2 }; };
 
-template <typename T> struct cells {
-    T v[vec16<T>::n];
+/* N cells of T moved as one aligned load or store: the 16-byte vector most kernels march (the
+ * default N everywhere below), or two floats (sweep3d_pair.cuh). */
+template <typename T, int N> struct vec_of;
+template <> struct vec_of<float, 4> { typedef float4 type; };
+template <> struct vec_of<float, 2> { typedef float2 type; };
+template <> struct vec_of<double, 2> { typedef double2 type; };
+
+template <typename T, int N = vec16<T>::n> struct cells {
+    T v[N];
 };
 
-template <typename T> __device__ __forceinline__ cells<T> load_vec(const T *p)
+template <typename T, int N = vec16<T>::n> __device__ __forceinline__ cells<T, N> load_vec(const T *p)
 {
-    cells<T> c;
-    typename vec16<T>::type raw = __ldg(reinterpret_cast<const typename vec16<T>::type *>(p));
+    typedef typename vec_of<T, N>::type V;
+    cells<T, N> c;
+    const V raw = __ldg(reinterpret_cast<const V *>(p));
     memcpy(c.v, &raw, sizeof raw);
     return c;
 }
@@ -59,40 +67,40 @@ template <typename T> __device__ __forceinline__ cells<T> load_shared_vec(const 
     return c;
 }
 
-template <typename T> __device__ __forceinline__ void store_cells(T *p, const cells<T> &c, int x0, int lo, int hi)
+/* The cells of x0 .. x0+N-1 at p that lie in [lo, hi): one vector store where all do */
+template <typename T, int N> __device__ __forceinline__ void store_cells(T *p, const cells<T, N> &c, int x0, int lo, int hi)
 {
-    const int V = vec16<T>::n;
-    if (x0 >= lo && x0 + V <= hi) {
-        typename vec16<T>::type raw;
+    typedef typename vec_of<T, N>::type V;
+    if (x0 >= lo && x0 + N <= hi) {
+        V raw;
         memcpy(&raw, c.v, sizeof raw);
-        *reinterpret_cast<typename vec16<T>::type *>(p) = raw;
+        *reinterpret_cast<V *>(p) = raw;
     } else {
 #pragma unroll
-        for (int i = 0; i < V; i++)
+        for (int i = 0; i < N; i++)
             if (x0 + i >= lo && x0 + i < hi) p[i] = c.v[i];
     }
 }
 
-/* The centre row of x values x0-R .. x0+V+R-1: R scalars each side of the aligned vector, which
+/* The centre row of x values x0-R .. x0+N+R-1: R scalars each side of the aligned vector, which
  * hit L1 because the neighbouring lanes load them as vectors. Indices are clamped to the row so
  * that lanes whose cells lie outside the box never read outside the allocation (their results
  * are not stored). */
-template <typename T, int R> struct xrow {
-    T v[vec16<T>::n + 2 * R];
+template <typename T, int R, int N = vec16<T>::n> struct xrow {
+    T v[N + 2 * R];
 };
 
-template <typename T, int R>
-__device__ __forceinline__ xrow<T, R> load_xrow(const T *row, const cells<T> &centre, int x0, int pitch)
+template <typename T, int R, int N = vec16<T>::n>
+__device__ __forceinline__ xrow<T, R, N> load_xrow(const T *row, const cells<T, N> &centre, int x0, int pitch)
 {
-    const int V = vec16<T>::n;
-    xrow<T, R> r;
+    xrow<T, R, N> r;
 #pragma unroll
     for (int i = 0; i < R; i++) {
         r.v[i] = __ldg(row + max(x0 - R + i, 0));
-        r.v[R + V + i] = __ldg(row + min(x0 + V + i, pitch - 1));
+        r.v[R + N + i] = __ldg(row + min(x0 + N + i, pitch - 1));
     }
 #pragma unroll
-    for (int i = 0; i < V; i++) r.v[R + i] = centre.v[i];
+    for (int i = 0; i < N; i++) r.v[R + i] = centre.v[i];
     return r;
 }
 
@@ -128,7 +136,7 @@ __device__ __forceinline__ double apply3(double w, double e, double s, double n,
     return R == 1 ? hx_jacobi7v_f64(w, e, s, n, d, u) : hx_star13v_f64(w, e, s, n, d, u, ww, ee, ss, nn, dd, uu);
 }
 
-/* The V outputs of one vector: c is the centre row with R cells each side, w the 2R+1 vectors
+/* The outputs of one vector (N cells): c is the centre row with R cells each side, w the 2R+1 vectors
  * along the marching axis (centre at w[R]), ys (3D) the vectors y-R .. y-1, y+1 .. y+R. For
  * R == 1 the distance-2 arguments are unused. */
 template <typename T, int R>
@@ -144,13 +152,13 @@ __device__ __forceinline__ cells<T> stencil_row2(const xrow<T, R> &c, const cell
     return out;
 }
 
-template <typename T, int R>
-__device__ __forceinline__ cells<T> stencil_row3(const xrow<T, R> &c, const cells<T> (&ys)[2 * R],
-                                                 const cells<T> (&w)[2 * R + 1])
+template <typename T, int R, int N = vec16<T>::n>
+__device__ __forceinline__ cells<T, N> stencil_row3(const xrow<T, R, N> &c, const cells<T, N> (&ys)[2 * R],
+                                                    const cells<T, N> (&w)[2 * R + 1])
 {
-    cells<T> out;
+    cells<T, N> out;
 #pragma unroll
-    for (int i = 0; i < vec16<T>::n; i++) {
+    for (int i = 0; i < N; i++) {
         const int k = R + i;
         out.v[i] = apply3(c.v[k - 1], c.v[k + 1], ys[R - 1].v[i], ys[R].v[i], w[R - 1].v[i], w[R + 1].v[i], c.v[k - R],
                           c.v[k + R], ys[0].v[i], ys[2 * R - 1].v[i], w[0].v[i], w[2 * R].v[i], R);

@@ -92,21 +92,21 @@ template <typename T, int R> __host__ __device__ constexpr int sweep3d_prefetch(
 #endif
 }
 
-/* How a marching thread holds its cells: one 16-byte vector of common.cuh (four floats, two
- * doubles). sweep3d_pair.cuh has the other, two floats a thread. The march asks a lanes type for
- * its cell type and count, a load, the stencil of a cell group and a store. */
-template <typename T> struct lanes16 {
-    typedef cells<T> cell;
-    enum { n = vec16<T>::n };
-    static __device__ __forceinline__ cell load(const T *p) { return load_vec(p); }
+/* How a marching thread holds its cells: N of them as one aligned vector, 16 bytes (four floats,
+ * two doubles: the default) or two floats (lanes_pair, sweep3d_pair.cuh). The march asks a lanes type
+ * for its cell type and count, a load, and the stencil and store of its cells. */
+template <typename T, int N = vec16<T>::n> struct lanes {
+    typedef cells<T, N> cell;
+    enum { n = N };
+    static __device__ __forceinline__ cell load(const T *p) { return load_vec<T, N>(p); }
     /* The cells of plane z at `at` (this thread's, in src) into dst; centre: their values; ys, w as
      * stencil_row3's */
     template <int R>
     static __device__ __forceinline__ void sweep(const T *src, T *dst, const T *at, const cell &centre, int x0,
                                                  const sweep_args &a, const cell (&ys)[2 * R], const cell (&w)[2 * R + 1])
     {
-        const xrow<T, R> c = load_xrow<T, R>(at - x0, centre, x0, a.pitch);
-        store_cells(dst + (at - src), stencil_row3<T, R>(c, ys, w), x0, a.lo[0], a.hi[0]);
+        const xrow<T, R, N> c = load_xrow<T, R, N>(at - x0, centre, x0, a.pitch);
+        store_cells(dst + (at - src), stencil_row3<T, R, N>(c, ys, w), x0, a.lo[0], a.hi[0]);
     }
 };
 
@@ -118,7 +118,7 @@ template <typename T> struct lanes16 {
  * one body choosing its addresses by a flag compiled radius 1 differently (fp64 jacobi7 631 ->
  * 642 us side by side, session 11). The walking form also takes the lanes type L, and ZCHUNK 0 for
  * a march length given at run time (chunk), as the march of two floats a thread does. */
-template <typename T, int R, int ZCHUNK, int AHEAD, int PF, typename L = lanes16<T>, bool TAIL = false>
+template <typename T, int R, int ZCHUNK, int AHEAD, int PF, typename L = lanes<T>, bool TAIL = false>
 __device__ __forceinline__ void sweep3d_walk_body(const T *__restrict__ src, T *__restrict__ dst, const sweep_args &a,
                                                   const march_grid &g, const uint3 tile, int chunk = ZCHUNK)
 {

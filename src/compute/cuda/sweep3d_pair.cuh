@@ -22,53 +22,27 @@
 template <int R> __host__ __device__ constexpr int sweep3d_pair_ahead() { return R == 1 ? 1 : 2; }
 template <int R> __host__ __device__ constexpr int sweep3d_pair_prefetch() { return R == 1 ? 2 : 3; }
 
-struct float_pair {
-    float v[2];
-};
-
 /* Two floats a thread: 8-byte loads and stores, the x neighbours as scalars (L1 hits: the
- * neighbour lanes' pairs) clamped to the row as load_xrow's are. */
-struct lanes_pair {
-    typedef float_pair cell;
-    enum { n = 2 };
-    static __device__ __forceinline__ cell load(const float *p)
-    {
-        const float2 r = __ldg(reinterpret_cast<const float2 *>(p));
-        cell c;
-        c.v[0] = r.x;
-        c.v[1] = r.y;
-        return c;
-    }
+ * neighbour lanes' pairs), the helpers of common.cuh at width 2 but for the store: store_cells
+ * at width 2 laid its branches out the other way, and the pair marches ran 0.5-4% slower (session
+ * 29, one H200, 3 rounds: jacobi7 fp32 128^3 7.93 -> 8.23 us, 256x256x512 83.8 -> 84.4). */
+struct lanes_pair : lanes<float, 2> {
     template <int R>
     static __device__ __forceinline__ void sweep(const float *src, float *dst, const float *at, const cell &centre, int x0,
                                                  const sweep_args &a, const cell (&ys)[2 * R], const cell (&w)[2 * R + 1])
     {
-        const float *row = at - x0;
-        float c[2 + 2 * R]; /* x0-R .. x0+1+R */
-#pragma unroll
-        for (int i = 0; i < R; i++) {
-            c[i] = __ldg(row + max(x0 - R + i, 0));
-            c[R + 2 + i] = __ldg(row + min(x0 + 2 + i, a.pitch - 1));
-        }
-        c[R] = centre.v[0];
-        c[R + 1] = centre.v[1];
-        float out[2];
-#pragma unroll
-        for (int i = 0; i < 2; i++) {
-            const int k = R + i;
-            out[i] = apply3(c[k - 1], c[k + 1], ys[R - 1].v[i], ys[R].v[i], w[R - 1].v[i], w[R + 1].v[i], c[k - R], c[k + R],
-                            ys[0].v[i], ys[2 * R - 1].v[i], w[0].v[i], w[2 * R].v[i], R);
-        }
+        const xrow<float, R, 2> c = load_xrow<float, R, 2>(at - x0, centre, x0, a.pitch);
+        const cell out = stencil_row3<float, R, 2>(c, ys, w);
         float *p = dst + (at - src);
         if (x0 >= a.lo[0] && x0 + 2 <= a.hi[0]) {
             float2 pair;
-            pair.x = out[0];
-            pair.y = out[1];
+            pair.x = out.v[0];
+            pair.y = out.v[1];
             *reinterpret_cast<float2 *>(p) = pair;
         } else {
 #pragma unroll
             for (int i = 0; i < 2; i++)
-                if (x0 + i >= a.lo[0] && x0 + i < a.hi[0]) p[i] = out[i];
+                if (x0 + i >= a.lo[0] && x0 + i < a.hi[0]) p[i] = out.v[i];
         }
     }
 };
