@@ -27,9 +27,10 @@ enum { march_tail_rows = 4 };
 
 /* Which marches have the tail column: radius 2's, at 3-4 blocks a multiprocessor, where the one-lane
  * warps held scarce places (star13 fp32 1-3.5% faster with it from 128^3 to 512^3: 512^3 329.0 ->
- * 317.6 us, 256x256x512 95.8 -> 92.5). Radius 1 (6 blocks for fp32, 4 for fp64) gained nothing
- * (jacobi7 fp32 tied at every size, fp64 1-3% slower), and its fp32 march took 48 registers
- * instead of 40 with both paths in one kernel. */
+ * 317.6 us, 256x256x512 95.8 -> 92.5). Radius 1 (6 blocks for fp32, 4 for fp64) gained nothing,
+ * with 16-plane marches or 8 (jacobi7 fp32 within 1% but 4% slower at 128^3, fp64 up to 3%
+ * slower), and its fp32 pair march takes 48 registers instead of 40 with both paths in one kernel
+ * (40 when held to 6 blocks). */
 template <int R> __host__ __device__ constexpr bool march_tail_column() { return R == 2; }
 
 /* lanes: cell groups across the box's row; tail_ok: the kernel has the tail column's march */
