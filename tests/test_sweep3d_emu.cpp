@@ -100,8 +100,9 @@ template <typename T, int R> static void run_radius()
         {{512, 300, 3}, R, 0, 8},
         {{300, 37, 4}, 2 * R, R, 8},
         {{200, 70, 5}, 2 * R, R, 4},
-        /* rows ending in 8 vectors past whole blocks at fp32 (tail blocks; pairs and doubles: 16,
-         * a partial column), in 9 (a partial column), in 2 (pairs and doubles: 4) */
+        /* rows ending in 8, 9 and 2 vectors past whole blocks at fp32 (pairs and doubles: 16, 18
+         * and 4): partial block columns, where only one lane past whole blocks takes the tail
+         * column (march_grid; the 257- and 512-cell boxes above) */
         {{288 - R, 40, 5}, R, 0, 8},
         {{292 - R, 33, 4}, R, 0, 2},
         {{264 - R, 45, 3}, R, 0, 4},

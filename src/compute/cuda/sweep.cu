@@ -107,6 +107,8 @@ int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *src, voi
     const long columns = (long)((groups + 31) / 32) * ((b->hi[1] - b->lo[1] + ytile - 1) / ytile);
     const long slow = d->dim == 2 ? 1 : (b->hi[2] - b->lo[2]);
     const int per_sm = d->dim == 3 ? cu_sweep3d_per_sm(dslot, r, by, t.rows3, pipe, prefetch) : 0;
+    /* the blocks the multiprocessors hold span two or more layers of the launch (one-row columns) */
+    const bool two_layers = per_sm > 0 && (long)per_sm * t.sms >= 2 * columns;
     /* The 3D march unless HALOX_TILE gives one: 8 planes for radius 1, and for the pipelined march
      * where its resident blocks hold two or more layers of the launch; 16 otherwise (session 29, one
      * H200, 3 rounds, 8 against 16: jacobi7 fp64 512^3 569 -> 563 us, 90.9% of copy, 256x256x512
@@ -114,7 +116,7 @@ int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *src, voi
      * 256x256x512 178.4 -> 172.5 but 512^3, under one layer resident, 653.8 -> 666.1; star13 fp32
      * 1-5% slower; 4 planes slower everywhere). */
     if (d->dim == 3 && chunk == 0)
-        chunk = r == 1 || (pipe > 0 && per_sm > 0 && (long)per_sm * t.sms >= 2 * columns) ? 8 : 16;
+        chunk = r == 1 || (pipe > 0 && two_layers) ? 8 : 16;
     /* Halve the march until the box gives every multiprocessor a few blocks: in 3D until the launch
      * fills the blocks the multiprocessors hold three times over (session 27, one H200: at a 4-GPU
      * rank's blocks, 256x128x128 to 280x152x152, 16 planes left fp64 and star13 launches at 1.2-1.8
@@ -130,7 +132,7 @@ int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *src, voi
      * size from 128^3 to 512^3 2-7% faster, star13 4-19% faster at 128^3 to 256x256x512; at 512^2
      * planes star13's 16-byte launch holds 1.2 layers and the pair march was 1.3% slower there) */
     const int pair = d->dim == 3 && dslot == 0 && pipe == 0 && t.rows3 == 1 &&
-                     (t.pair >= 0 ? t.pair : per_sm > 0 && (long)per_sm * t.sms >= 2 * columns);
+                     (t.pair >= 0 ? t.pair : two_layers);
     const sweep_launch l = {d, b, src, dst, state(bk)->stream[stream], by, groups, chunk, prefetch, &a, pair};
     const int rc = d->dim == 3 && pipe > 0 ? cu_launch_sweep3d_pipe(l, dslot, r, pipe)
                    : d->dim == 2           ? cu_launch_sweep2d(l, dslot, r)

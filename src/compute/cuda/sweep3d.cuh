@@ -33,6 +33,12 @@ enum { march_tail_rows = 4 };
  * (40 when held to 6 blocks). */
 template <int R> __host__ __device__ constexpr bool march_tail_column() { return R == 2; }
 
+/* Whether this block is in the tail column of a march of radius R */
+template <int R> __host__ __device__ __forceinline__ bool march_in_tail(const march_grid &g, const uint3 tile)
+{
+    return march_tail_column<R>() && (int)tile.x >= g.cols;
+}
+
 /* lanes: cell groups across the box's row; tail_ok: the kernel has the tail column's march */
 static inline march_grid march_grid_for(int lanes, bool tail_ok)
 {
@@ -231,8 +237,10 @@ template <typename T, int R, int ZCHUNK, int AHEAD = sweep3d_ahead<T, R>(), int 
 __device__ __forceinline__ void sweep3d_body(const T *__restrict__ src, T *__restrict__ dst, const sweep_args &a,
                                              const march_grid &g, const uint3 tile)
 {
-    if (R == 1) sweep3d_walk_body<T, R, ZCHUNK, AHEAD, PF>(src, dst, a, g, tile); /* no tail column */
-    else if ((int)tile.x < g.cols) sweep3d_index_body<T, R, ZCHUNK, AHEAD, PF>(src, dst, a, g, tile);
+    const bool tail = march_in_tail<R>(g, tile);
+    if (R == 1 && !tail) sweep3d_walk_body<T, R, ZCHUNK, AHEAD, PF>(src, dst, a, g, tile);
+    else if (R == 1) sweep3d_walk_body<T, R, ZCHUNK, AHEAD, PF, lanes<T>, true>(src, dst, a, g, tile);
+    else if (!tail) sweep3d_index_body<T, R, ZCHUNK, AHEAD, PF>(src, dst, a, g, tile);
     else sweep3d_index_body<T, R, ZCHUNK, AHEAD, PF, true>(src, dst, a, g, tile);
 }
 

@@ -53,7 +53,7 @@ template <int R, int AHEAD = sweep3d_pair_ahead<R>(), int PF = sweep3d_pair_pref
 __device__ __forceinline__ void sweep3d_pair_body(const float *__restrict__ src, float *__restrict__ dst, const sweep_args &a,
                                                   const march_grid &g, const uint3 tile, int chunk)
 {
-    if (!march_tail_column<R>() || (int)tile.x < g.cols) sweep3d_walk_body<float, R, 0, AHEAD, PF, lanes_pair>(src, dst, a, g, tile, chunk);
+    if (!march_in_tail<R>(g, tile)) sweep3d_walk_body<float, R, 0, AHEAD, PF, lanes_pair>(src, dst, a, g, tile, chunk);
     else sweep3d_walk_body<float, R, 0, AHEAD, PF, lanes_pair, true>(src, dst, a, g, tile, chunk);
 }
 
