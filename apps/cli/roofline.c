@@ -8,9 +8,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock_watch.h"
 #include "compute/backend.h"
 #include "halox/halox.h"
 #include "config.h"
+
+/* The GPU's SM clock over each row (NVML, when the driver has it; cuda backend only), and whether
+ * any row ran below it. */
+static clock_watch watch;
+static int rows_slow;
+
+/* Marks a row whose mean SM clock, sampled after each timed batch, was below 90% of the maximum. */
+static void print_clock(FILE *out)
+{
+    double mean;
+    unsigned lo, max;
+    clock_watch_stop(&watch, &mean, &lo, &max);
+    if (max == 0 || mean >= 0.90 * max) return;
+    fprintf(out, "  SM clock %.0f MHz (%.0f%% of %u)", mean, 100 * mean / max, max);
+    rows_slow = 1;
+}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -38,6 +55,7 @@ static int time_op(hx_backend *bk, timed_op op, void *ctx, int batch, int repeat
         for (int i = 0; i < batch; i++)
             if (op(bk, ctx, i)) return free(t), -1;
         if (bk->ops->record(bk, HX_STREAM_MAIN, 1) || bk->ops->elapsed(bk, 0, 1, &t[r])) return free(t), -1;
+        clock_watch_sample(&watch); /* the batch just ended: the clock it ran at */
         t[r] /= batch;
     }
     *out = median(t, repeat);
@@ -115,6 +133,7 @@ static int run_one(const roofline_opts *o, hx_stencil_id st, hx_dtype dt, const 
     for (int j = 0; j < c.levels && j < HX_FUSE_MAX; j++) c.boxes[j] = hx_sweep_box(&d, (c.levels - 1 - j) * info->radius);
     double t = 0;
     int rc = -1;
+    clock_watch_start(&watch);
     if (c.a && c.b && bk.ops->init_field(&bk, c.a, 1) == 0 && bk.ops->init_field(&bk, c.b, 2) == 0 &&
         time_op(&bk, c.levels > 1 ? fused_op : sweep_op, &c, o->batch, o->repeat, &t) == 0) {
         /* useful updates only: the owned cells, once per sweep (a pass also recomputes a halo) */
@@ -125,14 +144,14 @@ static int run_one(const roofline_opts *o, hx_stencil_id st, hx_dtype dt, const 
         else snprintf(size, sizeof size, "%dx%dx%d", n[0], n[1], n[2]);
         if (levels == 0) {
             fprintf(out, "%-8s %-7s %-8s %10.2f %12.3e %10.1f", info->name, hx_dtype_name(dt), size, 1e6 * t, cells / t, bw / 1e9);
-            if (copy_bw > 0) fprintf(out, " %9.1f%%\n", 100.0 * bw / copy_bw);
-            else fprintf(out, "\n");
+            if (copy_bw > 0) fprintf(out, " %9.1f%%", 100.0 * bw / copy_bw);
         } else {
             fprintf(out, "%-8s %-7s %-8s %3d %10.2f %12.3e %10.1f", info->name, hx_dtype_name(dt), size, levels, 1e6 * t, cells / t,
                     bw / 1e9);
-            if (copy_bw > 0) fprintf(out, " %8.2fx\n", bw / copy_bw);
-            else fprintf(out, "\n");
+            if (copy_bw > 0) fprintf(out, " %8.2fx", bw / copy_bw);
         }
+        print_clock(out);
+        fprintf(out, "\n");
         rc = 0;
     } else {
         fprintf(stderr, "halox: error: roofline on %s failed: %s\n", bk.ops->name, bk.err);
@@ -160,6 +179,7 @@ static double copy_bandwidth(const roofline_opts *o, size_t bytes)
     c.b = bk.ops->alloc(&bk, bytes);
     c.bytes = bytes;
     double t = -1;
+    clock_watch_start(&watch);
     if (!c.a || !c.b || time_op(&bk, copy_op, &c, o->batch, o->repeat, &t)) {
         fprintf(stderr, "halox: error: copy benchmark failed: %s\n", bk.err);
         t = -1;
@@ -232,6 +252,14 @@ const hx_command hx_roofline_command = {
     .nopts = (int)(sizeof roofline_options / sizeof roofline_options[0]),
 };
 
+/* GPU `device`'s PCI bus id, for the clock watch ("" when unknown) */
+static const char *gpu_bus(int device)
+{
+    static char bus[64];
+    hx_cuda_device_pci(device, bus, sizeof bus);
+    return bus;
+}
+
 int hx_roofline_main(int argc, char **argv)
 {
     roofline_opts o;
@@ -268,27 +296,41 @@ int hx_roofline_main(int argc, char **argv)
     size_t bytes = (size_t)o.n2d * (size_t)o.n2d * 4, b3 = (size_t)o.n3[0] * (size_t)o.n3[1] * (size_t)o.n3[2] * 4;
     if (b3 > bytes) bytes = b3;
     if (o.backend == HX_BACKEND_CUDA && bytes < ((size_t)256 << 20)) bytes = (size_t)256 << 20;
+    const int watching = o.backend == HX_BACKEND_CUDA && clock_watch_open(&watch, gpu_bus(o.device)) == 0;
     double bw = copy_bandwidth(&o, bytes);
-    if (bw <= 0) return HX_ERR_RUNTIME;
+    if (bw <= 0) return clock_watch_close(&watch), HX_ERR_RUNTIME;
     if (o.backend == HX_BACKEND_CUDA) printf("halox roofline on cuda GPU %d", o.device);
     else printf("halox roofline on the cpu");
-    printf(": copy of %.0f MiB buffers: %.1f GB/s (bytes read + written), median of %d x %d\n\n",
+    printf(": copy of %.0f MiB buffers: %.1f GB/s (bytes read + written), median of %d x %d",
            (double)bytes / (1 << 20), bw / 1e9, o.repeat, o.batch);
+    print_clock(stdout);
+    printf("\n");
+    if (o.backend == HX_BACKEND_CUDA && watching)
+        printf("SM clock: read through NVML after each timed batch; a row whose mean is below 90%% of the maximum is "
+               "marked\n");
+    else if (o.backend == HX_BACKEND_CUDA)
+        printf("SM clock: not read (%s)\n", watch.why);
+    printf("\n");
     printf("%-8s %-7s %-8s %10s %12s %10s %10s\n", "stencil", "dtype", "size", "us/sweep", "cells/s", "GB/s", "of copy");
     for (int dt = 0; dt < 2; dt++)
         for (int st = 0; st < HX_NUM_STENCILS; st++) {
             const int n2[3] = {o.n2d, o.n2d, 1};
             if (run_one(&o, (hx_stencil_id)st, (hx_dtype)dt, hx_stencil_get((hx_stencil_id)st)->dim == 3 ? o.n3 : n2, 0, bw,
                         stdout))
-                return HX_ERR_RUNTIME;
+                return clock_watch_close(&watch), HX_ERR_RUNTIME;
         }
-    if (o.fused && fused_table(&o, bw)) return HX_ERR_RUNTIME;
+    if (o.fused && fused_table(&o, bw)) return clock_watch_close(&watch), HX_ERR_RUNTIME;
     if (o.small2d > 0) {
         printf("\nlatency-bound sizes (launch cost shows when us/sweep stops shrinking with the size):\n");
         for (int n = o.small2d; n >= 128; n /= 2) {
             const int n2[3] = {n, n, 1};
-            if (run_one(&o, HX_JACOBI5, HX_FLOAT, n2, 0, bw, stdout)) return HX_ERR_RUNTIME;
+            if (run_one(&o, HX_JACOBI5, HX_FLOAT, n2, 0, bw, stdout)) return clock_watch_close(&watch), HX_ERR_RUNTIME;
         }
     }
+    if (rows_slow)
+        printf("\nMarked rows ran below the maximum SM clock, most often held there by the power cap after sustained\n"
+               "full-bandwidth rows (large 2D fp64 ones): kernels that are not purely memory-bound read slow there.\n"
+               "Time a marked row on its own (e.g. --size2d 256 for the 3D rows) to compare kernels.\n");
+    clock_watch_close(&watch);
     return HX_OK;
 }

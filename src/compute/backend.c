@@ -42,6 +42,11 @@ void hx_cuda_device_name(int device, char *name, size_t n)
     (void)device;
     if (n) name[0] = 0;
 }
+void hx_cuda_device_pci(int device, char *bus, size_t n)
+{
+    (void)device;
+    if (n) bus[0] = 0;
+}
 void hx_cuda_print_info(FILE *out)
 {
     fprintf(out, "cuda       not built (no nvcc at configure time, or -DHALOX_CUDA=OFF)\n");

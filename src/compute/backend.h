@@ -113,6 +113,8 @@ int hx_cuda_device_count(void);
 void hx_cuda_print_info(FILE *out);
 /* The name of GPU `device` ("" when it cannot be read). */
 void hx_cuda_device_name(int device, char *name, size_t n);
+/* The PCI bus id of GPU `device` ("0000:19:00.0"; "" when it cannot be read). */
+void hx_cuda_device_pci(int device, char *bus, size_t n);
 
 #ifdef __cplusplus
 }

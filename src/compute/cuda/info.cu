@@ -1,4 +1,4 @@
-/* What `halox info` and backend selection ask of CUDA: whether it is built, how many GPUs, their names, and the info lines. */
+/* What `halox info` and backend selection ask of CUDA: whether it is built, how many GPUs, their names and PCI bus ids, and the info lines. */
 #include <stdio.h>
 
 #include "compute/cuda/ops.h"
@@ -25,6 +25,16 @@ extern "C" void hx_cuda_device_name(int device, char *name, size_t n)
         return;
     }
     snprintf(name, n, "%s", p.name);
+}
+
+extern "C" void hx_cuda_device_pci(int device, char *bus, size_t n)
+{
+    if (!n) return;
+    bus[0] = 0;
+    if (n > 1 && cudaDeviceGetPCIBusId(bus, (int)n, device) != cudaSuccess) {
+        cudaGetLastError(); /* "" says it could not be read */
+        bus[0] = 0;
+    }
 }
 
 /* major.minor of a CUDA version number, or "?" when the query failed */

@@ -1,0 +1,33 @@
+/* The SM clock a GPU ran at while a measurement ran, against its maximum: NVML read through
+ * libnvidia-ml loaded at run time, so that halox needs no NVML to build or to run. `halox roofline`
+ * marks the rows that ran at reduced clocks (session 30, one H200: a default run holds the GPU at
+ * its power cap during the 16384^2 fp64 rows, the SM clock falls to 1185-1740 MHz of 1980, and the
+ * clock-bound star13 fp64 sweep after them ran 24% slow). NVML's power-violation counter was no
+ * guide there: it grew at the wall-clock rate on idle and busy rows alike. */
+#ifndef HALOX_CLI_CLOCK_WATCH_H
+#define HALOX_CLI_CLOCK_WATCH_H
+
+typedef struct {
+    void *lib;    /* libnvidia-ml, NULL when not watching */
+    void *device; /* its handle of the GPU measured */
+    int (*clock)(void *device, int type, unsigned *mhz);
+    int (*shutdown)(void);
+    unsigned max_mhz;       /* the SM clock's maximum */
+    double sum_mhz;         /* samples since clock_watch_start */
+    unsigned min_mhz, samples;
+    char why[160]; /* why nothing is watched, when lib is NULL */
+} clock_watch;
+
+/* Watch the GPU at PCI bus id `bus` (as the CUDA runtime reports it). Returns 0, or -1 with w->why
+ * saying why not (no libnvidia-ml, an NVML call failed, no bus id); either way the other calls are
+ * safe and do nothing. */
+int clock_watch_open(clock_watch *w, const char *bus);
+void clock_watch_start(clock_watch *w);
+/* One reading of the SM clock (take it while the GPU is busy with what is measured). */
+void clock_watch_sample(clock_watch *w);
+/* Mean and lowest SM clock (MHz) of the samples since clock_watch_start, and the maximum; 0 when
+ * not watched or nothing was sampled. */
+void clock_watch_stop(const clock_watch *w, double *mean_mhz, unsigned *min_mhz, unsigned *max_mhz);
+void clock_watch_close(clock_watch *w);
+
+#endif
