@@ -20,5 +20,5 @@ for r in 1 2 3 4 5; do
     done
 done >$OUT/fetch5.txt
 grep ERROR $OUT/fetch5.txt | head -3
-python3 scripts/fused_medians.py $OUT/fetch5.txt def f32 | tee $OUT/fetch5_medians.txt
+python3 scripts/side_by_side_medians.py $OUT/fetch5.txt def f32 | tee $OUT/fetch5_medians.txt
 t done

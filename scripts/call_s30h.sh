@@ -16,7 +16,7 @@ for r in 1 2 3; do
             awk -v b=s$s2 -v r=$r '/^(jacobi|star)/ { print b, r, $0 }'
     done
 done >$OUT/order.txt
-python3 scripts/fused_medians.py $OUT/order.txt s16384 s256
+python3 scripts/side_by_side_medians.py $OUT/order.txt s16384 s256
 t ncu
 m=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active,launch__grid_size,launch__shared_mem_per_block_dynamic,sm__maximum_warps_per_active_cycle_pct
 for s2 in 16384 256; do

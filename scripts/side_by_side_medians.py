@@ -2,16 +2,24 @@
 """Medians of side-by-side `halox roofline` rows, one line per case with each label's median.
 
 Usage: side_by_side_medians.py FILE LABEL...
-FILE holds lines "LABEL ROUND STENCIL DTYPE SIZE US_PER_SWEEP CELLS/S GB/S %COPY" (roofline's stencil
-rows behind a label and a round; rows whose third field is "copy" or "ERROR" are skipped), as
-scripts/roofline_builds.sh and scripts/tile_builds.sh write them."""
+FILE holds lines "LABEL ROUND ROW", ROW a roofline row: "STENCIL DTYPE SIZE US_PER_SWEEP CELLS/S GB/S
+%COPY [marks]" for a plain sweep, "STENCIL DTYPE SIZE N US_PER_PASS CELLS/S GB/S xCOPY [marks]" for a
+fused pass of N sweeps (rows whose third field is "copy" or "ERROR" are skipped), as
+scripts/roofline_builds.sh, scripts/tile_builds.sh and the device-call scripts write them. Each
+label's median µs and the % of copy (or multiple of it) of its median row."""
 import sys
 
 rows, labels = {}, sys.argv[2:]
 for line in open(sys.argv[1]):
     f = line.split()
-    if len(f) >= 9 and f[2] not in ("copy", "ERROR"):
-        rows.setdefault(" ".join(f[2:5]), {}).setdefault(f[0], []).append((float(f[5]), f[8]))
+    if len(f) < 9 or f[2] in ("copy", "ERROR"):
+        continue
+    n = 3 if "." in f[5] else 4  # a fused row has N (an integer) before its µs
+    try:
+        us = float(f[2 + n])
+    except ValueError:
+        continue
+    rows.setdefault(" ".join(f[2:2 + n]), {}).setdefault(f[0], []).append((us, f[2 + n + 3]))
 for case in sorted(rows):
     out = []
     for b in labels:
