@@ -3,6 +3,8 @@
  * to the memory-bandwidth floor (one read and one write per cell). Then each fused pass (--fuse N,
  * where the backend has them): N sweeps per pass over memory, reported as an effective bandwidth
  * (owned cells x N per second x the bytes of one sweep) and its multiple of the copy bandwidth.
+ * On a GPU each row is also marked when its SM clock (NVML, clock_watch.h) ran below 90% of the
+ * maximum, as it does under the power cap after sustained full-bandwidth rows.
  * The one CLI file below the public API: it times the backend's kernels themselves, through the
  * private backend interface (src/compute/backend.h). */
 #include <stdlib.h>
