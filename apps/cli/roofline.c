@@ -254,6 +254,46 @@ const hx_command hx_roofline_command = {
     .nopts = (int)(sizeof roofline_options / sizeof roofline_options[0]),
 };
 
+/* The copy, then every table: HX_OK, or HX_ERR_RUNTIME when a measurement failed (said on stderr). */
+static int measure(const roofline_opts *o, size_t bytes)
+{
+    const double bw = copy_bandwidth(o, bytes);
+    if (bw <= 0) return HX_ERR_RUNTIME;
+    if (o->backend == HX_BACKEND_CUDA) printf("halox roofline on cuda GPU %d", o->device);
+    else printf("halox roofline on the cpu");
+    printf(": copy of %.0f MiB buffers: %.1f GB/s (bytes read + written), median of %d x %d",
+           (double)bytes / (1 << 20), bw / 1e9, o->repeat, o->batch);
+    print_clock(stdout);
+    printf("\n");
+    if (o->backend == HX_BACKEND_CUDA && watch.lib)
+        printf("SM clock: read through NVML after each timed batch; a row whose mean is below 90%% of the maximum is "
+               "marked\n");
+    else if (o->backend == HX_BACKEND_CUDA)
+        printf("SM clock: not read (%s)\n", watch.why);
+    printf("\n");
+    printf("%-8s %-7s %-8s %10s %12s %10s %10s\n", "stencil", "dtype", "size", "us/sweep", "cells/s", "GB/s", "of copy");
+    for (int dt = 0; dt < 2; dt++)
+        for (int st = 0; st < HX_NUM_STENCILS; st++) {
+            const int n2[3] = {o->n2d, o->n2d, 1};
+            if (run_one(o, (hx_stencil_id)st, (hx_dtype)dt, hx_stencil_get((hx_stencil_id)st)->dim == 3 ? o->n3 : n2, 0, bw,
+                        stdout))
+                return HX_ERR_RUNTIME;
+        }
+    if (o->fused && fused_table(o, bw)) return HX_ERR_RUNTIME;
+    if (o->small2d > 0) {
+        printf("\nlatency-bound sizes (launch cost shows when us/sweep stops shrinking with the size):\n");
+        for (int n = o->small2d; n >= 128; n /= 2) {
+            const int n2[3] = {n, n, 1};
+            if (run_one(o, HX_JACOBI5, HX_FLOAT, n2, 0, bw, stdout)) return HX_ERR_RUNTIME;
+        }
+    }
+    if (rows_slow)
+        printf("\nMarked rows ran below the maximum SM clock, most often held there by the power cap after sustained\n"
+               "full-bandwidth rows (large 2D fp64 ones): kernels that are not purely memory-bound read slow there.\n"
+               "Time a marked row on its own (e.g. --size2d 256 for the 3D rows) to compare kernels.\n");
+    return HX_OK;
+}
+
 /* GPU `device`'s PCI bus id, for the clock watch ("" when unknown) */
 static const char *gpu_bus(int device)
 {
@@ -298,41 +338,8 @@ int hx_roofline_main(int argc, char **argv)
     size_t bytes = (size_t)o.n2d * (size_t)o.n2d * 4, b3 = (size_t)o.n3[0] * (size_t)o.n3[1] * (size_t)o.n3[2] * 4;
     if (b3 > bytes) bytes = b3;
     if (o.backend == HX_BACKEND_CUDA && bytes < ((size_t)256 << 20)) bytes = (size_t)256 << 20;
-    const int watching = o.backend == HX_BACKEND_CUDA && clock_watch_open(&watch, gpu_bus(o.device)) == 0;
-    double bw = copy_bandwidth(&o, bytes);
-    if (bw <= 0) return clock_watch_close(&watch), HX_ERR_RUNTIME;
-    if (o.backend == HX_BACKEND_CUDA) printf("halox roofline on cuda GPU %d", o.device);
-    else printf("halox roofline on the cpu");
-    printf(": copy of %.0f MiB buffers: %.1f GB/s (bytes read + written), median of %d x %d",
-           (double)bytes / (1 << 20), bw / 1e9, o.repeat, o.batch);
-    print_clock(stdout);
-    printf("\n");
-    if (o.backend == HX_BACKEND_CUDA && watching)
-        printf("SM clock: read through NVML after each timed batch; a row whose mean is below 90%% of the maximum is "
-               "marked\n");
-    else if (o.backend == HX_BACKEND_CUDA)
-        printf("SM clock: not read (%s)\n", watch.why);
-    printf("\n");
-    printf("%-8s %-7s %-8s %10s %12s %10s %10s\n", "stencil", "dtype", "size", "us/sweep", "cells/s", "GB/s", "of copy");
-    for (int dt = 0; dt < 2; dt++)
-        for (int st = 0; st < HX_NUM_STENCILS; st++) {
-            const int n2[3] = {o.n2d, o.n2d, 1};
-            if (run_one(&o, (hx_stencil_id)st, (hx_dtype)dt, hx_stencil_get((hx_stencil_id)st)->dim == 3 ? o.n3 : n2, 0, bw,
-                        stdout))
-                return clock_watch_close(&watch), HX_ERR_RUNTIME;
-        }
-    if (o.fused && fused_table(&o, bw)) return clock_watch_close(&watch), HX_ERR_RUNTIME;
-    if (o.small2d > 0) {
-        printf("\nlatency-bound sizes (launch cost shows when us/sweep stops shrinking with the size):\n");
-        for (int n = o.small2d; n >= 128; n /= 2) {
-            const int n2[3] = {n, n, 1};
-            if (run_one(&o, HX_JACOBI5, HX_FLOAT, n2, 0, bw, stdout)) return clock_watch_close(&watch), HX_ERR_RUNTIME;
-        }
-    }
-    if (rows_slow)
-        printf("\nMarked rows ran below the maximum SM clock, most often held there by the power cap after sustained\n"
-               "full-bandwidth rows (large 2D fp64 ones): kernels that are not purely memory-bound read slow there.\n"
-               "Time a marked row on its own (e.g. --size2d 256 for the 3D rows) to compare kernels.\n");
+    if (o.backend == HX_BACKEND_CUDA) clock_watch_open(&watch, gpu_bus(o.device));
+    rc = measure(&o, bytes);
     clock_watch_close(&watch);
-    return HX_OK;
+    return rc;
 }
