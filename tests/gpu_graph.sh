@@ -43,7 +43,24 @@ for tile in 4,8,8,16,0 4,8,4,8,1 4,8,8,32,3 4,8,2,8,2 4,8,8,16,0,2 4,8,4,8,0,4 4
     export HALOX_TILE=$tile
     run_case --size 131x67x45 --stencil star13 --depth 2 --iters 5 --pattern direct --dtype float
     run_case --size 70x41x39 --depth 3 --iters 7 --pattern staged --dtype double --boundary fixed
+    run_case --size 67x35x29 --stencil jacobi7 --depth 1 --iters 5 --pattern direct --dtype float
 done
 unset HALOX_TILE
+# fields whose first owned cell starts a 128-byte line (radius 1's plain sweeps: the cases above;
+# compute/backend.h, hx_field_lead), forced for radius 2 and for the pipelined march, and refused
+# for radius 1 (the shared-tile sweep takes none: its case above)
+for lead in 1 0; do
+    for tile in "" 4,8,8,16,2; do
+        export HALOX_FIELD_LEAD=$lead
+        if [ -n "$tile" ]; then export HALOX_TILE=$tile; else unset HALOX_TILE; fi
+        RUN_KNOB="HALOX_FIELD_LEAD=$lead HALOX_TILE=$tile " verify_case 3 --backend cuda --size 67x35x29 --stencil star13 --depth 2 \
+            --iters 5 --pattern direct --dtype float
+        RUN_KNOB="HALOX_FIELD_LEAD=$lead HALOX_TILE=$tile " verify_case 3 --backend cuda --size 45x33x30 --stencil star13 --depth 1 \
+            --iters 5 --pattern staged --dtype double
+        RUN_KNOB="HALOX_FIELD_LEAD=$lead HALOX_TILE=$tile " verify_case 3 --backend cuda --size 67x35x29 --stencil jacobi7 --depth 2 \
+            --iters 5 --pattern direct --dtype float
+    done
+done
+unset HALOX_FIELD_LEAD HALOX_TILE
 echo "np=$NP graphs and 3D variants: $runs runs, $fail failed"
 [ $fail -eq 0 ]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # compute-sanitizer memcheck over small multi-rank CUDA runs (2D and 3D, both patterns, deep
-# halos, overlap), the plain sweeps' L2 prefetches and four-float 3D march, and halox mg's kernels with --overlap. Skipped without
+# halos, overlap), the plain sweeps' L2 prefetches, four-float 3D march and fields with a lead, and halox mg's kernels with --overlap. Skipped without
 # a GPU. Usage: gpu_sanitizer.sh HALOX MPIEXEC
 set -u
 HALOX=$1 MPIEXEC=$2
@@ -38,6 +38,10 @@ for args in "--size 67x53 --stencil star9 --depth 2 --pattern direct" \
 done
 # the 3D float sweeps of four floats a thread (the default at these sizes is two: sweep3d_pair.cuh)
 memcheck HALOX_SWEEP_PAIR=0 "--size 20x18x16 --stencil jacobi7,star13 --depth 2 --pattern direct --boundary fixed"
+# fields with a lead (radius 1 takes one by default: the jacobi7 cases above), forced for star13 in
+# both dtypes (fp64: the pipelined march) and 1-cell rows of the 16-byte march
+memcheck HALOX_FIELD_LEAD=1 "--size 20x18x16 --stencil star13 --depth 2 --pattern direct --dtype double"
+memcheck "HALOX_FIELD_LEAD=1 HALOX_SWEEP_PAIR=0" "--size 20x18x16 --stencil jacobi7,star13 --depth 1 --pattern staged --boundary fixed"
 # a malformed HALOX_SWEEP_PAIR is refused in one line
 out=$(HALOX_SWEEP_PAIR=2 "$HALOX" run --backend cuda --size 32x32x32 --iters 4 2>&1)
 if [ $? -eq 0 ] || ! grep -q "HALOX_SWEEP_PAIR='2': give 0 or 1" <<<"$out"; then

@@ -32,14 +32,18 @@ struct grid_case {
     int by;     /* threads per block in y */
 };
 
-/* PAIR: the march of two floats a thread (T float, RY 1), its grid of pairs across x */
-template <typename T, int R, int CHUNK, int RY, int AHEAD = 1, int PF = 0, bool PAIR = false> static void run_case(const grid_case &gc)
+/* PAIR: the march of two floats a thread (T float, RY 1), its grid of pairs across x; lead: the
+ * field's origin lies that many cells into its allocation (compute/backend.h: hx_field_lead), which
+ * moves its vectors to x = -lead (mod V), with slack after the field as hx_backend_alloc_field
+ * leaves; the emulator's __ldg refuses a vector off its alignment */
+template <typename T, int R, int CHUNK, int RY, int AHEAD = 1, int PF = 0, bool PAIR = false>
+static void run_case(const grid_case &gc, int lead = 0)
 {
     const int V = vec16<T>::n;
     int alloc[3];
     for (int a = 0; a < 3; a++) alloc[a] = gc.n[a] + 2 * gc.g;
     alloc[0] = (alloc[0] + 7) / 8 * 8; /* rows padded as the layouts pad them */
-    const long sy = alloc[0], sz = (long)alloc[0] * alloc[1], cells = sz * alloc[2];
+    const long sy = alloc[0], sz = (long)alloc[0] * alloc[1], cells = sz * alloc[2] + lead + 64;
     std::vector<T> src((size_t)cells), dst((size_t)cells), want((size_t)cells);
     uint64_t s = 0x9e3779b97f4a7c15ULL * (uint64_t)(R + 3 * RY + 7 * CHUNK + gc.n[0] + 11 * AHEAD);
     for (long i = 0; i < cells; i++) {
@@ -52,34 +56,39 @@ template <typename T, int R, int CHUNK, int RY, int AHEAD = 1, int PF = 0, bool 
         a.lo[d] = gc.g - gc.expand;
         a.hi[d] = gc.g + gc.n[d] + gc.expand;
     }
-    a.xbase = a.lo[0] / V * V;
+    a.xbase = vec_floor(a.lo[0], lead % V, V);
+    a.xlow = vec_floor(0, lead % V, V);
+    a.xhigh = vec_floor(alloc[0] - 1, lead % V, V);
     a.pitch = alloc[0];
     a.sy = sy;
     a.sz = sz;
     for (int z = a.lo[2]; z < a.hi[2]; z++)
         for (int y = a.lo[1]; y < a.hi[1]; y++)
             for (int x = a.lo[0]; x < a.hi[0]; x++) {
-                const long i = x + y * sy + z * sz;
+                const long i = lead + x + y * sy + z * sz;
                 want[(size_t)i] = reference(src.data(), i, sy, sz, R);
             }
+    const T *in = src.data() + lead;
+    T *out = dst.data() + lead;
     const int per = PAIR ? 2 : V; /* cells a thread */
     const int groups = (a.hi[0] - a.xbase + per - 1) / per;
     const int rows = a.hi[1] - a.lo[1];
     const march_grid g = march_grid_for(groups, march_tail_column<R>()); /* as sweep3d.cu launches one row a thread */
     const dim3 grid = RY == 1 ? march_dim(g, rows, gc.by, a.hi[2] - a.lo[2], CHUNK) : sweep3d_grid(groups, rows, a.hi[2] - a.lo[2], gc.by, RY, CHUNK);
     hx_emu_launch(grid, dim3(32, (unsigned)gc.by), [&] {
-        if (PAIR) sweep3d_pair_body<R, AHEAD, PF>((const float *)src.data(), (float *)dst.data(), a, g, blockIdx, CHUNK);
-        else if (RY == 1) sweep3d_body<T, R, CHUNK, AHEAD, PF>(src.data(), dst.data(), a, g, blockIdx);
-        else sweep3d_rows_body<T, R, CHUNK, RY>(src.data(), dst.data(), a, blockIdx);
+        if (PAIR) sweep3d_pair_body<R, AHEAD, PF>((const float *)in, (float *)out, a, g, blockIdx, CHUNK);
+        else if (RY == 1) sweep3d_body<T, R, CHUNK, AHEAD, PF>(in, out, a, g, blockIdx);
+        else sweep3d_rows_body<T, R, CHUNK, RY>(in, out, a, blockIdx);
     });
     checks++;
     if (memcmp(dst.data(), want.data(), (size_t)cells * sizeof(T)) == 0) return;
     failures++;
     for (long i = 0; i < cells; i++)
         if (memcmp(&dst[(size_t)i], &want[(size_t)i], sizeof(T))) {
-            printf("FAIL %s%s R=%d chunk=%d rows=%d ahead=%d by=%d n=%dx%dx%d expand=%d: first difference at x=%ld y=%ld "
+            const long c = i - lead;
+            printf("FAIL %s%s R=%d chunk=%d rows=%d ahead=%d by=%d n=%dx%dx%d expand=%d lead=%d: first difference at x=%ld y=%ld "
                    "z=%ld (%.9g, want %.9g)\n", sizeof(T) == 4 ? "float" : "double", PAIR ? " pairs" : "", R, CHUNK, RY, AHEAD, gc.by, gc.n[0], gc.n[1],
-                   gc.n[2], gc.expand, i % sy, i / sy % alloc[1], i / sz, (double)dst[(size_t)i], (double)want[(size_t)i]);
+                   gc.n[2], gc.expand, lead, c % sy, c / sy % alloc[1], c / sz, (double)dst[(size_t)i], (double)want[(size_t)i]);
             return;
         }
 }
@@ -122,6 +131,14 @@ template <typename T, int R> static void run_radius()
             run_case<T, R, 8, 1, sweep3d_pair_ahead<R>(), sweep3d_pair_prefetch<R>(), true>(gc);
             run_case<T, R, 16, 1, sweep3d_pair_ahead<R>(), sweep3d_pair_prefetch<R>(), true>(gc);
             run_case<T, R, 8, 1, 3, 0, true>(gc);
+        }
+        /* the first owned cell on a line (hx_field_lead's lead), and a lead of every phase */
+        for (int lead : {(32 - gc.g % 32) % 32, 1, 2, 3}) {
+            run_case<T, R, 8, 1>(gc, lead);
+            run_case<T, R, 16, 1, 3, 2>(gc, lead);
+            run_case<T, R, 8, 2>(gc, lead);
+            run_case<T, R, 16, 4>(gc, lead);
+            if (sizeof(T) == 4) run_case<T, R, 8, 1, sweep3d_pair_ahead<R>(), sweep3d_pair_prefetch<R>(), true>(gc, lead);
         }
     }
 }

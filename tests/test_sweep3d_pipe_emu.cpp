@@ -31,12 +31,13 @@ struct pipe_case {
     int chunk;  /* planes per block */
 };
 
-template <typename T, int R, int P> static void run_case(const pipe_case &c)
+/* lead: the field's origin lies that many cells into its allocation (test_sweep3d_emu.cpp says why) */
+template <typename T, int R, int P> static void run_case(const pipe_case &c, int lead = 0)
 {
     const int V = vec16<T>::n;
     const int n0 = c.n[0] > 0 ? c.n[0] : -c.n[0] - 2 * c.g;
     const int alloc[3] = {(n0 + 2 * c.g + HX_ROW_ALIGN - 1) / HX_ROW_ALIGN * HX_ROW_ALIGN, c.n[1] + 2 * c.g, c.n[2] + 2 * c.g};
-    const long sy = alloc[0], sz = sy * alloc[1], cells = sz * alloc[2];
+    const long sy = alloc[0], sz = sy * alloc[1], cells = sz * alloc[2] + lead + 64;
     std::vector<T> src((size_t)cells), dst((size_t)cells), want((size_t)cells, (T)-7);
     emu_fill(src, (uint64_t)(R + 3 * P + 7 * c.by + 11 * c.chunk + n0));
     const std::vector<T> src0 = src;
@@ -48,7 +49,9 @@ template <typename T, int R, int P> static void run_case(const pipe_case &c)
         a.lo[d] = c.g - c.expand;
         a.hi[d] = c.g + n[d] + c.expand;
     }
-    a.xbase = a.lo[0] / V * V;
+    a.xbase = vec_floor(a.lo[0], lead % V, V);
+    a.xlow = vec_floor(0, lead % V, V);
+    a.xhigh = vec_floor(alloc[0] - 1, lead % V, V);
     a.pitch = alloc[0];
     a.sy = sy;
     a.sz = sz;
@@ -58,7 +61,7 @@ template <typename T, int R, int P> static void run_case(const pipe_case &c)
     for (int z = a.lo[2]; z < a.hi[2]; z++)
         for (int y = a.lo[1]; y < a.hi[1]; y++)
             for (int x = a.lo[0]; x < a.hi[0]; x++) {
-                const long i = x + y * sy + z * sz;
+                const long i = lead + x + y * sy + z * sz;
                 want[(size_t)i] = emu_ref3(src.data(), i, sy, sz, R);
             }
     const dim3 grid = sweep3d_grid(groups, a.hi[1] - a.lo[1], a.hi[2] - a.lo[2], c.by, 1, c.chunk);
@@ -67,13 +70,13 @@ template <typename T, int R, int P> static void run_case(const pipe_case &c)
         std::fill(dst.begin(), dst.end(), (T)-7);
         hx_emu_reverse_blocks(rev);
         hx_emu_launch_block(grid, dim3(32, (unsigned)c.by), sweep3d_pipe_smem<R, P>(c.by), [&] {
-            sweep3d_pipe_body<T, R, P>(src.data(), dst.data(), pa, blockIdx, reinterpret_cast<T *>(hx_emu_shared()));
+            sweep3d_pipe_body<T, R, P>(src.data() + lead, dst.data() + lead, pa, blockIdx, reinterpret_cast<T *>(hx_emu_shared()));
         });
         const long i = emu_first_diff(dst, want);
         if (i < 0 && emu_first_diff(src, src0) < 0) continue;
         failures++;
-        printf("FAIL %s R=%d P=%d by=%d chunk=%d n=%dx%dx%d expand=%d blocks %s: ", sizeof(T) == 4 ? "float" : "double", R,
-               P, c.by, c.chunk, n[0], n[1], n[2], c.expand, rev ? "backwards" : "forwards");
+        printf("FAIL %s R=%d P=%d by=%d chunk=%d n=%dx%dx%d expand=%d lead=%d blocks %s (where: from the allocation's start): ",
+               sizeof(T) == 4 ? "float" : "double", R, P, c.by, c.chunk, n[0], n[1], n[2], c.expand, lead, rev ? "backwards" : "forwards");
         emu_print_where(i, sy, sz, dst, want);
         return;
     }
@@ -91,7 +94,10 @@ template <typename T, int R, int P> static void run_depth()
         {{-64, 7, 70}, R + 1, 1, 4, 64},    /* the row without padding; two chunks of 64 planes */
         {{150, 30, 5}, 2 * R + 1, 0, 8, 32}, /* several tiles in x and y */
     };
-    for (const pipe_case &c : cases) run_case<T, R, P>(c);
+    for (const pipe_case &c : cases) {
+        run_case<T, R, P>(c);
+        for (int lead : {(32 - c.g % 32) % 32, 1, 3}) run_case<T, R, P>(c, lead); /* hx_field_lead's, and other phases */
+    }
 }
 
 template <typename T, int R> static void run_radius()

@@ -128,8 +128,10 @@ static int run_one(const roofline_opts *o, hx_stencil_id st, hx_dtype dt, const 
     bench_ctx c;
     memset(&c, 0, sizeof c);
     c.bytes = (size_t)hx_alloc_cells(&d) * bk.elem;
-    c.a = bk.ops->alloc(&bk, c.bytes);
-    c.b = bk.ops->alloc(&bk, c.bytes);
+    /* plain sweeps on fields laid out as the sweeper lays out its own for them */
+    const int lead = levels <= 1 ? hx_field_lead(&bk, &d, info->radius) : 0;
+    c.a = hx_backend_alloc_field(&bk, c.bytes, lead);
+    c.b = hx_backend_alloc_field(&bk, c.bytes, lead);
     c.box = hx_owned_box(&d);
     c.levels = levels > 1 ? levels : 1;
     for (int j = 0; j < c.levels && j < HX_FUSE_MAX; j++) c.boxes[j] = hx_sweep_box(&d, (c.levels - 1 - j) * info->radius);
@@ -158,8 +160,8 @@ static int run_one(const roofline_opts *o, hx_stencil_id st, hx_dtype dt, const 
     } else {
         fprintf(stderr, "halox: error: roofline on %s failed: %s\n", bk.ops->name, bk.err);
     }
-    if (c.a) bk.ops->free(&bk, c.a);
-    if (c.b) bk.ops->free(&bk, c.b);
+    hx_backend_free_field(&bk, c.a, lead);
+    hx_backend_free_field(&bk, c.b, lead);
     bk.ops->destroy(&bk);
     return rc;
 }

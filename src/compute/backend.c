@@ -27,6 +27,23 @@ void hx_backend_bind(hx_backend *view, const hx_backend *base, const hx_decomp *
     view->err[0] = 0;
 }
 
+int hx_field_lead(hx_backend *bk, const hx_decomp *d, int radius)
+{
+    return bk->ops->field_lead ? bk->ops->field_lead(bk, d, radius) : 0;
+}
+
+void *hx_backend_alloc_field(hx_backend *bk, size_t bytes, int lead)
+{
+    if (lead == 0) return bk->ops->alloc(bk, bytes);
+    char *p = bk->ops->alloc(bk, bytes + (size_t)(lead + 2 * HX_ROW_ALIGN) * bk->elem);
+    return p ? p + (size_t)lead * bk->elem : NULL;
+}
+
+void hx_backend_free_field(hx_backend *bk, void *origin, int lead)
+{
+    if (origin) bk->ops->free(bk, (char *)origin - (size_t)lead * bk->elem);
+}
+
 double hx_timeout_seconds(void)
 {
     const char *e = getenv("HALOX_TIMEOUT");

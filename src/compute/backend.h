@@ -75,6 +75,8 @@ typedef struct {
     /* point stream slot `stream` at the caller's native stream (a cudaStream_t), or back at the
      * backend's own with NULL; NULL op where the backend has no streams (CPU: all work is synchronous) */
     int (*use_stream)(hx_backend *bk, int stream, void *native);
+    /* hx_field_lead's answer for this backend's kernels (NULL: 0) */
+    int (*field_lead)(hx_backend *bk, const hx_decomp *d, int radius);
     void (*destroy)(hx_backend *bk);
 } hx_backend_ops;
 
@@ -101,6 +103,24 @@ int hx_backend_create(hx_backend *bk, hx_backend_kind kind, const hx_decomp *d, 
 void hx_backend_bind(hx_backend *view, const hx_backend *base, const hx_decomp *d, hx_stencil_id stencil, hx_dtype dtype);
 int hx_cpu_backend_create(hx_backend *bk, char *err, size_t errlen);
 int hx_cuda_backend_create(hx_backend *bk, int device, char *err, size_t errlen);
+
+/* A field whose first owned cell starts a 128-byte line. The layouts start every row on a line
+ * (pitches are multiples of HX_ROW_ALIGN cells), so x = ghost lies ghost cells into one and a 3D
+ * row of 2^k owned cells ends one vector past whole warps of lanes, with its first and last 32-byte
+ * sectors written in part. Moving the field's origin (cell 0) `lead` cells into its allocation
+ * puts x = ghost on a line (docs/results.md, session 31, one H200, `halox roofline`: jacobi7 fp32
+ * 256x256x512 83.8 -> 78.8 us, 512^3 296.0 -> 291.5; fp64 148.7 -> 145.5, 561.4 -> 554.3; star13
+ * 3-5% slower in both dtypes, so radius 2 keeps x = 0 on the line). The sweep kernels find their vectors from the field's address, so any lead
+ * is correct; the lead is what pays.
+ * hx_field_lead: the lead for fields of d swept one sweep a pass (plain sweeps) by stencils of
+ * `radius` on bk: on a GPU, in 3D, for radius 1, unless a tuning run asks for the shared-tile
+ * sweep (which takes x = 0 on a vector); 0 otherwise. */
+int hx_field_lead(hx_backend *bk, const hx_decomp *d, int radius);
+/* `bytes` of backend memory for a field whose origin lies `lead` cells in (returned: the origin),
+ * with 2 x HX_ROW_ALIGN cells of slack after them for the vector loads of the last row; NULL with
+ * bk->err on failure. Freed by hx_backend_free_field with the same lead. */
+void *hx_backend_alloc_field(hx_backend *bk, size_t bytes, int lead);
+void hx_backend_free_field(hx_backend *bk, void *origin, int lead);
 
 /* How long a wait for a neighbour may last before it is reported as an error: the environment
  * variable HALOX_TIMEOUT in seconds, default 60. */

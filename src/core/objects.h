@@ -60,6 +60,7 @@ struct hx_sweeper {
     hx_sweep_options opt;
     hx_backend bk;    /* bound to the exchange's geometry and the stencil */
     hx_field field[2];
+    int lead;         /* cells the fields' origins lie into their allocations (hx_field_lead) */
     hx_sim sim;
 };
 

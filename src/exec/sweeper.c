@@ -122,8 +122,12 @@ int hx_sweeper_create(hx_layout *l, hx_exchange *x, const hx_sweep_options *o, h
         s->opt = *o;
         hx_backend_bind(&s->bk, &ctx->bk, &x->d, o->stencil, l->desc.dtype);
         size_t bytes = (size_t)hx_alloc_cells(&x->d) * s->bk.elem;
+        /* the first owned cell on a 128-byte line where plain sweeps alone touch the fields (the
+         * device schedules' kernels take x = 0 on a vector) */
+        if (o->schedule == HX_SCHEDULE_CYCLE && o->fuse <= 1)
+            s->lead = hx_field_lead(&s->bk, &x->d, hx_stencil_get(o->stencil)->radius);
         for (int i = 0; i < 2 && st == HX_OK; i++) {
-            s->field[i].data = s->bk.ops->alloc(&s->bk, bytes);
+            s->field[i].data = hx_backend_alloc_field(&s->bk, bytes, s->lead);
             s->field[i].ghost = x->halo;
             s->field[i].pitch[0] = x->d.alloc[0];
             s->field[i].pitch[1] = x->d.alloc[1];
@@ -164,7 +168,7 @@ void hx_sweeper_destroy(hx_sweeper *s)
     /* graphs may hold the transport's resources: release them while it still lives */
     if (s->bk.ops && s->bk.ops->drop_graphs) s->bk.ops->drop_graphs(&s->bk);
     for (int i = 0; i < 2; i++)
-        if (s->field[i].data) s->bk.ops->free(&s->bk, s->field[i].data);
+        hx_backend_free_field(&s->bk, s->field[i].data, s->lead);
     if (s->x && s->x->tr.clock == &s->sim.clock) s->x->tr.clock = &s->x->clock;
     free(s);
 }

@@ -11,6 +11,7 @@
 
 #include <cuda_runtime.h>
 
+#include <stdint.h>
 #include <string.h>
 
 #include "halox/stencil.h"
@@ -182,9 +183,20 @@ __device__ __forceinline__ int hx_opaque(int v)
 /* A box in the cells of one allocation: the argument of the sweep kernels (and of the diff-norm). */
 struct sweep_args {
     int lo[3], hi[3];
-    int xbase;  /* lo[0] rounded down to a vector boundary */
+    int xbase;  /* lo[0] rounded down to a vector start (vec_floor) */
+    int xlow;   /* the first and the last vector start of a row, in (-V, 0] and (pitch - 1 - V, pitch - 1] */
+    int xhigh;  /* (vec_floor): vector loads clamped to them stay on vector starts */
     int pitch;  /* row length in cells */
     long sy, sz;
 };
+
+/* ---------------------------------------------------------------- where a field's vectors start
+ * At the 16-byte multiples of its address. The layouts' rows start on them (pitches are multiples
+ * of HX_ROW_ALIGN cells), so every row has the same phase, the cells its cell 0 lies past a vector
+ * start: 0 for the layouts' own fields, lead mod V for one allocated with a lead (compute/backend.h:
+ * hx_field_lead). A row's vectors start at x = -phase (mod V). */
+static inline int vec_phase(const void *p, size_t elem, int V) { return (int)((uintptr_t)p / elem % (uintptr_t)V); }
+/* The vector start at or below x (x >= -V) */
+__host__ __device__ __forceinline__ int vec_floor(int x, int phase, int V) { return x - (x + phase + V) % V; }
 
 #endif

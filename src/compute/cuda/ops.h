@@ -39,6 +39,8 @@ typedef struct {
     int pair;        /* 3D fp32 register sweeps with two floats a thread (sweep3d_pair.cuh): -1 where the
                         16-byte march would hold two or more chunk layers at once; 0 or 1 forced
                         (HALOX_SWEEP_PAIR, for tuning runs) */
+    int lead;        /* fields of plain 3D sweeps with their first owned cell on a 128-byte line
+                        (cu_field_lead): -1 by its rule; 0 or 1 forced (HALOX_FIELD_LEAD, for tuning runs) */
 } tile_shape;
 
 typedef struct {
@@ -60,6 +62,7 @@ static inline int dtype_slot(const hx_backend *bk) { return bk->dtype == HX_DOUB
  * and the sweep op, which picks the march length and hands the box to sweep2d.cu or sweep3d.cu */
 int cu_tile_shape(tile_shape *t, char *err, size_t errlen);
 int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *src, void *dst);
+int cu_field_lead(hx_backend *bk, const hx_decomp *d, int radius);
 
 /* One sweep launch as sweep.cu decided it; sweep2d.cu and sweep3d.cu turn it into a grid. */
 struct sweep_args;

@@ -41,11 +41,13 @@ static int env_switch(const char *name, const char *unset, int *v, char *err, si
 
 int cu_tile_shape(tile_shape *t, char *err, size_t errlen)
 {
-    const tile_shape def = {4, 8, 8, 0, -1, 1, 132, 0, 0, 50L << 20, -1, -1}; /* chunk3 0: by cu_sweep's rule */
+    const tile_shape def = {4, 8, 8, 0, -1, 1, 132, 0, 0, 50L << 20, -1, -1, -1}; /* chunk3 0: by cu_sweep's rule */
     *t = def;
     if (env_switch("HALOX_SWEEP_PREFETCH", "prefetch where the fields do not fit in L2", &t->prefetch, err, errlen) ||
         env_switch("HALOX_SWEEP_PAIR", "two floats a thread where four would hold two or more chunk layers at once", &t->pair,
-                   err, errlen))
+                   err, errlen) ||
+        env_switch("HALOX_FIELD_LEAD", "the first owned cell on a 128-byte line for plain 3D sweeps of radius 1", &t->lead, err,
+                   errlen))
         return -1;
     const char *z = getenv("HALOX_FUSED3D_ZSPLIT");
     if (z && *z) {
@@ -77,6 +79,16 @@ int cu_tile_shape(tile_shape *t, char *err, size_t errlen)
     return 0;
 }
 
+/* compute/backend.h says why; measured for the register marches of radius 1 (pair, 16-byte), and
+ * correct for every kernel cu_sweep launches but the shared-tile one (fused3d.cu), which takes
+ * x = 0 on a vector */
+int cu_field_lead(hx_backend *bk, const hx_decomp *d, int radius)
+{
+    const tile_shape &t = state(bk)->tile;
+    if (d->dim != 3 || t.pipe == 4 || t.lead == 0 || (t.lead < 0 && radius != 1)) return 0;
+    return (HX_ROW_ALIGN - d->ghost[0] % HX_ROW_ALIGN) % HX_ROW_ALIGN;
+}
+
 int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *src, void *dst)
 {
     if (hx_box_cells(box) == 0) return 0;
@@ -91,7 +103,14 @@ int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *src, voi
         a.lo[i] = b->lo[i];
         a.hi[i] = b->hi[i];
     }
-    a.xbase = b->lo[0] / V * V;
+    const int phase = vec_phase(src, bk->elem, V);
+    if ((uintptr_t)src % bk->elem || (uintptr_t)dst % bk->elem || vec_phase(dst, bk->elem, V) != phase) {
+        snprintf(bk->err, sizeof bk->err, "sweep: fields at %p and %p do not start at the same place in a 16-byte vector", src, dst);
+        return -1;
+    }
+    a.xbase = vec_floor(b->lo[0], phase, V);
+    a.xlow = vec_floor(0, phase, V);
+    a.xhigh = vec_floor(d->alloc[0] - 1, phase, V);
     a.pitch = d->alloc[0];
     a.sy = d->alloc[0];
     a.sz = (long)d->alloc[0] * d->alloc[1];

@@ -52,7 +52,7 @@ __device__ __forceinline__ void sweep3d_pipe_body(const T *__restrict__ src, T *
         const T *plane = src + (long)z * a.sz;
         for (int i = tid; i < srows * W; i += nthreads) {
             const int r = i / W, c = i - r * W;
-            const int gx = min(max(xt + (c - 1) * V, 0), a.pitch - V);
+            const int gx = min(max(xt + (c - 1) * V, a.xlow), a.xhigh);
             const int gy = min(max(yt - R + r, 0), pa.rows - 1);
             cp_async16(slot + (long)i * V, plane + (long)gy * a.sy + gx);
         }
@@ -63,7 +63,7 @@ __device__ __forceinline__ void sweep3d_pipe_body(const T *__restrict__ src, T *
         cp_async_commit();
     }
     cells<T> win[2 * R + 1]; /* planes z-R .. z+R of this thread's vector */
-    const T *column = src + min(x0, a.pitch - V) + (long)min(y, pa.rows - 1) * a.sy;
+    const T *column = src + min(x0, a.xhigh) + (long)min(y, pa.rows - 1) * a.sy;
 #pragma unroll
     for (int k = 0; k < 2 * R; k++) win[k] = load_vec(column + (long)(z0 - R + k) * a.sz);
 
