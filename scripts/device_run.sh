@@ -91,6 +91,7 @@ verify3d() {
     grep -h "error" "$OUT/verify_$label.err" | head -3
 }
 # roof_env ENTRIES SIZES ROUNDS NAME: `halox roofline`'s plain 3D rows for entries "label:binary:VAR=v[,VAR=v...]"
+# (or VAR=v[+VAR=v...] where a value holds commas)
 # (third field "-": no environment) at each 3D size, alternated over ROUNDS rounds, into $OUT/NAME.txt
 # (label, round, row); prints each case's medians side by side (scripts/side_by_side_medians.py)
 roof_env() {
@@ -99,8 +100,10 @@ roof_env() {
         for e in $entries; do
             IFS=: read -r label b envs <<<"$e"
             [ "$envs" = - ] && envs=
+            # VAR=v,VAR2=v; or VAR=v+VAR2=v where a value holds commas (HALOX_TILE)
+            if [[ $envs == *+* ]]; then envs=${envs//+/ }; else envs=${envs//,/ }; fi
             for s in $sizes; do
-                env ${envs//,/ } timeout 60 "$(bin_of "x:$b")" roofline --backend cuda --size2d 256 --size3d "$s" --small 0 \
+                env $envs timeout 60 "$(bin_of "x:$b")" roofline --backend cuda --size2d 256 --size3d "$s" --small 0 \
                     --no-fused --repeat 7 2>&1 |
                     awk -v b="$label" -v r="$r" '/^(jacobi7|star13)/ { print b, r, $0 } /rror/ { print b, r, "ERROR", $0 }'
             done

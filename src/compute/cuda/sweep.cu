@@ -149,9 +149,16 @@ int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *src, voi
     /* 3D floats, one row a thread: two floats a thread where the 16-byte march would hold two or
      * more chunk layers at once (sweep3d_pair.cuh says why; session 28, one H200: jacobi7 at every
      * size from 128^3 to 512^3 2-7% faster, star13 4-19% faster at 128^3 to 256x256x512; at 512^2
-     * planes star13's 16-byte launch holds 1.2 layers and the pair march was 1.3% slower there) */
+     * planes star13's 16-byte launch holds 1.2 layers and the pair march was 1.3% slower there).
+     * Radius 1, on its fields with a lead (compute/backend.h), from five layers and where the
+     * 16-byte launch fills the places the multiprocessors hold (session 31, one H200, 16-byte
+     * against pair: 512^3, 3.1 layers, 286.4 against 291.3 us; 448^3, 3.5, 195.8 against 197.5;
+     * 512x384x512, 4.1, 218.7 against 219.8; 384^3, 5.5, 127.9 against 126.7; 256x256x512, 12,
+     * 83.3 against 78.3; 128^3, 256 blocks for 792 places, 5.75 against 6.27). */
+    const long places = (long)per_sm * t.sms, blocks3 = columns * ((slow + chunk - 1) / chunk);
+    const bool pair_pays = r == 2 ? two_layers : places >= 5 * columns && blocks3 >= places;
     const int pair = d->dim == 3 && dslot == 0 && pipe == 0 && t.rows3 == 1 &&
-                     (t.pair >= 0 ? t.pair : two_layers);
+                     (t.pair >= 0 ? t.pair : pair_pays);
     const sweep_launch l = {d, b, src, dst, state(bk)->stream[stream], by, groups, chunk, prefetch, &a, pair};
     const int rc = d->dim == 3 && pipe > 0 ? cu_launch_sweep3d_pipe(l, dslot, r, pipe)
                    : d->dim == 2           ? cu_launch_sweep2d(l, dslot, r)

@@ -19,8 +19,22 @@
 /* Planes ahead and L2 prefetch distance by radius, from side-by-side runs on one H200 (session 28,
  * calls 3-5: 1 to 3 ahead x 0 to 6 prefetched, 5 sizes from 128^3 to 512^3): jacobi7 1 and 2
  * (2 or 3 prefetched are equal; none loses 15%), star13 2 and 3. */
-template <int R> __host__ __device__ constexpr int sweep3d_pair_ahead() { return R == 1 ? 1 : 2; }
-template <int R> __host__ __device__ constexpr int sweep3d_pair_prefetch() { return R == 1 ? 2 : 3; }
+template <int R> __host__ __device__ constexpr int sweep3d_pair_ahead()
+{
+#ifdef HX_SWEEP3D_PAIR_AHEAD /* a tuning build's */
+    return HX_SWEEP3D_PAIR_AHEAD;
+#else
+    return R == 1 ? 1 : 2;
+#endif
+}
+template <int R> __host__ __device__ constexpr int sweep3d_pair_prefetch()
+{
+#ifdef HX_SWEEP3D_PAIR_PF
+    return HX_SWEEP3D_PAIR_PF;
+#else
+    return R == 1 ? 2 : 3;
+#endif
+}
 
 /* Two floats a thread: 8-byte loads and stores, the x neighbours as scalars (L1 hits: the
  * neighbour lanes' pairs), the helpers of common.cuh at width 2 but for the store: store_cells
