@@ -125,7 +125,14 @@ template <typename T, int N = vec16<T>::n> struct lanes {
  * one body choosing its addresses by a flag compiled radius 1 differently (fp64 jacobi7 631 ->
  * 642 us side by side, session 11). The walking form also takes the lanes type L, and ZCHUNK 0 for
  * a march length given at run time (chunk), as the march of two floats a thread does. */
-template <typename T, int R, int ZCHUNK, int AHEAD, int PF, typename L = lanes<T>, bool TAIL = false>
+/* ZIG: every odd layer of the launch marches down, from its last plane to its first, so that two
+ * layers resident side by side reach the planes they share at the same time, both at their starts
+ * or both at their ends, and L2 serves the second read. A march down holds its window in its own
+ * order, so the stencil gets z-1 for z+1 and z-2 for z+2: bit-identical, because the expressions
+ * take them only as (d + u) and (dd + uu), and IEEE addition commutes. Taken by the 16-byte march
+ * of floats (sweep3d_zigzag); HX_SWEEP3D_ZIGZAG 0 or 1 sets it for every walking march in a
+ * tuning build. */
+template <typename T, int R, int ZCHUNK, int AHEAD, int PF, typename L = lanes<T>, bool TAIL = false, bool ZIG = false>
 __device__ __forceinline__ void sweep3d_walk_body(const T *__restrict__ src, T *__restrict__ dst, const sweep_args &a,
                                                   const march_grid &g, const uint3 tile, int chunk = ZCHUNK)
 {
@@ -138,38 +145,44 @@ __device__ __forceinline__ void sweep3d_walk_body(const T *__restrict__ src, T *
     const int z0 = a.lo[2] + tile.z * march;
     if (x0 >= a.hi[0] || y >= a.hi[1] || z0 >= a.hi[2]) return;
     const int z1 = min(z0 + march, a.hi[2]), n = z1 - z0;
+#ifdef HX_SWEEP3D_ZIGZAG
+    const bool down = HX_SWEEP3D_ZIGZAG && (tile.z & 1);
+#else
+    const bool down = ZIG && (tile.z & 1);
+#endif
+    const long st = down ? -a.sz : a.sz; /* one plane along the march */
     const T *base = src + x0 + (long)y * a.sy;
-    cell win[2 * R + 1]; /* planes z-R .. z+R */
+    const T *plane = base + (long)(down ? z1 - 1 : z0) * a.sz; /* the plane swept, in this thread's row */
+    cell win[2 * R + 1]; /* the planes R behind .. R ahead of it along the march */
 #pragma unroll
-    for (int k = 0; k < 2 * R; k++) win[k] = L::load(base + (long)(z0 + k - R) * a.sz);
-    cell ahead[AHEAD] = {}; /* planes z+R .. z+R+AHEAD-1 */
+    for (int k = 0; k < 2 * R; k++) win[k] = L::load(plane + (long)(k - R) * st);
+    cell ahead[AHEAD] = {}; /* the planes R .. R+AHEAD-1 ahead */
 #pragma unroll
     for (int i = 0; i < AHEAD; i++)
-        if (i < n) ahead[i] = L::load(base + (long)(z0 + R + i) * a.sz);
-    cell ys[2 * R]; /* y-R .. y-1, y+1 .. y+R of the current plane */
+        if (i < n) ahead[i] = L::load(plane + (long)(R + i) * st);
+    cell ys[2 * R]; /* y-R .. y-1, y+1 .. y+R of the plane swept */
 #pragma unroll
     for (int j = 0; j < R; j++) {
-        ys[j] = L::load(base + (long)z0 * a.sz - (long)(R - j) * a.sy);
-        ys[R + j] = L::load(base + (long)z0 * a.sz + (long)(j + 1) * a.sy);
+        ys[j] = L::load(plane - (long)(R - j) * a.sy);
+        ys[R + j] = L::load(plane + (long)(j + 1) * a.sy);
     }
-    const T *plane = base + (long)z0 * a.sz; /* plane z of this thread's row */
 #pragma unroll
     for (int i = 0; i < PF; i++)
-        if (AHEAD + i < n) prefetch_l2(plane + (long)(AHEAD + R + i) * a.sz);
-    for (int s = 0; s < n; s++, plane += a.sz) {
+        if (AHEAD + i < n) prefetch_l2(plane + (long)(AHEAD + R + i) * st);
+    for (int s = 0; s < n; s++, plane += st) {
         win[2 * R] = ahead[0];
 #pragma unroll
         for (int i = 0; i + 1 < AHEAD; i++) ahead[i] = ahead[i + 1];
-        if (s + AHEAD < n) ahead[AHEAD - 1] = L::load(plane + (long)(AHEAD + R) * a.sz);
-        if (PF > 0 && s + AHEAD + PF < n) prefetch_l2(plane + (long)(AHEAD + R + PF) * a.sz);
+        if (s + AHEAD < n) ahead[AHEAD - 1] = L::load(plane + (long)(AHEAD + R) * st);
+        if (PF > 0 && s + AHEAD + PF < n) prefetch_l2(plane + (long)(AHEAD + R + PF) * st);
         cell cur_ys[2 * R]; /* this plane's; ys now takes the next plane's */
 #pragma unroll
         for (int j = 0; j < 2 * R; j++) cur_ys[j] = ys[j];
         if (s + 1 < n) {
 #pragma unroll
             for (int j = 0; j < R; j++) {
-                ys[j] = L::load(plane + a.sz - (long)(R - j) * a.sy);
-                ys[R + j] = L::load(plane + a.sz + (long)(j + 1) * a.sy);
+                ys[j] = L::load(plane + st - (long)(R - j) * a.sy);
+                ys[R + j] = L::load(plane + st + (long)(j + 1) * a.sy);
             }
         }
         L::template sweep<R>(src, dst, plane, win[R], x0, a, cur_ys, win);
@@ -231,6 +244,12 @@ __device__ __forceinline__ void sweep3d_index_body(const T *__restrict__ src, T 
     }
 }
 
+/* Whether the 16-byte march of radius R zigzags (sweep3d_walk_body): floats, which it takes at
+ * three to four resident layers (cu_sweep's pair rule; session 31, one H200, jacobi7 fp32 512^3
+ * 286.3 -> 283.7 us, 448^3 195.7 -> 194.2; DRAM reads 612 -> 595 MB). Doubles lost (jacobi7 fp64
+ * 512^3 558.3 -> 580.5), as did the pair march (256x256x512 78.4 -> 81.4). */
+template <typename T, int R> __host__ __device__ constexpr bool sweep3d_zigzag() { return sizeof(T) == 4 && R == 1; }
+
 /* PF: planes prefetched beyond the entering one (0: none; sweep3d_prefetch gives the measured).
  * g, tile: the block's place in a march_dim launch. */
 template <typename T, int R, int ZCHUNK, int AHEAD = sweep3d_ahead<T, R>(), int PF = 0>
@@ -238,8 +257,9 @@ __device__ __forceinline__ void sweep3d_body(const T *__restrict__ src, T *__res
                                              const march_grid &g, const uint3 tile)
 {
     const bool tail = march_in_tail<R>(g, tile);
-    if (R == 1 && !tail) sweep3d_walk_body<T, R, ZCHUNK, AHEAD, PF>(src, dst, a, g, tile);
-    else if (R == 1) sweep3d_walk_body<T, R, ZCHUNK, AHEAD, PF, lanes<T>, true>(src, dst, a, g, tile);
+    constexpr bool Z = sweep3d_zigzag<T, R>();
+    if (R == 1 && !tail) sweep3d_walk_body<T, R, ZCHUNK, AHEAD, PF, lanes<T>, false, Z>(src, dst, a, g, tile);
+    else if (R == 1) sweep3d_walk_body<T, R, ZCHUNK, AHEAD, PF, lanes<T>, true, Z>(src, dst, a, g, tile);
     else if (!tail) sweep3d_index_body<T, R, ZCHUNK, AHEAD, PF>(src, dst, a, g, tile);
     else sweep3d_index_body<T, R, ZCHUNK, AHEAD, PF, true>(src, dst, a, g, tile);
 }
