@@ -83,7 +83,8 @@ int hx_decomp_init(hx_decomp *d, int dim, const int global[3], const int pgrid[3
         d->ghost[a] = a < dim ? halo : 0;
         d->alloc[a] = d->local[a] + 2 * d->ghost[a];
     }
-    /* Rows start on 128-byte boundaries, so GPU kernels can use aligned 16-byte vectors. */
+    /* Rows start on 128-byte boundaries of the allocation, so GPU kernels can use aligned 16-byte
+     * vectors (a field allocated with a lead moves every row alike: compute/backend.h). */
     d->alloc[0] = (d->alloc[0] + HX_ROW_ALIGN - 1) / HX_ROW_ALIGN * HX_ROW_ALIGN;
     for (int a = 0; a < dim; a++) {
         int smallest = d->global[a] / d->pgrid[a];
