@@ -27,7 +27,7 @@ static void print_clock(FILE *out)
     unsigned lo, max;
     clock_watch_stop(&watch, &mean, &lo, &max);
     if (max == 0 || mean >= 0.90 * max) return;
-    fprintf(out, "  SM clock %.0f MHz (%.0f%% of %u)", mean, 100 * mean / max, max);
+    fprintf(out, "  SM clock %.0f MHz (%.0f%% of %u, lowest %u)", mean, 100 * mean / max, max, lo);
     rows_slow = 1;
 }
 
@@ -269,7 +269,7 @@ static int measure(const roofline_opts *o, size_t bytes)
     printf("\n");
     if (o->backend == HX_BACKEND_CUDA && watch.lib)
         printf("SM clock: read through NVML after each timed batch; a row whose mean is below 90%% of the maximum is "
-               "marked\n");
+               "marked with its mean and lowest reading\n");
     else if (o->backend == HX_BACKEND_CUDA)
         printf("SM clock: not read (%s)\n", watch.why);
     printf("\n");
