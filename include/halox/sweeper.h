@@ -56,7 +56,10 @@ int hx_sweeper_init(hx_sweeper *s, uint64_t seed);
 /* Collective: `sweeps` sweeps as cycles of depth; returns after the device is done. A failed
  * wait names the rank and its neighbours in hx_context_error. */
 int hx_sweeper_iterate(hx_sweeper *s, long sweeps);
-/* The field holding the newest iterate. */
+/* The field holding the newest iterate; the sweeper owns it (hx_sweeper_destroy frees it). Its data
+ * points at cell 0, which on a GPU may lie a few cells into the sweeper's allocation (3D radius-1
+ * fields of the cycle schedule start their first owned cell on a 128-byte line): index it by its
+ * ghost and pitch, as any hx_field. */
 hx_field hx_sweeper_field(const hx_sweeper *s);
 long hx_sweeper_sweeps(const hx_sweeper *s);
 /* The last norm computed (norm_every > 0), or -1. */
