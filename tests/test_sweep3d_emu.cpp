@@ -56,10 +56,8 @@ static void run_case(const grid_case &gc, int lead = 0)
         a.lo[d] = gc.g - gc.expand;
         a.hi[d] = gc.g + gc.n[d] + gc.expand;
     }
-    a.xbase = vec_floor(a.lo[0], lead % V, V);
-    a.xlow = vec_floor(0, lead % V, V);
-    a.xhigh = vec_floor(alloc[0] - 1, lead % V, V);
     a.pitch = alloc[0];
+    sweep_args_vectors(a, lead % V, V); /* as cu_sweep sets them */
     a.sy = sy;
     a.sz = sz;
     for (int z = a.lo[2]; z < a.hi[2]; z++)

@@ -49,10 +49,8 @@ template <typename T, int R, int P> static void run_case(const pipe_case &c, int
         a.lo[d] = c.g - c.expand;
         a.hi[d] = c.g + n[d] + c.expand;
     }
-    a.xbase = vec_floor(a.lo[0], lead % V, V);
-    a.xlow = vec_floor(0, lead % V, V);
-    a.xhigh = vec_floor(alloc[0] - 1, lead % V, V);
     a.pitch = alloc[0];
+    sweep_args_vectors(a, lead % V, V); /* as cu_sweep sets them */
     a.sy = sy;
     a.sz = sz;
     pa.rows = alloc[1];

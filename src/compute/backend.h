@@ -110,8 +110,8 @@ int hx_cuda_backend_create(hx_backend *bk, int device, char *err, size_t errlen)
  * sectors written in part. Moving the field's origin (cell 0) `lead` cells into its allocation
  * puts x = ghost on a line (docs/results.md, session 31, one H200, `halox roofline`: jacobi7 fp32
  * 256x256x512 83.8 -> 78.8 us, 512^3 296.0 -> 291.5; fp64 148.7 -> 145.5, 561.4 -> 554.3; star13
- * 3-5% slower in both dtypes, so radius 2 keeps x = 0 on the line). The sweep kernels find their vectors from the field's address, so any lead
- * is correct; the lead is what pays.
+ * 3-5% slower in both dtypes, so radius 2 keeps x = 0 on the line). The sweep kernels find their
+ * vectors from the field's address, so any lead is correct; the lead is what pays.
  * hx_field_lead: the lead for fields of d swept one sweep a pass (plain sweeps) by stencils of
  * `radius` on bk: on a GPU, in 3D, for radius 1, unless a tuning run asks for the shared-tile
  * sweep (which takes x = 0 on a vector); 0 otherwise. */

@@ -198,5 +198,12 @@ struct sweep_args {
 static inline int vec_phase(const void *p, size_t elem, int V) { return (int)((uintptr_t)p / elem % (uintptr_t)V); }
 /* The vector start at or below x (x >= -V) */
 __host__ __device__ __forceinline__ int vec_floor(int x, int phase, int V) { return x - (x + phase + V) % V; }
+/* a's vector starts (xbase, xlow, xhigh) for a field of that phase, from a.lo[0] and a.pitch */
+static inline void sweep_args_vectors(sweep_args &a, int phase, int V)
+{
+    a.xbase = vec_floor(a.lo[0], phase, V);
+    a.xlow = vec_floor(0, phase, V);
+    a.xhigh = vec_floor(a.pitch - 1, phase, V);
+}
 
 #endif

@@ -85,10 +85,7 @@ int cu_sweep_fused(hx_backend *bk, int stream, int levels, const hx_box *boxes, 
         return -1;
     }
     if (hx_box_cells(&boxes[levels - 1]) == 0) return 0;
-    if ((uintptr_t)src % 16 || (uintptr_t)dst % 16) { /* its tiles start at x = 0 (no field lead in 2D) */
-        snprintf(bk->err, sizeof bk->err, "fused 2D pass: fields at %p and %p do not start on a 16-byte vector", src, dst);
-        return -1;
-    }
+    if (cu_off_vector(bk, src, dst, "fused 2D pass")) return -1;
     fn(d, boxes, src, dst, state(bk)->stream[stream], state(bk)->tile.sms);
     CU_LAUNCHED(bk);
     return 0;

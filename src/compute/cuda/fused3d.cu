@@ -57,15 +57,6 @@ void cu_fused3d_prepare(void)
     prepare_dtype<double>(1);
 }
 
-/* 0 where src and dst start on a 16-byte vector, as the fused tiles take them (fields with a lead,
- * compute/backend.h, do not: cu_field_lead gives none where these kernels run); else -1 with bk->err */
-static int lead_refused(hx_backend *bk, const void *src, const void *dst, const char *what)
-{
-    if ((uintptr_t)src % 16 == 0 && (uintptr_t)dst % 16 == 0) return 0;
-    snprintf(bk->err, sizeof bk->err, "%s: fields at %p and %p do not start on a 16-byte vector", what, src, dst);
-    return -1;
-}
-
 /* 0 where the instance of `levels` sweeps of radius r runs on this GPU; else -1 with bk->err naming
  * it (levels 1: the shared-tile sweep) and the reason prepare_one saw. Formats only on failure. */
 static int fused3d_refused(hx_backend *bk, int dslot, int r, int levels)
@@ -127,7 +118,7 @@ int cu_sweep_fused3d(hx_backend *bk, int stream, int levels, const hx_box *boxes
         return -1;
     }
     if (hx_box_cells(&boxes[levels - 1]) == 0) return 0;
-    if (lead_refused(bk, src, dst, "fused 3D pass")) return -1;
+    if (cu_off_vector(bk, src, dst, "fused 3D pass")) return -1;
     if (fused3d_refused(bk, dslot, r, levels)) return -1;
     fn(d, boxes, src, dst, state(bk)->stream[stream], state(bk)->tile.sms, dslot, &state(bk)->tile);
     CU_LAUNCHED(bk);
@@ -147,7 +138,7 @@ int cu_sweep_tile3d(hx_backend *bk, int stream, const hx_box *box, const void *s
         snprintf(bk->err, sizeof bk->err, "the shared-tile sweep is 3D, radius 1 or 2 (asked %dD, radius %d)", bk->decomp->dim, r);
         return -1;
     }
-    if (lead_refused(bk, src, dst, "shared-tile 3D sweep")) return -1;
+    if (cu_off_vector(bk, src, dst, "shared-tile 3D sweep")) return -1;
     if (fused3d_refused(bk, dslot, r, 1)) return -1;
     tile3d_table[dslot][r - 1](bk->decomp, box, src, dst, state(bk)->stream[stream], state(bk)->tile.sms, dslot, &state(bk)->tile);
     CU_LAUNCHED(bk);

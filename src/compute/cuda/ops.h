@@ -63,6 +63,9 @@ static inline int dtype_slot(const hx_backend *bk) { return bk->dtype == HX_DOUB
 int cu_tile_shape(tile_shape *t, char *err, size_t errlen);
 int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *src, void *dst);
 int cu_field_lead(hx_backend *bk, const hx_decomp *d, int radius);
+/* 0 where src and dst start on a 16-byte vector, as the fused tiles take them (their tiles start at
+ * x = 0; cu_field_lead gives no lead where they run); else -1 with bk->err naming `what` */
+int cu_off_vector(hx_backend *bk, const void *src, const void *dst, const char *what);
 
 /* One sweep launch as sweep.cu decided it; sweep2d.cu and sweep3d.cu turn it into a grid. */
 struct sweep_args;

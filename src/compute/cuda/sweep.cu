@@ -89,6 +89,13 @@ int cu_field_lead(hx_backend *bk, const hx_decomp *d, int radius)
     return (HX_ROW_ALIGN - d->ghost[0] % HX_ROW_ALIGN) % HX_ROW_ALIGN;
 }
 
+int cu_off_vector(hx_backend *bk, const void *src, const void *dst, const char *what)
+{
+    if ((uintptr_t)src % 16 == 0 && (uintptr_t)dst % 16 == 0) return 0;
+    snprintf(bk->err, sizeof bk->err, "%s: fields at %p and %p do not start on a 16-byte vector", what, src, dst);
+    return -1;
+}
+
 int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *src, void *dst)
 {
     if (hx_box_cells(box) == 0) return 0;
@@ -108,10 +115,8 @@ int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *src, voi
         snprintf(bk->err, sizeof bk->err, "sweep: fields at %p and %p do not start at the same place in a 16-byte vector", src, dst);
         return -1;
     }
-    a.xbase = vec_floor(b->lo[0], phase, V);
-    a.xlow = vec_floor(0, phase, V);
-    a.xhigh = vec_floor(d->alloc[0] - 1, phase, V);
     a.pitch = d->alloc[0];
+    sweep_args_vectors(a, phase, V);
     a.sy = d->alloc[0];
     a.sz = (long)d->alloc[0] * d->alloc[1];
     const int groups = (b->hi[0] - a.xbase + V - 1) / V;
