@@ -133,14 +133,14 @@ int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *src, voi
     const int per_sm = d->dim == 3 ? cu_sweep3d_per_sm(dslot, r, by, t.rows3, pipe, prefetch) : 0;
     /* the blocks the multiprocessors hold span two or more layers of the launch (one-row columns) */
     const bool two_layers = per_sm > 0 && (long)per_sm * t.sms >= 2 * columns;
-    /* The 3D march unless HALOX_TILE gives one: 8 planes for radius 1, and for the pipelined march
-     * where its resident blocks hold two or more layers of the launch; 16 otherwise (session 29, one
-     * H200, 3 rounds, 8 against 16: jacobi7 fp64 512^3 569 -> 563 us, 90.9% of copy, 256x256x512
-     * 153.8 -> 148.4; jacobi7 fp32 256x256x512 87.4 -> 83.7, 512^3 297.2 -> 296.1; star13 fp64
-     * 256x256x512 178.4 -> 172.5 but 512^3, under one layer resident, 653.8 -> 666.1; star13 fp32
-     * 1-5% slower; 4 planes slower everywhere). */
-    if (d->dim == 3 && chunk == 0)
-        chunk = r == 1 || (pipe > 0 && two_layers) ? 8 : 16;
+    /* The 3D march unless HALOX_TILE gives one: 8 planes for radius 1 and for the pipelined march,
+     * 16 otherwise (session 29, one H200, 3 rounds, 8 against 16: jacobi7 fp64 512^3 569 -> 563 us,
+     * 90.9% of copy, 256x256x512 153.8 -> 148.4; jacobi7 fp32 256x256x512 87.4 -> 83.7, 512^3
+     * 297.2 -> 296.1; star13 fp64 256x256x512 178.4 -> 172.5; star13 fp32 1-5% slower; 4 planes
+     * slower everywhere. Session 29 kept 16 for the pipelined march under two resident layers
+     * (star13 fp64 512^3 653.8 -> 666.1 with 8); session 32, 5 rounds, found 8 faster there too:
+     * 512^3 654.8 -> 649.2, 448^3 443.2 -> 434.3, 384^3 282.6 -> 278.9). */
+    if (d->dim == 3 && chunk == 0) chunk = r == 1 || pipe > 0 ? 8 : 16;
     /* Halve the march until the box gives every multiprocessor a few blocks: in 3D until the launch
      * fills the blocks the multiprocessors hold three times over (session 27, one H200: at a 4-GPU
      * rank's blocks, 256x128x128 to 280x152x152, 16 planes left fp64 and star13 launches at 1.2-1.8

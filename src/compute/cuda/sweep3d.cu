@@ -16,7 +16,7 @@ template <typename T, int R, int ZCHUNK, int PF>
 __global__ void __launch_bounds__(256, PF ? sweep3d_min_blocks<T, R>() : 0) sweep3d(const T *__restrict__ src, T *__restrict__ dst, sweep_args a,
                                                                                     march_grid g)
 {
-    sweep3d_body<T, R, ZCHUNK, sweep3d_ahead<T, R>(), PF>(src, dst, a, g, blockIdx);
+    sweep3d_body<T, R, ZCHUNK, sweep3d_ahead<T, R>(PF > 0), PF>(src, dst, a, g, blockIdx);
 }
 
 template <int R>

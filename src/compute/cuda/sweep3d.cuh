@@ -71,16 +71,19 @@ template <bool TAIL> __device__ __forceinline__ bool march_place(const march_gri
  * that comes from DRAM) AHEAD planes ahead, so that enough bytes are in flight per SM to cover
  * the memory latency (HBM3e needs more than one plane's worth at this occupancy).
  * g, tile: this block's place (march_grid; tile.z: the layer of ZCHUNK planes). */
-/* Planes ahead per dtype and radius, from side-by-side runs on one H200 (docs/results.md, session
- * 6): floats of radius 2 gain 15% with 3 (star13: 430 -> 364 us at 512^3, 69 -> 58 at 256^3);
- * radius 1 and doubles gain nothing or lose (jacobi7 fp64 625 -> 683). A tuning build may force
- * one with -DHX_SWEEP3D_AHEAD=N. */
-template <typename T, int R> __host__ __device__ constexpr int sweep3d_ahead()
+/* Planes ahead per dtype and radius (prefetching: the kernel that prefetches into L2), from
+ * side-by-side runs on one H200 (docs/results.md, session 6): floats of radius 2 gain 15% with 3
+ * (star13: 430 -> 364 us at 512^3, 69 -> 58 at 256^3); radius 1 and doubles gained nothing or lost
+ * then (jacobi7 fp64 625 -> 683). With the L2 prefetches (session 19), doubles of radius 1 gain
+ * 0.5-0.9% with 2 (session 32, 5 rounds: jacobi7 fp64 512^3 560.1 -> 557.4 us, 448^3 378.2 ->
+ * 374.7, 384^3 240.8 -> 239.2; 64 registers instead of 60, the same 4 blocks a multiprocessor).
+ * A tuning build may force one with -DHX_SWEEP3D_AHEAD=N. */
+template <typename T, int R> __host__ __device__ constexpr int sweep3d_ahead(bool prefetching = false)
 {
 #ifdef HX_SWEEP3D_AHEAD
     return HX_SWEEP3D_AHEAD;
 #else
-    return sizeof(T) == 4 && R == 2 ? 3 : 1;
+    return sizeof(T) == 4 && R == 2 ? 3 : sizeof(T) == 8 && R == 1 && prefetching ? 2 : 1;
 #endif
 }
 
