@@ -138,8 +138,9 @@ int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *src, voi
      * 90.9% of copy, 256x256x512 153.8 -> 148.4; jacobi7 fp32 256x256x512 87.4 -> 83.7, 512^3
      * 297.2 -> 296.1; star13 fp64 256x256x512 178.4 -> 172.5; star13 fp32 1-5% slower; 4 planes
      * slower everywhere. Session 29 kept 16 for the pipelined march under two resident layers
-     * (star13 fp64 512^3 653.8 -> 666.1 with 8); session 32, 5 rounds, found 8 faster there too:
-     * 512^3 654.8 -> 649.2, 448^3 443.2 -> 434.3, 384^3 282.6 -> 278.9). */
+     * (star13 fp64 512^3 653.8 -> 666.1 with 8); in session 32, 8 won at 384^3 and 448^3 in every
+     * run (5 rounds: 282.6 -> 278.9, 443.2 -> 434.3) and tied at 512^3 over four runs (651.9 ->
+     * 644.5, 654.8 -> 649.2, 651.9 -> 655.4, 654.9 -> 648.6)). */
     if (d->dim == 3 && chunk == 0) chunk = r == 1 || pipe > 0 ? 8 : 16;
     /* Halve the march until the box gives every multiprocessor a few blocks: in 3D until the launch
      * fills the blocks the multiprocessors hold three times over (session 27, one H200: at a 4-GPU
