@@ -62,5 +62,15 @@ for lead in 1 0; do
     done
 done
 unset HALOX_FIELD_LEAD HALOX_TILE
+# every case above launches plain sweeps and pack/unpack as programmatic dependents where the GPU
+# is sm_90 or later (ops.h: launch_sweep_kernel); plain launches, as on older GPUs, here
+export HALOX_PDL=0
+for tr in $transports; do
+    RUN_KNOB="HALOX_PDL=0 " verify_case 3 --backend cuda --transport "$tr" --graph --size 40x36x34 --stencil star13 --depth 2 \
+        --iters 7 --pattern direct
+    RUN_KNOB="HALOX_PDL=0 " verify_case 3 --backend cuda --transport "$tr" --graph --size 96x80 --stencil star9 --depth 4 \
+        --iters 16 --pattern staged --dtype double --boundary fixed
+done
+unset HALOX_PDL
 echo "np=$NP graphs and 3D variants: $runs runs, $fail failed"
 [ $fail -eq 0 ]

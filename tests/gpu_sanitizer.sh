@@ -42,11 +42,13 @@ memcheck HALOX_SWEEP_PAIR=0 "--size 20x18x16 --stencil jacobi7,star13 --depth 2 
 # both dtypes (fp64: the pipelined march) and 1-cell rows of the 16-byte march
 memcheck HALOX_FIELD_LEAD=1 "--size 20x18x16 --stencil star13 --depth 2 --pattern direct --dtype double"
 memcheck "HALOX_FIELD_LEAD=1 HALOX_SWEEP_PAIR=0" "--size 20x18x16 --stencil jacobi7,star13 --depth 1 --pattern staged --boundary fixed"
-# a malformed HALOX_SWEEP_PAIR is refused in one line
-out=$(HALOX_SWEEP_PAIR=2 "$HALOX" run --backend cuda --size 32x32x32 --iters 4 2>&1)
-if [ $? -eq 0 ] || ! grep -q "HALOX_SWEEP_PAIR='2': give 0 or 1" <<<"$out"; then
-    echo "FAIL: HALOX_SWEEP_PAIR=2 was not refused as it should be"; tail -3 <<<"$out"; fail=$((fail + 1))
-fi
+# a malformed tuning switch is refused in one line
+for knob in HALOX_SWEEP_PAIR HALOX_PDL; do
+    out=$(env $knob=2 "$HALOX" run --backend cuda --size 32x32x32 --iters 4 2>&1)
+    if [ $? -eq 0 ] || ! grep -q "$knob='2': give 0 or 1" <<<"$out"; then
+        echo "FAIL: $knob=2 was not refused as it should be"; tail -3 <<<"$out"; fail=$((fail + 1))
+    fi
+done
 # halox mg's kernels, --overlap's shell slabs (k_gsrb_boxes) included: 64^3 on 2 ranks splits level 0
 out=$(timeout 600 "$MPIEXEC" -np 2 "$CS" --tool memcheck --error-exitcode 9 "$HALOX" mg --backend cuda --transport mpi \
     --size 64 --coarse 4 --bottom smooth --repeat 1 --overlap 2>&1)

@@ -263,6 +263,10 @@ extern "C" int hx_cuda_backend_create(hx_backend *bk, int device, char *err, siz
     int sms = 0;
     if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess && sms > 0) s->tile.sms = sms;
     else cudaGetLastError(); /* keep the default; a later launch check must not see this */
+    int major = 0;
+    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess) cudaGetLastError();
+    /* griddepcontrol needs sm_90, in the device and in the code it runs; HALOX_PDL=1 cannot force it past either */
+    s->tile.pdl = s->tile.pdl != 0 && major >= 9 && cu_pdl_compiled();
     int l2 = 0;
     if (cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device) == cudaSuccess && l2 > 0) s->tile.l2 = l2;
     else cudaGetLastError();

@@ -41,6 +41,9 @@ typedef struct {
                         (HALOX_SWEEP_PAIR, for tuning runs) */
     int lead;        /* fields of plain 3D sweeps with their first owned cell on a 128-byte line
                         (cu_field_lead): -1 by its rule; 0 or 1 forced (HALOX_FIELD_LEAD, for tuning runs) */
+    int pdl;         /* plain sweep and pack/unpack kernels launched as programmatic dependents
+                        (launch_sweep_kernel): -1 or 1 where the device and the code it runs are sm_90 or
+                        later; 0 off (HALOX_PDL=0, for tuning runs). Fused passes launch plainly (fused2d.cu) */
 } tile_shape;
 
 typedef struct {
@@ -82,7 +85,40 @@ struct sweep_launch {
                      sweep3d_prefetch), for fields that L2 does not hold */
     const struct sweep_args *a;
     int pair; /* 3D fp32, one row a thread: the march of two floats a thread (sweep3d_pair.cuh) */
+    int pdl;  /* launch as a programmatic dependent of the stream's previous kernel */
 };
+
+/* 1 where this GPU runs the kernels as compiled for sm_90 or later, with their grid_dep_wait: a
+ * kernel built from older PTX has none and must not be launched as a dependent (sweep3d.cu) */
+int cu_pdl_compiled(void);
+
+/* Fused passes (fused2d.cu, fused3d.cu) launch plainly (pdl 0), though their kernels wait and
+ * release as the sweeps do: as dependents, 3D 512^3 d8 f4 on 4 H200s ran 48.4 -> 49.4 us a sweep
+ * and 8192^2 d32 f8 8.54 -> 8.59 (4096^2 d48 f8 3.18 -> 3.14; session 33). Their release still
+ * lets the sweep or pack after a pass be placed early. */
+enum { FUSED_PDL = 0 };
+
+/* A sweep kernel's launch, as a programmatic dependent where pdl is set: its blocks may be placed
+ * while the stream's previous kernel drains, so the launch gap between back-to-back sweeps
+ * shrinks; the kernel's grid_dep_wait (common.cuh) keeps it from reading or writing early. An
+ * error is left for CU_LAUNCHED. */
+template <typename... P, typename... A>
+static inline void launch_sweep_kernel(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem, cudaStream_t st, int pdl,
+                                       A... args)
+{
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[0].val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t c = {};
+    c.gridDim = grid;
+    c.blockDim = block;
+    c.dynamicSmemBytes = smem;
+    c.stream = st;
+    c.attrs = attr;
+    c.numAttrs = pdl ? 1 : 0;
+    (void)cudaLaunchKernelEx(&c, kernel, args...);
+}
+
 /* Index of a march length in the kernel dispatch tables (-1: no kernel for it). */
 static inline int chunk_slot(int chunk) { return chunk == 8 ? 0 : chunk == 16 ? 1 : chunk == 32 ? 2 : chunk == 64 ? 3 : -1; }
 /* -1 (and nothing launched) when no kernel is built for this dtype, radius, chunk or pipeline depth */

@@ -5,6 +5,8 @@
 template <typename T, bool TO_BUF>
 __global__ void move_phase(T *__restrict__ field, T *__restrict__ buf, dev_phase ph, long sy, long sz)
 {
+    grid_dep_wait();
+    grid_dep_release();
     move_phase_body<T, TO_BUF>(field, buf, ph, sy, sz, blockIdx.y, blockIdx.x, gridDim.x);
 }
 
@@ -24,11 +26,11 @@ __global__ void diff_kernel(const T *a, const T *b, sweep_args r, double *out)
 /* ---------------------------------------------------------------- launches, by dtype */
 
 template <typename T, bool TO_BUF>
-static void launch_move_t(dim3 grid, int threads, cudaStream_t st, void *field, void *buf, const dev_phase &dp, long sy, long sz)
+static void launch_move_t(dim3 grid, int threads, cudaStream_t st, int pdl, void *field, void *buf, const dev_phase &dp, long sy, long sz)
 {
-    move_phase<T, TO_BUF><<<grid, threads, 0, st>>>((T *)field, (T *)buf, dp, sy, sz);
+    launch_sweep_kernel(move_phase<T, TO_BUF>, grid, dim3(threads), 0, st, pdl, (T *)field, (T *)buf, dp, sy, sz);
 }
-typedef void (*move_fn)(dim3, int, cudaStream_t, void *, void *, const dev_phase &, long, long);
+typedef void (*move_fn)(dim3, int, cudaStream_t, int, void *, void *, const dev_phase &, long, long);
 /* [dtype: float, double][unpack, pack] */
 static const move_fn move_table[2][2] = {
     {launch_move_t<float, false>, launch_move_t<float, true>},
@@ -76,7 +78,7 @@ static int launch_move(hx_backend *bk, int stream, const hx_phase *ph, void *fie
     if (blocks > 4096) blocks = 4096;
     dim3 grid((unsigned)blocks, (unsigned)ph->nmsg);
     const long sy = d->alloc[0], sz = (long)d->alloc[0] * d->alloc[1];
-    move_table[dtype_slot(bk)][to_buf](grid, threads, state(bk)->stream[stream], field, buf, dp, sy, sz);
+    move_table[dtype_slot(bk)][to_buf](grid, threads, state(bk)->stream[stream], state(bk)->tile.pdl > 0, field, buf, dp, sy, sz);
     CU_LAUNCHED(bk);
     return 0;
 }

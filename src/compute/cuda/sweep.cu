@@ -41,13 +41,15 @@ static int env_switch(const char *name, const char *unset, int *v, char *err, si
 
 int cu_tile_shape(tile_shape *t, char *err, size_t errlen)
 {
-    const tile_shape def = {4, 8, 8, 0, -1, 1, 132, 0, 0, 50L << 20, -1, -1, -1}; /* chunk3 0: by cu_sweep's rule */
+    const tile_shape def = {4, 8, 8, 0, -1, 1, 132, 0, 0, 50L << 20, -1, -1, -1, -1}; /* chunk3 0: by cu_sweep's rule */
     *t = def;
     if (env_switch("HALOX_SWEEP_PREFETCH", "prefetch where the fields do not fit in L2", &t->prefetch, err, errlen) ||
         env_switch("HALOX_SWEEP_PAIR", "two floats a thread where four would hold two or more chunk layers at once", &t->pair,
                    err, errlen) ||
         env_switch("HALOX_FIELD_LEAD", "the first owned cell on a 128-byte line for plain 3D sweeps of radius 1", &t->lead, err,
-                   errlen))
+                   errlen) ||
+        env_switch("HALOX_PDL", "plain sweeps and halo packing launched as programmatic dependents on sm_90 and up",
+                   &t->pdl, err, errlen))
         return -1;
     const char *z = getenv("HALOX_FUSED3D_ZSPLIT");
     if (z && *z) {
@@ -165,7 +167,7 @@ int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *src, voi
     const bool pair_pays = r == 2 ? two_layers : places >= 5 * columns && blocks3 >= places;
     const int pair = d->dim == 3 && dslot == 0 && pipe == 0 && t.rows3 == 1 &&
                      (t.pair >= 0 ? t.pair : pair_pays);
-    const sweep_launch l = {d, b, src, dst, state(bk)->stream[stream], by, groups, chunk, prefetch, &a, pair};
+    const sweep_launch l = {d, b, src, dst, state(bk)->stream[stream], by, groups, chunk, prefetch, &a, pair, t.pdl > 0};
     const int rc = d->dim == 3 && pipe > 0 ? cu_launch_sweep3d_pipe(l, dslot, r, pipe)
                    : d->dim == 2           ? cu_launch_sweep2d(l, dslot, r)
                                            : cu_launch_sweep3d(l, dslot, r, t.rows3);

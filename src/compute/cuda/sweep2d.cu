@@ -5,6 +5,8 @@
 template <typename T, int R, int ROWS, int PF>
 __global__ void __launch_bounds__(256) sweep2d(const T *__restrict__ src, T *__restrict__ dst, sweep_args a)
 {
+    grid_dep_wait();
+    grid_dep_release();
     sweep2d_body<T, R, ROWS, PF>(src, dst, a, blockIdx);
 }
 
@@ -14,8 +16,8 @@ template <typename T, int R, int CHUNK> static void launch_chunk2d(const sweep_l
     dim3 block(32, l.by);
     dim3 grid((l.groups + block.x - 1) / block.x, ((b->hi[1] - b->lo[1]) + block.y * CHUNK - 1) / (block.y * CHUNK));
     constexpr int PF = sweep2d_prefetch<T, R>();
-    if (PF && l.prefetch) sweep2d<T, R, CHUNK, PF><<<grid, block, 0, l.st>>>((const T *)l.src, (T *)l.dst, *l.a);
-    else sweep2d<T, R, CHUNK, 0><<<grid, block, 0, l.st>>>((const T *)l.src, (T *)l.dst, *l.a);
+    launch_sweep_kernel(PF && l.prefetch ? sweep2d<T, R, CHUNK, PF> : sweep2d<T, R, CHUNK, 0>, grid, block, 0, l.st, l.pdl,
+                        (const T *)l.src, (T *)l.dst, *l.a);
 }
 
 typedef void (*launch_fn)(const sweep_launch &);

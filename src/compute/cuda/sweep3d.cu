@@ -16,12 +16,16 @@ template <typename T, int R, int ZCHUNK, int PF>
 __global__ void __launch_bounds__(256, PF ? sweep3d_min_blocks<T, R>() : 0) sweep3d(const T *__restrict__ src, T *__restrict__ dst, sweep_args a,
                                                                                     march_grid g)
 {
+    grid_dep_wait();
+    grid_dep_release();
     sweep3d_body<T, R, ZCHUNK, sweep3d_ahead<T, R>(PF > 0), PF>(src, dst, a, g, blockIdx);
 }
 
 template <int R>
 __global__ void __launch_bounds__(256) sweep3d_pair(const float *__restrict__ src, float *__restrict__ dst, sweep_args a, march_grid g, int chunk)
 {
+    grid_dep_wait();
+    grid_dep_release();
     sweep3d_pair_body<R>(src, dst, a, g, blockIdx, chunk);
 }
 
@@ -29,12 +33,16 @@ template <typename T, int R, int P>
 __global__ void __launch_bounds__(256) sweep3d_pipe(const T *__restrict__ src, T *__restrict__ dst, pipe_args pa)
 {
     extern __shared__ __align__(16) unsigned char smem_raw[];
+    grid_dep_wait();
+    grid_dep_release();
     sweep3d_pipe_body<T, R, P>(src, dst, pa, blockIdx, reinterpret_cast<T *>(smem_raw));
 }
 
 template <typename T, int R, int ZCHUNK, int RY>
 __global__ void __launch_bounds__(256) sweep3d_rows(const T *__restrict__ src, T *__restrict__ dst, sweep_args a)
 {
+    grid_dep_wait();
+    grid_dep_release();
     sweep3d_rows_body<T, R, ZCHUNK, RY>(src, dst, a, blockIdx);
 }
 
@@ -53,7 +61,7 @@ template <typename T, int R, int P> static void launch_pipe(const sweep_launch &
     dim3 block(32, by);
     /* the register launch's grid, one row per thread (tests/test_sweep3d_pipe_emu.cpp uses it too) */
     const dim3 grid = sweep3d_grid(groups, b->hi[1] - b->lo[1], b->hi[2] - b->lo[2], by, 1, chunk);
-    sweep3d_pipe<T, R, P><<<grid, block, smem, l.st>>>((const T *)l.src, (T *)l.dst, pa);
+    launch_sweep_kernel(sweep3d_pipe<T, R, P>, grid, block, smem, l.st, l.pdl, (const T *)l.src, (T *)l.dst, pa);
 }
 
 template <typename T, int R, int CHUNK> static void launch_chunk3d(const sweep_launch &l)
@@ -63,8 +71,8 @@ template <typename T, int R, int CHUNK> static void launch_chunk3d(const sweep_l
     const march_grid g = march_grid_for(l.groups, march_tail_column<R>());
     const dim3 grid = march_dim(g, rows, l.by, b->hi[2] - b->lo[2], CHUNK);
     constexpr int PF = sweep3d_prefetch<T, R>();
-    if (PF && l.prefetch) sweep3d<T, R, CHUNK, PF><<<grid, dim3(32, l.by), 0, l.st>>>((const T *)l.src, (T *)l.dst, *l.a, g);
-    else sweep3d<T, R, CHUNK, 0><<<grid, dim3(32, l.by), 0, l.st>>>((const T *)l.src, (T *)l.dst, *l.a, g);
+    launch_sweep_kernel(PF && l.prefetch ? sweep3d<T, R, CHUNK, PF> : sweep3d<T, R, CHUNK, 0>, grid, dim3(32, l.by), 0, l.st, l.pdl,
+                        (const T *)l.src, (T *)l.dst, *l.a, g);
 }
 
 template <int R> static void launch_pair3d(const sweep_launch &l)
@@ -73,14 +81,14 @@ template <int R> static void launch_pair3d(const sweep_launch &l)
     const int pairs = (b->hi[0] - l.a->xbase + 1) / 2, rows = b->hi[1] - b->lo[1];
     const march_grid g = march_grid_for(pairs, march_tail_column<R>());
     const dim3 grid = march_dim(g, rows, l.by, b->hi[2] - b->lo[2], l.chunk);
-    sweep3d_pair<R><<<grid, dim3(32, l.by), 0, l.st>>>((const float *)l.src, (float *)l.dst, *l.a, g, l.chunk);
+    launch_sweep_kernel(sweep3d_pair<R>, grid, dim3(32, l.by), 0, l.st, l.pdl, (const float *)l.src, (float *)l.dst, *l.a, g, l.chunk);
 }
 
 template <typename T, int R, int CHUNK, int RY> static void launch_rows3d(const sweep_launch &l)
 {
     const hx_box *b = l.b;
     const dim3 grid = sweep3d_grid(l.groups, b->hi[1] - b->lo[1], b->hi[2] - b->lo[2], l.by, RY, CHUNK);
-    sweep3d_rows<T, R, CHUNK, RY><<<grid, dim3(32, l.by), 0, l.st>>>((const T *)l.src, (T *)l.dst, *l.a);
+    launch_sweep_kernel(sweep3d_rows<T, R, CHUNK, RY>, grid, dim3(32, l.by), 0, l.st, l.pdl, (const T *)l.src, (T *)l.dst, *l.a);
 }
 
 /* [dtype: float, double][radius 1, 2][chunk 8, 16, 32, 64] */
@@ -143,6 +151,16 @@ int cu_sweep3d_per_sm(int dslot, int radius, int by, int rows, int pipe, int pre
         else c = 1 + (radius == 1 ? per_sm_of<double, 1>(by, rows, pipe, prefetch) : per_sm_of<double, 2>(by, rows, pipe, prefetch));
     }
     return c - 1;
+}
+
+int cu_pdl_compiled(void)
+{
+    cudaFuncAttributes fa;
+    if (cudaFuncGetAttributes(&fa, sweep3d<float, 1, 8, 0>) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return fa.ptxVersion >= 90;
 }
 
 int cu_launch_sweep3d(const sweep_launch &l, int dslot, int radius, int rows)
