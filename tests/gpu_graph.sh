@@ -72,5 +72,13 @@ for tr in $transports; do
         --iters 16 --pattern staged --dtype double --boundary fixed
 done
 unset HALOX_PDL
+# plain sweeps of the field the last sweep wrote take its layers in the other order: by default in
+# 2D and for 3D floats of radius 1 (the cases above), here for every stencil (cu_sweep, sweep_tile)
+export HALOX_SWEEP_FLIP=1
+RUN_KNOB="HALOX_SWEEP_FLIP=1 " verify_case 3 --backend cuda --size 45x33x30 --stencil star13 --depth 3 --iters 7 \
+    --pattern direct --dtype double
+RUN_KNOB="HALOX_SWEEP_FLIP=1 " verify_case 3 --backend cuda --size 67x35x29 --stencil jacobi7 --depth 2 --iters 5 \
+    --pattern staged --dtype double --boundary fixed
+unset HALOX_SWEEP_FLIP
 echo "np=$NP graphs and 3D variants: $runs runs, $fail failed"
 [ $fail -eq 0 ]

@@ -43,7 +43,7 @@ memcheck HALOX_SWEEP_PAIR=0 "--size 20x18x16 --stencil jacobi7,star13 --depth 2 
 memcheck HALOX_FIELD_LEAD=1 "--size 20x18x16 --stencil star13 --depth 2 --pattern direct --dtype double"
 memcheck "HALOX_FIELD_LEAD=1 HALOX_SWEEP_PAIR=0" "--size 20x18x16 --stencil jacobi7,star13 --depth 1 --pattern staged --boundary fixed"
 # a malformed tuning switch is refused in one line
-for knob in HALOX_SWEEP_PAIR HALOX_PDL; do
+for knob in HALOX_SWEEP_PAIR HALOX_PDL HALOX_SWEEP_FLIP; do
     out=$(env $knob=2 "$HALOX" run --backend cuda --size 32x32x32 --iters 4 2>&1)
     if [ $? -eq 0 ] || ! grep -q "$knob='2': give 0 or 1" <<<"$out"; then
         echo "FAIL: $knob=2 was not refused as it should be"; tail -3 <<<"$out"; fail=$((fail + 1))

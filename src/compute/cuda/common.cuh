@@ -133,6 +133,20 @@ __device__ __forceinline__ void grid_dep_release()
 #endif
 }
 
+/* The block's tile in a plain sweep's grid, its slowest axis (z in 3D, y in 2D: the layers or row
+ * chunks the blocks are issued by) taken last to first where flip is set. cu_sweep sets it on every
+ * other sweep of a chain (each reading what the one before wrote), so that a sweep starts on the
+ * planes the sweep before it wrote last, still in L2. Only which block takes which tile changes. */
+template <bool Z> __device__ __forceinline__ uint3 sweep_tile(int flip)
+{
+    uint3 t = blockIdx;
+    if (flip) {
+        if (Z) t.z = gridDim.z - 1 - t.z;
+        else t.y = gridDim.y - 1 - t.y;
+    }
+    return t;
+}
+
 /* ---------------------------------------------------------------- stencil rows */
 
 __device__ __forceinline__ float apply2(float w, float e, float s, float n, float ww, float ee, float ss, float nn, int R)

@@ -44,6 +44,9 @@ typedef struct {
     int pdl;         /* plain sweep and pack/unpack kernels launched as programmatic dependents
                         (launch_sweep_kernel): -1 or 1 where the device and the code it runs are sm_90 or
                         later; 0 off (HALOX_PDL=0, for tuning runs). Fused passes launch plainly (fused2d.cu) */
+    int flip;        /* plain sweeps: a sweep that reads what the sweep before it wrote takes its layers in
+                        the other order from that one (sweep_tile, common.cuh): -1 by cu_sweep's rule (2D,
+                        and 3D floats of radius 1), 0 never, 1 every stencil (HALOX_SWEEP_FLIP, for tuning runs) */
 } tile_shape;
 
 typedef struct {
@@ -54,6 +57,8 @@ typedef struct {
     double *norm_host;
     tile_shape tile;
     cudaGraphExec_t graph[HX_MAX_GRAPHS];
+    const void *last_dst; /* the field the last plain sweep wrote, and whether it took its layers */
+    int last_flip;        /* last to first (cu_sweep) */
 } cuda_state;
 
 static inline cuda_state *state(hx_backend *bk) { return (cuda_state *)bk->impl; }
@@ -86,6 +91,7 @@ struct sweep_launch {
     const struct sweep_args *a;
     int pair; /* 3D fp32, one row a thread: the march of two floats a thread (sweep3d_pair.cuh) */
     int pdl;  /* launch as a programmatic dependent of the stream's previous kernel */
+    int flip; /* take the layers last to first (sweep_tile) */
 };
 
 /* 1 where this GPU runs the kernels as compiled for sm_90 or later, with their grid_dep_wait: a

@@ -3,11 +3,11 @@
 #include "compute/cuda/sweep2d.cuh"
 
 template <typename T, int R, int ROWS, int PF>
-__global__ void __launch_bounds__(256) sweep2d(const T *__restrict__ src, T *__restrict__ dst, sweep_args a)
+__global__ void __launch_bounds__(256) sweep2d(const T *__restrict__ src, T *__restrict__ dst, sweep_args a, int flip)
 {
     grid_dep_wait();
     grid_dep_release();
-    sweep2d_body<T, R, ROWS, PF>(src, dst, a, blockIdx);
+    sweep2d_body<T, R, ROWS, PF>(src, dst, a, sweep_tile<false>(flip));
 }
 
 template <typename T, int R, int CHUNK> static void launch_chunk2d(const sweep_launch &l)
@@ -17,7 +17,7 @@ template <typename T, int R, int CHUNK> static void launch_chunk2d(const sweep_l
     dim3 grid((l.groups + block.x - 1) / block.x, ((b->hi[1] - b->lo[1]) + block.y * CHUNK - 1) / (block.y * CHUNK));
     constexpr int PF = sweep2d_prefetch<T, R>();
     launch_sweep_kernel(PF && l.prefetch ? sweep2d<T, R, CHUNK, PF> : sweep2d<T, R, CHUNK, 0>, grid, block, 0, l.st, l.pdl,
-                        (const T *)l.src, (T *)l.dst, *l.a);
+                        (const T *)l.src, (T *)l.dst, *l.a, l.flip);
 }
 
 typedef void (*launch_fn)(const sweep_launch &);

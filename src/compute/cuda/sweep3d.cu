@@ -14,36 +14,37 @@ template <typename T, int R> constexpr int sweep3d_min_blocks()
 
 template <typename T, int R, int ZCHUNK, int PF>
 __global__ void __launch_bounds__(256, PF ? sweep3d_min_blocks<T, R>() : 0) sweep3d(const T *__restrict__ src, T *__restrict__ dst, sweep_args a,
-                                                                                    march_grid g)
+                                                                                    march_grid g, int flip)
 {
     grid_dep_wait();
     grid_dep_release();
-    sweep3d_body<T, R, ZCHUNK, sweep3d_ahead<T, R>(PF > 0), PF>(src, dst, a, g, blockIdx);
+    sweep3d_body<T, R, ZCHUNK, sweep3d_ahead<T, R>(PF > 0), PF>(src, dst, a, g, sweep_tile<true>(flip));
 }
 
 template <int R>
-__global__ void __launch_bounds__(256) sweep3d_pair(const float *__restrict__ src, float *__restrict__ dst, sweep_args a, march_grid g, int chunk)
+__global__ void __launch_bounds__(256) sweep3d_pair(const float *__restrict__ src, float *__restrict__ dst, sweep_args a, march_grid g, int chunk,
+                                                   int flip)
 {
     grid_dep_wait();
     grid_dep_release();
-    sweep3d_pair_body<R>(src, dst, a, g, blockIdx, chunk);
+    sweep3d_pair_body<R>(src, dst, a, g, sweep_tile<true>(flip), chunk);
 }
 
 template <typename T, int R, int P>
-__global__ void __launch_bounds__(256) sweep3d_pipe(const T *__restrict__ src, T *__restrict__ dst, pipe_args pa)
+__global__ void __launch_bounds__(256) sweep3d_pipe(const T *__restrict__ src, T *__restrict__ dst, pipe_args pa, int flip)
 {
     extern __shared__ __align__(16) unsigned char smem_raw[];
     grid_dep_wait();
     grid_dep_release();
-    sweep3d_pipe_body<T, R, P>(src, dst, pa, blockIdx, reinterpret_cast<T *>(smem_raw));
+    sweep3d_pipe_body<T, R, P>(src, dst, pa, sweep_tile<true>(flip), reinterpret_cast<T *>(smem_raw));
 }
 
 template <typename T, int R, int ZCHUNK, int RY>
-__global__ void __launch_bounds__(256) sweep3d_rows(const T *__restrict__ src, T *__restrict__ dst, sweep_args a)
+__global__ void __launch_bounds__(256) sweep3d_rows(const T *__restrict__ src, T *__restrict__ dst, sweep_args a, int flip)
 {
     grid_dep_wait();
     grid_dep_release();
-    sweep3d_rows_body<T, R, ZCHUNK, RY>(src, dst, a, blockIdx);
+    sweep3d_rows_body<T, R, ZCHUNK, RY>(src, dst, a, sweep_tile<true>(flip));
 }
 
 typedef void (*launch_fn)(const sweep_launch &);
@@ -61,7 +62,7 @@ template <typename T, int R, int P> static void launch_pipe(const sweep_launch &
     dim3 block(32, by);
     /* the register launch's grid, one row per thread (tests/test_sweep3d_pipe_emu.cpp uses it too) */
     const dim3 grid = sweep3d_grid(groups, b->hi[1] - b->lo[1], b->hi[2] - b->lo[2], by, 1, chunk);
-    launch_sweep_kernel(sweep3d_pipe<T, R, P>, grid, block, smem, l.st, l.pdl, (const T *)l.src, (T *)l.dst, pa);
+    launch_sweep_kernel(sweep3d_pipe<T, R, P>, grid, block, smem, l.st, l.pdl, (const T *)l.src, (T *)l.dst, pa, l.flip);
 }
 
 template <typename T, int R, int CHUNK> static void launch_chunk3d(const sweep_launch &l)
@@ -72,7 +73,7 @@ template <typename T, int R, int CHUNK> static void launch_chunk3d(const sweep_l
     const dim3 grid = march_dim(g, rows, l.by, b->hi[2] - b->lo[2], CHUNK);
     constexpr int PF = sweep3d_prefetch<T, R>();
     launch_sweep_kernel(PF && l.prefetch ? sweep3d<T, R, CHUNK, PF> : sweep3d<T, R, CHUNK, 0>, grid, dim3(32, l.by), 0, l.st, l.pdl,
-                        (const T *)l.src, (T *)l.dst, *l.a, g);
+                        (const T *)l.src, (T *)l.dst, *l.a, g, l.flip);
 }
 
 template <int R> static void launch_pair3d(const sweep_launch &l)
@@ -81,14 +82,15 @@ template <int R> static void launch_pair3d(const sweep_launch &l)
     const int pairs = (b->hi[0] - l.a->xbase + 1) / 2, rows = b->hi[1] - b->lo[1];
     const march_grid g = march_grid_for(pairs, march_tail_column<R>());
     const dim3 grid = march_dim(g, rows, l.by, b->hi[2] - b->lo[2], l.chunk);
-    launch_sweep_kernel(sweep3d_pair<R>, grid, dim3(32, l.by), 0, l.st, l.pdl, (const float *)l.src, (float *)l.dst, *l.a, g, l.chunk);
+    launch_sweep_kernel(sweep3d_pair<R>, grid, dim3(32, l.by), 0, l.st, l.pdl, (const float *)l.src, (float *)l.dst, *l.a, g, l.chunk, l.flip);
 }
 
 template <typename T, int R, int CHUNK, int RY> static void launch_rows3d(const sweep_launch &l)
 {
     const hx_box *b = l.b;
     const dim3 grid = sweep3d_grid(l.groups, b->hi[1] - b->lo[1], b->hi[2] - b->lo[2], l.by, RY, CHUNK);
-    launch_sweep_kernel(sweep3d_rows<T, R, CHUNK, RY>, grid, dim3(32, l.by), 0, l.st, l.pdl, (const T *)l.src, (T *)l.dst, *l.a);
+    launch_sweep_kernel(sweep3d_rows<T, R, CHUNK, RY>, grid, dim3(32, l.by), 0, l.st, l.pdl, (const T *)l.src, (T *)l.dst, *l.a,
+                        l.flip);
 }
 
 /* [dtype: float, double][radius 1, 2][chunk 8, 16, 32, 64] */
