@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Session 33, call 7 (one H200): the final build, where only 2D sweeps and 3D floats of radius 1
+# Session 33, call 7, not run (device time spent): for the next session's first call, on two H200s
+# (nvidia-h200-x2; timings on GPU 0). The final build, where only 2D sweeps and 3D floats of radius 1
 # flip their layers: bit for bit (the flip forced for every stencil too), the plain 3D rows at four
-# sizes and the 2D rows at 4096^2 against HALOX_SWEEP_FLIP=0 and the PDL commit (pdl), 3 rounds; one-rank tests.
+# sizes and the 2D rows at 4096^2 against HALOX_SWEEP_FLIP=0 and the PDL commit (pdl: halox-pdl.gz,
+# a build of 81416af), 3 rounds; the one- and two-rank tests.
 set -u
 cd "$(dirname "$0")/.."
 DEVICE_NAME=s33g
@@ -22,5 +24,5 @@ for r in 1 2 3; do
 done >"$OUT/rows2d.txt"
 python3 scripts/side_by_side_medians.py "$OUT/rows2d.txt" pdl end | tee "$OUT/rows2d_medians.txt"
 t tests
-gpu_tests 250 gpu_np1 gpu_graph_np1
+gpu_tests 450 gpu_np1 gpu_graph_np1 gpu_np2 gpu_graph_np2
 t done
