@@ -115,20 +115,15 @@ __device__ __forceinline__ void prefetch_l2(const void *p)
 #endif
 }
 
-/* Programmatic dependent launch (compute capability 9.0 on; ops.h: launch_sweep_kernel). A sweep
- * launched as a dependent may have its blocks placed while the kernel before it drains; each
- * calls grid_dep_wait before touching memory, which returns once every earlier grid has ended and
- * its writes are visible, and then lets the next sweep be placed (grid_dep_release: the launch
- * waits for every block of this grid to say so or end). Both are no-ops for a plain launch. */
-__device__ __forceinline__ void grid_dep_wait()
+/* Programmatic dependent launch (compute capability 9.0 on; ops.h: launch_sweep_kernel). A kernel
+ * launched as a dependent may have its blocks placed while the kernel before it drains, so each
+ * calls grid_dep_enter first: it waits until every earlier grid has ended and its writes are
+ * visible, and only then lets the next kernel be placed (the launch waits for every block of this
+ * grid to say so or end). Both steps are no-ops for a plain launch. */
+__device__ __forceinline__ void grid_dep_enter()
 {
 #if !defined(HALOX_EMULATE) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
-__device__ __forceinline__ void grid_dep_release()
-{
-#if !defined(HALOX_EMULATE) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 #endif
 }

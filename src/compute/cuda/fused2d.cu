@@ -25,21 +25,20 @@ __global__ void __launch_bounds__(128, fused2d_min_blocks<T, R, L>()) sweep2d_fu
                                                                                     int rows)
 {
     extern __shared__ __align__(16) unsigned char fused2d_raw[];
-    grid_dep_wait();
-    grid_dep_release();
+    grid_dep_enter();
     sweep2d_fused_body<T, R, L, HX_LD_NC, fused2d_ring<T, R, L>()>(src, dst, a, (int)blockIdx.x, (int)(blockIdx.y * blockDim.y + threadIdx.y),
                                                                   ROWS ? ROWS : rows, reinterpret_cast<T *>(fused2d_raw),
                                                                   (int)(threadIdx.y * blockDim.x + threadIdx.x), (int)(blockDim.x * blockDim.y));
 }
 
 template <typename T, int R, int L, int ROWS>
-static void launch_fused_rows(const fused2d_launch &l, const T *src, T *dst, cudaStream_t st, int pdl)
+static void launch_fused_rows(const fused2d_launch &l, const T *src, T *dst, cudaStream_t st)
 {
-    launch_sweep_kernel(sweep2d_fused<T, R, L, ROWS>, l.grid, l.block, l.smem, st, pdl, src, dst, l.a, l.rows);
+    launch_sweep_kernel(sweep2d_fused<T, R, L, ROWS>, l.grid, l.block, l.smem, st, FUSED_PDL, src, dst, l.a, l.rows);
 }
 
 template <typename T, int R, int L>
-static void launch_fused(const hx_decomp *d, const hx_box *boxes, const void *vsrc, void *vdst, cudaStream_t st, int sms, int pdl)
+static void launch_fused(const hx_decomp *d, const hx_box *boxes, const void *vsrc, void *vdst, cudaStream_t st, int sms)
 {
     const T *src = (const T *)vsrc;
     T *dst = (T *)vdst;
@@ -50,18 +49,18 @@ static void launch_fused(const hx_decomp *d, const hx_box *boxes, const void *vs
         per_sm = 0;
     }
     const fused2d_launch l = fused2d_plan<T, R, L>(boxes, d->alloc, sms, 4L * per_sm * sms);
-    if (l.any_rows) return launch_fused_rows<T, R, L, 0>(l, src, dst, st, pdl);
+    if (l.any_rows) return launch_fused_rows<T, R, L, 0>(l, src, dst, st);
     if constexpr (fused2d_deep_rows<T>() == 256) /* doubles: the 256-row instances exist only there */
-        if (l.rows == 256) return launch_fused_rows<T, R, L, 256>(l, src, dst, st, pdl);
-    if (l.rows == 128) launch_fused_rows<T, R, L, 128>(l, src, dst, st, pdl);
-    else if (l.rows == 64) launch_fused_rows<T, R, L, 64>(l, src, dst, st, pdl);
-    else if (l.rows == 32) launch_fused_rows<T, R, L, 32>(l, src, dst, st, pdl);
-    else launch_fused_rows<T, R, L, 16>(l, src, dst, st, pdl);
+        if (l.rows == 256) return launch_fused_rows<T, R, L, 256>(l, src, dst, st);
+    if (l.rows == 128) launch_fused_rows<T, R, L, 128>(l, src, dst, st);
+    else if (l.rows == 64) launch_fused_rows<T, R, L, 64>(l, src, dst, st);
+    else if (l.rows == 32) launch_fused_rows<T, R, L, 32>(l, src, dst, st);
+    else launch_fused_rows<T, R, L, 16>(l, src, dst, st);
 }
 
 static_assert(HX_FUSE_MAX == 8, "fused_table holds levels x radius <= 8");
 
-typedef void (*fused_fn)(const hx_decomp *, const hx_box *, const void *, void *, cudaStream_t, int, int);
+typedef void (*fused_fn)(const hx_decomp *, const hx_box *, const void *, void *, cudaStream_t, int);
 
 /* [dtype: float, double][radius 1, 2][levels 2 .. 8]: levels x radius <= HX_FUSE_MAX (8) */
 #define R1(T) {launch_fused<T, 1, 2>, launch_fused<T, 1, 3>, launch_fused<T, 1, 4>, launch_fused<T, 1, 5>, \
@@ -88,7 +87,7 @@ int cu_sweep_fused(hx_backend *bk, int stream, int levels, const hx_box *boxes, 
     }
     if (hx_box_cells(&boxes[levels - 1]) == 0) return 0;
     if (cu_off_vector(bk, src, dst, "fused 2D pass")) return -1;
-    fn(d, boxes, src, dst, state(bk)->stream[stream], state(bk)->tile.sms, FUSED_PDL);
+    fn(d, boxes, src, dst, state(bk)->stream[stream], state(bk)->tile.sms);
     CU_LAUNCHED(bk);
     return 0;
 }

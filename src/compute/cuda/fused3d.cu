@@ -7,8 +7,7 @@ template <typename T, int R, int L, int BY, int P, int RY, int S>
 __global__ void __launch_bounds__(S * BY / RY, L == 1 && R == 1 ? 2 : 1) sweep3d_fused(const T *__restrict__ src, T *__restrict__ dst, fused3d_args a)
 {
     extern __shared__ __align__(16) unsigned char fused3d_raw[];
-    grid_dep_wait();
-    grid_dep_release();
+    grid_dep_enter();
     sweep3d_fused_body<T, R, L, BY, P, RY, S>(src, dst, a, blockIdx, reinterpret_cast<T *>(fused3d_raw), (int)threadIdx.x, (int)threadIdx.y);
 }
 
@@ -74,10 +73,10 @@ static int fused3d_refused(hx_backend *bk, int dslot, int r, int levels)
     return -1;
 }
 
-template <typename T, int R, int L, int S> static void launch_one(const fused3d_launch &l, const void *src, void *dst, cudaStream_t st, int pdl)
+template <typename T, int R, int L, int S> static void launch_one(const fused3d_launch &l, const void *src, void *dst, cudaStream_t st)
 {
     typedef fused3d_tile<T, R, L, S> C;
-    launch_sweep_kernel(sweep3d_fused<T, R, L, C::BY, C::P, C::RY, S>, l.grid, l.block, l.smem, st, pdl, (const T *)src, (T *)dst, l.a);
+    launch_sweep_kernel(sweep3d_fused<T, R, L, C::BY, C::P, C::RY, S>, l.grid, l.block, l.smem, st, FUSED_PDL, (const T *)src, (T *)dst, l.a);
 }
 
 /* A pass of L sweeps: the wide tile's plan, or the narrow one's where fused3d_pick_lanes takes it
@@ -91,10 +90,10 @@ static void launch_fused3d(const hx_decomp *d, const hx_box *boxes, const void *
     if constexpr (sizeof(T) == 4 && L > 1) {
         if (occ[1] >= 1) {
             const fused3d_launch narrow = fused3d_plan<T, R, L, 16>(boxes, d->alloc, (long)sms * occ[1], t->zsplit3);
-            if (fused3d_pick_lanes<T>(narrow.cost, wide.cost, t->lanes3) == 16) return launch_one<T, R, L, 16>(narrow, src, dst, st, FUSED_PDL);
+            if (fused3d_pick_lanes<T>(narrow.cost, wide.cost, t->lanes3) == 16) return launch_one<T, R, L, 16>(narrow, src, dst, st);
         }
     }
-    launch_one<T, R, L, 32>(wide, src, dst, st, FUSED_PDL);
+    launch_one<T, R, L, 32>(wide, src, dst, st);
 }
 
 static_assert(HX_FUSE_MAX_3D == 4, "fused3d_table holds levels x radius <= 4");

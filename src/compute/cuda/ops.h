@@ -94,7 +94,7 @@ struct sweep_launch {
     int flip; /* take the layers last to first (sweep_tile) */
 };
 
-/* 1 where this GPU runs the kernels as compiled for sm_90 or later, with their grid_dep_wait: a
+/* 1 where this GPU runs the kernels as compiled for sm_90 or later, with their grid_dep_enter: a
  * kernel built from older PTX has none and must not be launched as a dependent (sweep3d.cu) */
 int cu_pdl_compiled(void);
 
@@ -106,7 +106,7 @@ enum { FUSED_PDL = 0 };
 
 /* A sweep kernel's launch, as a programmatic dependent where pdl is set: its blocks may be placed
  * while the stream's previous kernel drains, so the launch gap between back-to-back sweeps
- * shrinks; the kernel's grid_dep_wait (common.cuh) keeps it from reading or writing early. An
+ * shrinks; the kernel's grid_dep_enter (common.cuh) keeps it from reading or writing early. An
  * error is left for CU_LAUNCHED. */
 template <typename... P, typename... A>
 static inline void launch_sweep_kernel(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem, cudaStream_t st, int pdl,

@@ -5,8 +5,7 @@
 template <typename T, bool TO_BUF>
 __global__ void move_phase(T *__restrict__ field, T *__restrict__ buf, dev_phase ph, long sy, long sz)
 {
-    grid_dep_wait();
-    grid_dep_release();
+    grid_dep_enter();
     move_phase_body<T, TO_BUF>(field, buf, ph, sy, sz, blockIdx.y, blockIdx.x, gridDim.x);
 }
 

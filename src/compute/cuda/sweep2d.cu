@@ -5,8 +5,7 @@
 template <typename T, int R, int ROWS, int PF>
 __global__ void __launch_bounds__(256) sweep2d(const T *__restrict__ src, T *__restrict__ dst, sweep_args a, int flip)
 {
-    grid_dep_wait();
-    grid_dep_release();
+    grid_dep_enter();
     sweep2d_body<T, R, ROWS, PF>(src, dst, a, sweep_tile<false>(flip));
 }
 

@@ -16,8 +16,7 @@ template <typename T, int R, int ZCHUNK, int PF>
 __global__ void __launch_bounds__(256, PF ? sweep3d_min_blocks<T, R>() : 0) sweep3d(const T *__restrict__ src, T *__restrict__ dst, sweep_args a,
                                                                                     march_grid g, int flip)
 {
-    grid_dep_wait();
-    grid_dep_release();
+    grid_dep_enter();
     sweep3d_body<T, R, ZCHUNK, sweep3d_ahead<T, R>(PF > 0), PF>(src, dst, a, g, sweep_tile<true>(flip));
 }
 
@@ -25,8 +24,7 @@ template <int R>
 __global__ void __launch_bounds__(256) sweep3d_pair(const float *__restrict__ src, float *__restrict__ dst, sweep_args a, march_grid g, int chunk,
                                                    int flip)
 {
-    grid_dep_wait();
-    grid_dep_release();
+    grid_dep_enter();
     sweep3d_pair_body<R>(src, dst, a, g, sweep_tile<true>(flip), chunk);
 }
 
@@ -34,16 +32,14 @@ template <typename T, int R, int P>
 __global__ void __launch_bounds__(256) sweep3d_pipe(const T *__restrict__ src, T *__restrict__ dst, pipe_args pa, int flip)
 {
     extern __shared__ __align__(16) unsigned char smem_raw[];
-    grid_dep_wait();
-    grid_dep_release();
+    grid_dep_enter();
     sweep3d_pipe_body<T, R, P>(src, dst, pa, sweep_tile<true>(flip), reinterpret_cast<T *>(smem_raw));
 }
 
 template <typename T, int R, int ZCHUNK, int RY>
 __global__ void __launch_bounds__(256) sweep3d_rows(const T *__restrict__ src, T *__restrict__ dst, sweep_args a, int flip)
 {
-    grid_dep_wait();
-    grid_dep_release();
+    grid_dep_enter();
     sweep3d_rows_body<T, R, ZCHUNK, RY>(src, dst, a, sweep_tile<true>(flip));
 }
 
