@@ -22,11 +22,12 @@ want() { [ -z "${STAGES:-}" ] || [[ " $STAGES " == *" $1 "* ]]; }
 bundle_on_exit() {
     trap '(cd "$OUT" && tar czf "/tmp/$DEVICE_NAME.tgz" . && find . -mindepth 1 -delete && mv "/tmp/$DEVICE_NAME.tgz" .)' EXIT
 }
-# unpack_variants: the tuning builds carried compressed ($B/halox-NAME.gz, to fit the carry limit)
+# unpack_variants: the tuning builds carried compressed ($B/halox-NAME.gz, and halox.gz itself where the
+# carry needs it: to fit the carry limit)
 # unpacked beside them as runnable $B/halox-NAME
 unpack_variants() {
     local f
-    for f in "$B"/halox-*.gz; do
+    for f in "$B"/halox.gz "$B"/halox-*.gz; do
         [ -e "$f" ] || continue
         gunzip -kf "$f" && chmod +x "${f%.gz}"
     done
@@ -90,6 +91,18 @@ verify3d() {
     echo "$label np1 rc=$? runs $(($(wc -l <"$OUT/verify_$label.csv") - 1)), verified: $(cut -d, -f50 "$OUT/verify_$label.csv" | sort | uniq -c | xargs)"
     grep -h "error" "$OUT/verify_$label.err" | head -3
 }
+# verify2d LABEL BINARY [VAR=value...]: the same for the plain 2D sweeps (jacobi5 and star9, 67x45 and
+# 300x130: 32 runs)
+verify2d() {
+    local label=$1 bin
+    bin=$(bin_of "x:$2")
+    shift 2
+    env "$@" timeout 100 "$bin" run --backend cuda --stencil jacobi5,star9 --dtype float,double --boundary periodic,fixed \
+        --iters 6 --repeat 1 --verify --format csv --quiet --size 67x45,300x130 --depth 1,3 \
+        >"$OUT/verify2d_$label.csv" 2>"$OUT/verify2d_$label.err"
+    echo "$label 2d np1 rc=$? runs $(($(wc -l <"$OUT/verify2d_$label.csv") - 1)), verified: $(cut -d, -f50 "$OUT/verify2d_$label.csv" | sort | uniq -c | xargs)"
+    grep -h "error" "$OUT/verify2d_$label.err" | head -3
+}
 # roof_env ENTRIES SIZES ROUNDS NAME: `halox roofline`'s plain 3D rows for entries "label:binary:VAR=v[,VAR=v...]"
 # (or VAR=v[+VAR=v...] where a value holds commas)
 # (third field "-": no environment) at each 3D size, alternated over ROUNDS rounds, into $OUT/NAME.txt
@@ -107,6 +120,24 @@ roof_env() {
                     --no-fused --repeat 7 2>&1 |
                     awk -v b="$label" -v r="$r" '/^(jacobi7|star13)/ { print b, r, $0 } /rror/ { print b, r, "ERROR", $0 }'
             done
+        done
+    done >"$file"
+    grep ERROR "$file" | head -3
+    python3 scripts/side_by_side_medians.py "$file" $(for e in $entries; do cut -d: -f1 <<<"$e"; done) | tee "${file%.txt}_medians.txt"
+}
+# roof_args ENTRIES "ROOFLINE OPTIONS" ROUNDS NAME: `halox roofline` for entries
+# "label:binary:VAR=v[+VAR=v...]:OPTION[+OPTION...]" ("-": none), alternated over ROUNDS rounds, with
+# those options and then each entry's own; every stencil row (plain, fused, latency-bound) into
+# $OUT/NAME.txt (label, round, row); prints each case's medians side by side
+roof_args() {
+    local entries=$1 opts=$2 rounds=$3 file=$OUT/$4.txt r e label b envs args
+    for r in $(seq "$rounds"); do
+        for e in $entries; do
+            IFS=: read -r label b envs args <<<"$e"
+            [ "$envs" = - ] && envs=
+            [ "${args:--}" = - ] && args=
+            env ${envs//+/ } timeout 120 "$(bin_of "x:$b")" roofline --backend cuda $opts ${args//+/ } 2>&1 |
+                awk -v b="$label" -v r="$r" '/^(jacobi5|jacobi7|star9|star13) / { print b, r, $0 } /rror/ { print b, r, "ERROR", $0 }'
         done
     done >"$file"
     grep ERROR "$file" | head -3

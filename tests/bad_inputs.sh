@@ -101,6 +101,7 @@ expect 1 2 "did you mean --device?" -- roofline --devices 0
 expect 1 2 "bad --size2d"         -- roofline --size2d 4
 expect 1 2 "bad --size3d .16x16.: give N (N^3 cells) or NXxNYxNZ" -- roofline --size3d 16x16
 expect 1 2 "bad --size3d"         -- roofline --size3d 16x4x16
+expect 1 2 "the cpu backend has no graphs" -- roofline --backend cpu --graph
 # a bad value anywhere in a sweep stops the job before its first run: nothing on stdout
 n=$((n + 1))
 MPIRUN 2 "$HALOX" run --size 32x32 --iters 2 --depth 1,0 --format csv >"$tmp/out" 2>"$tmp/err"

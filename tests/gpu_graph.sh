@@ -37,9 +37,17 @@ for tr in $transports; do
     run_case --transport "$tr" --fuse 4 --graph --size 160x150 --depth 6 --iters 18 --pattern direct --dtype float
     run_case --transport "$tr" --fuse 2 --graph --size 100x90 --stencil star9 --depth 3 --iters 9 --boundary fixed --overlap=on
 done
-# 3D sweep variants: register kernel (PIPE 0; one row per thread, or ROWS3 = 2, 4) and 1..3 planes
-# copied ahead, small and odd tiles
-for tile in 4,8,8,16,0 4,8,4,8,1 4,8,8,32,3 4,8,2,8,2 4,8,8,16,0,2 4,8,4,8,0,4 4,8,3,32,0,2; do
+# 2D marches of 2 and 4 rows (the rule takes 4 where a grid has few blocks), forced at every size
+for tile in 4,2,8,8 2,4,8,8; do
+    export HALOX_TILE=$tile
+    run_case --size 301x257 --depth 3 --iters 7 --pattern direct --dtype float --boundary fixed
+    run_case --size 200x96 --stencil star9 --depth 2 --iters 5 --pattern staged --dtype double
+    run_case --size 131x67 --stencil star9 --depth 1 --iters 5 --pattern direct --dtype float
+done
+unset HALOX_TILE
+# 3D sweep variants: register kernel (PIPE 0; one row per thread, or ROWS3 = 2, 4; marches of 4 to
+# 32 planes) and 1..3 planes copied ahead, small and odd tiles
+for tile in 4,8,8,16,0 4,8,4,8,1 4,8,8,32,3 4,8,2,8,2 4,8,8,16,0,2 4,8,4,8,0,4 4,8,3,32,0,2 4,8,8,4,0 4,8,4,4,0,2 4,8,8,4,2; do
     export HALOX_TILE=$tile
     run_case --size 131x67x45 --stencil star13 --depth 2 --iters 5 --pattern direct --dtype float
     run_case --size 70x41x39 --depth 3 --iters 7 --pattern staged --dtype double --boundary fixed

@@ -49,6 +49,11 @@ for knob in HALOX_SWEEP_PAIR HALOX_PDL HALOX_SWEEP_FLIP; do
         echo "FAIL: $knob=2 was not refused as it should be"; tail -3 <<<"$out"; fail=$((fail + 1))
     fi
 done
+# a march with no kernel (3D 2-plane marches; 2D has them) is refused in one line
+out=$(HALOX_TILE=4,8,8,2 "$HALOX" run --backend cuda --size 32x32x32 --iters 4 2>&1)
+if [ $? -eq 0 ] || ! grep -q "HALOX_TILE='4,8,8,2': give" <<<"$out"; then
+    echo "FAIL: HALOX_TILE=4,8,8,2 was not refused as it should be"; tail -3 <<<"$out"; fail=$((fail + 1))
+fi
 # halox mg's kernels, --overlap's shell slabs (k_gsrb_boxes) included: 64^3 on 2 ranks splits level 0
 out=$(timeout 600 "$MPIEXEC" -np 2 "$CS" --tool memcheck --error-exitcode 9 "$HALOX" mg --backend cuda --transport mpi \
     --size 64 --coarse 4 --bottom smooth --repeat 1 --overlap 2>&1)

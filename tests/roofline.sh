@@ -1,31 +1,47 @@
 #!/usr/bin/env bash
-# halox roofline on the CPU backend, one rank: exit 0, the copy line, one row per stencil and dtype
-# (8) with the grids as given (2D N^2; 3D N^3 or NXxNYxNZ) and positive figures, the note that the
-# cpu backend has no fused passes, and the latency-bound rows from --small down to 128. What the
-# figures are worth is for benchmarks, not tests. Usage: roofline.sh HALOX MPIEXEC
+# halox roofline on one rank: exit 0, the copy line, one row per stencil and dtype (8) with the grids
+# as given (2D N^2; 3D N^3 or NXxNYxNZ) and positive figures in every column (time, cells/s, GB/s, of
+# copy, own copy), the latency-bound rows from --small down to 128, and on the cpu backend the note
+# that it has no fused passes. BACKEND cuda (the GPU suite) also checks the fused-pass table and runs
+# everything again with --graph. What the figures are worth is for benchmarks, not tests.
+# Usage: roofline.sh HALOX MPIEXEC [BACKEND]
 set -u
-HALOX=$1 MPIEXEC=$2
+HALOX=$1 MPIEXEC=$2 BACKEND=${3:-cpu}
+N2=64
+[ "$BACKEND" = cuda ] && N2=512 # room for the deepest fused 2D pass's ghost cells, apart from the --small rows
 . "$(dirname "$0")/mpi_env.sh"
+[ "$BACKEND" = cuda ] && . "$(dirname "$0")/gpu_common.sh"
 fail=0
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
-check() { # ARGS3D LABEL3D
-    local out rc
-    out=$(MPIRUN 1 "$HALOX" roofline --backend cpu --size2d 64 --size3d "$1" --small 256 --repeat 3 --batch 4 2>&1)
+check() { # ARGS3D LABEL3D [EXTRA...]
+    local a3=$1 l3=$2 out rc
+    shift 2
+    local what="--size3d $a3${*:+ $*}"
+    out=$(MPIRUN 1 "$HALOX" roofline --backend "$BACKEND" --size2d "$N2" --size3d "$a3" --small 256 --repeat 3 --batch 4 "$@" 2>&1)
     rc=$?
-    [ $rc -eq 0 ] || { bad "--size3d $1: exit $rc: $(echo "$out" | tail -2)"; return; }
-    grep -q '^halox roofline on the cpu: copy of .* GB/s' <<<"$out" || bad "--size3d $1: no copy line"
+    [ $rc -eq 0 ] || { bad "$what: exit $rc: $(echo "$out" | tail -2)"; return; }
+    grep -Eq "^halox roofline on (the )?$BACKEND.*: copy of .* GB/s" <<<"$out" || bad "$what: no copy line"
     local rows
-    rows=$(awk -v l3="$2" '
-        $1 ~ /^(jacobi5|star9)$/ && $3 == "64^2" && $4 > 0 && $5 > 0 { n++ }
-        $1 ~ /^(jacobi7|star13)$/ && $3 == l3 && $4 > 0 && $5 > 0 { n++ }
-        $1 == "jacobi5" && $2 == "float" && ($3 == "256^2" || $3 == "128^2") && $4 > 0 && $5 > 0 { n++ }
+    rows=$(awk -v l2="$N2^2" -v l3="$l3" '
+        function pos() { return $4 > 0 && $5 > 0 && $6 > 0 && $7 + 0 > 0 && $7 ~ /%$/ && $8 + 0 > 0 && $8 ~ /%$/ }
+        $1 ~ /^(jacobi5|star9)$/ && $3 == l2 && pos() { n++ }
+        $1 ~ /^(jacobi7|star13)$/ && $3 == l3 && pos() { n++ }
+        $1 == "jacobi5" && $2 == "float" && ($3 == "256^2" || $3 == "128^2") && pos() { n++ }
         END { print n + 0 }' <<<"$out")
-    [ "$rows" -eq 10 ] || bad "--size3d $1: $rows rows with the grids 64^2 / $2 and positive figures, want 10 (8 + 2 small)"
-    grep -q '^(fused passes: the cpu backend has none)' <<<"$out" || bad "--size3d $1: no fused-pass note"
-    grep -q '^jacobi5  *float  *128^2 ' <<<"$out" || bad "--size3d $1: no 128^2 latency row"
-    [ $fail -eq 0 ] && echo "  --size3d $1: 10 rows, $2"
+    [ "$rows" -eq 10 ] || bad "$what: $rows rows with the grids $N2^2 / $l3 and positive figures, want 10 (8 + 2 small)"
+    if [ "$BACKEND" = cpu ]; then
+        grep -q '^(fused passes: the cpu backend has none)' <<<"$out" || bad "$what: no fused-pass note"
+    else
+        # every fused pass N >= 1 of the 2D float jacobi5 row: a positive multiple of the copy
+        local fused
+        fused=$(awk -v l2="$N2^2" '$1 == "jacobi5" && $2 == "float" && $3 == l2 && NF >= 8 && $4 ~ /^[0-9]+$/ && $5 > 0 && $8 ~ /x$/ && $8 + 0 > 0 { n++ }
+                     END { print n + 0 }' <<<"$out")
+        [ "$fused" -ge 2 ] || bad "$what: $fused fused jacobi5 float rows, want 2 or more"
+    fi
+    [ $fail -eq 0 ] && echo "  $what: 10 rows, $l3"
 }
 check 24 "24^3"
 check 16x24x32 "16x24x32"
-echo "roofline: $fail failed"
+[ "$BACKEND" = cuda ] && check 32 "32^3" --graph
+echo "roofline ($BACKEND): $fail failed"
 [ $fail -eq 0 ]

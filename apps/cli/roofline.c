@@ -1,6 +1,7 @@
 /* `halox roofline`: one device, no communication. Measures the device-to-device copy bandwidth
  * and each stencil's sweep rate in the same run, and prints their ratio: how close a sweep comes
- * to the memory-bandwidth floor (one read and one write per cell). Then each fused pass (--fuse N,
+ * to the memory-bandwidth floor (one read and one write per cell), and its ratio to a copy of its
+ * own field (the floor at that size: small fields copy faster from L2, or slower for launch cost). Then each fused pass (--fuse N,
  * where the backend has them): N sweeps per pass over memory, reported as an effective bandwidth
  * (owned cells x N per second x the bytes of one sweep) and its multiple of the copy bandwidth.
  * On a GPU each row is also marked when its SM clock (NVML, clock_watch.h) ran below 90% of the
@@ -43,23 +44,39 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-/* Seconds per call of op (sweep or copy), median over `repeat` batches of `batch` calls. */
+/* Seconds per call of op (sweep or copy), median over `repeat` batches of `batch` calls. With
+ * `graph`, the batch is captured once into a CUDA graph and each timed batch is one replay of it, as
+ * `halox run --graph` issues a cycle: the device's rate without the host's cost of each launch.
+ * Copies are never captured: a graph's copy node of 512 MiB ran at 66% of the stream's copy bandwidth
+ * (session 34, one H200), so it would be no floor. */
 typedef int (*timed_op)(hx_backend *bk, void *ctx, int i);
 
-static int time_op(hx_backend *bk, timed_op op, void *ctx, int batch, int repeat, double *out)
+static int issue_batch(hx_backend *bk, timed_op op, void *ctx, int batch)
 {
+    for (int i = 0; i < batch; i++)
+        if (op(bk, ctx, i)) return -1;
+    return 0;
+}
+
+static int time_op(hx_backend *bk, timed_op op, void *ctx, int batch, int repeat, int graph, double *out)
+{
+    if (graph) {
+        if (bk->ops->capture_begin(bk, HX_STREAM_MAIN)) return -1;
+        const int failed = issue_batch(bk, op, ctx, batch);
+        if (bk->ops->capture_end(bk, HX_STREAM_MAIN, 0) || failed) return -1; /* ends the capture either way */
+    }
     double *t = malloc(sizeof(double) * (size_t)repeat);
     if (!t) return -1;
-    for (int i = 0; i < batch; i++) /* warm-up */
-        if (op(bk, ctx, i)) return free(t), -1;
-    for (int r = 0; r < repeat; r++) {
-        if (bk->ops->record(bk, HX_STREAM_MAIN, 0)) return free(t), -1;
-        for (int i = 0; i < batch; i++)
-            if (op(bk, ctx, i)) return free(t), -1;
+    /* warm-up, then the timed batches */
+    for (int r = -1; r < repeat; r++) {
+        if (r >= 0 && bk->ops->record(bk, HX_STREAM_MAIN, 0)) return free(t), -1;
+        if (graph ? bk->ops->graph_launch(bk, HX_STREAM_MAIN, 0) : issue_batch(bk, op, ctx, batch)) return free(t), -1;
+        if (r < 0) continue;
         if (bk->ops->record(bk, HX_STREAM_MAIN, 1) || bk->ops->elapsed(bk, 0, 1, &t[r])) return free(t), -1;
         clock_watch_sample(&watch); /* the batch just ended: the clock it ran at */
         t[r] /= batch;
     }
+    if (graph) bk->ops->drop_graphs(bk);
     *out = median(t, repeat);
     free(t);
     return 0;
@@ -102,6 +119,7 @@ typedef struct {
     int repeat, batch;
     int device_set;     /* --device given */
     int fused;          /* time the fused passes too */
+    int graph;          /* each timed batch one replay of a captured graph */
 } roofline_opts;
 
 /* One row: a plain sweep (levels 0: the sweep table), or a pass of `levels` fused sweeps (1 is the
@@ -135,11 +153,12 @@ static int run_one(const roofline_opts *o, hx_stencil_id st, hx_dtype dt, const 
     c.box = hx_owned_box(&d);
     c.levels = levels > 1 ? levels : 1;
     for (int j = 0; j < c.levels && j < HX_FUSE_MAX; j++) c.boxes[j] = hx_sweep_box(&d, (c.levels - 1 - j) * info->radius);
-    double t = 0;
+    double t = 0, t_copy = 0; /* t_copy: a copy of one of these fields, ghost cells and all (plain rows) */
     int rc = -1;
     clock_watch_start(&watch);
     if (c.a && c.b && bk.ops->init_field(&bk, c.a, 1) == 0 && bk.ops->init_field(&bk, c.b, 2) == 0 &&
-        time_op(&bk, c.levels > 1 ? fused_op : sweep_op, &c, o->batch, o->repeat, &t) == 0) {
+        time_op(&bk, c.levels > 1 ? fused_op : sweep_op, &c, o->batch, o->repeat, o->graph, &t) == 0 &&
+        (levels > 0 || time_op(&bk, copy_op, &c, o->batch, o->repeat, 0, &t_copy) == 0)) {
         /* useful updates only: the owned cells, once per sweep (a pass also recomputes a halo) */
         double cells = (double)hx_box_cells(&c.box) * c.levels, bw = 2.0 * cells * (double)bk.elem / t;
         char size[40];
@@ -149,6 +168,7 @@ static int run_one(const roofline_opts *o, hx_stencil_id st, hx_dtype dt, const 
         if (levels == 0) {
             fprintf(out, "%-8s %-7s %-8s %10.2f %12.3e %10.1f", info->name, hx_dtype_name(dt), size, 1e6 * t, cells / t, bw / 1e9);
             if (copy_bw > 0) fprintf(out, " %9.1f%%", 100.0 * bw / copy_bw);
+            if (t_copy > 0) fprintf(out, " %9.1f%%", 100.0 * bw / (2.0 * (double)c.bytes / t_copy));
         } else {
             fprintf(out, "%-8s %-7s %-8s %3d %10.2f %12.3e %10.1f", info->name, hx_dtype_name(dt), size, levels, 1e6 * t, cells / t,
                     bw / 1e9);
@@ -184,7 +204,7 @@ static double copy_bandwidth(const roofline_opts *o, size_t bytes)
     c.bytes = bytes;
     double t = -1;
     clock_watch_start(&watch);
-    if (!c.a || !c.b || time_op(&bk, copy_op, &c, o->batch, o->repeat, &t)) {
+    if (!c.a || !c.b || time_op(&bk, copy_op, &c, o->batch, o->repeat, 0, &t)) {
         fprintf(stderr, "halox: error: copy benchmark failed: %s\n", bk.err);
         t = -1;
     }
@@ -244,6 +264,10 @@ static const hx_option roofline_options[] = {
      .help = "also time each fused pass (--fuse N: 2D N x radius <= 8, 3D <= 4) at the same sizes, as an effective "
              "bandwidth (owned cells x N per second x the bytes of one sweep) and its multiple of the copy bandwidth "
              "(backends with fused passes: cuda)", F(fused)},
+    {.name = "graph", .type = HX_OPT_FLAG, .def = "off",
+     .help = "capture each batch of sweeps into a CUDA graph once and time its replays, as halox run --graph issues a "
+             "cycle: the device's rate without the host's cost of each launch (cuda backend; copies are issued as without)",
+     F(graph)},
 };
 #undef F
 
@@ -263,8 +287,9 @@ static int measure(const roofline_opts *o, size_t bytes)
     if (bw <= 0) return HX_ERR_RUNTIME;
     if (o->backend == HX_BACKEND_CUDA) printf("halox roofline on cuda GPU %d", o->device);
     else printf("halox roofline on the cpu");
-    printf(": copy of %.0f MiB buffers: %.1f GB/s (bytes read + written), median of %d x %d",
-           (double)bytes / (1 << 20), bw / 1e9, o->repeat, o->batch);
+    printf(": copy of %.0f MiB buffers: %.1f GB/s (bytes read + written), median of %d x %d%s",
+           (double)bytes / (1 << 20), bw / 1e9, o->repeat, o->batch,
+           o->graph ? "; each batch of sweeps one graph replay" : "");
     print_clock(stdout);
     printf("\n");
     if (o->backend == HX_BACKEND_CUDA && watch.lib)
@@ -273,7 +298,11 @@ static int measure(const roofline_opts *o, size_t bytes)
     else if (o->backend == HX_BACKEND_CUDA)
         printf("SM clock: not read (%s)\n", watch.why);
     printf("\n");
-    printf("%-8s %-7s %-8s %10s %12s %10s %10s\n", "stencil", "dtype", "size", "us/sweep", "cells/s", "GB/s", "of copy");
+    printf("of copy: the sweep's GB/s (owned cells, one read and one write each) over the copy above; own copy: over a\n"
+           "copy of one of the sweep's own fields, ghost cells and all, timed the same way after it (a field the L2\n"
+           "cache holds, or one with few blocks to a wave, copies below the large-buffer rate too)\n\n");
+    printf("%-8s %-7s %-8s %10s %12s %10s %10s %10s\n", "stencil", "dtype", "size", "us/sweep", "cells/s", "GB/s", "of copy",
+           "own copy");
     for (int dt = 0; dt < 2; dt++)
         for (int st = 0; st < HX_NUM_STENCILS; st++) {
             const int n2[3] = {o->n2d, o->n2d, 1};
@@ -329,6 +358,11 @@ int hx_roofline_main(int argc, char **argv)
         fprintf(stderr, "halox: error: --device %d: this roofline runs on the cpu (%s): use --backend cuda on a "
                         "machine with a GPU, or leave --device out\n", o.device,
                 hx_cuda_device_count() > 0 ? "--backend cpu" : "no CUDA GPU is visible");
+        return HX_ERR_INPUT;
+    }
+    if (o.backend == HX_BACKEND_CPU && o.graph) {
+        fprintf(stderr, "halox: error: --graph: the cpu backend has no graphs: use --backend cuda on a machine with a GPU, "
+                        "or leave --graph out\n");
         return HX_ERR_INPUT;
     }
     if (o.backend == HX_BACKEND_CUDA && o.device >= hx_cuda_device_count()) {

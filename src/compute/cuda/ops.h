@@ -85,7 +85,7 @@ struct sweep_launch {
     cudaStream_t st;
     int by;     /* threads per block in y */
     int groups; /* vectors across the box in x */
-    int chunk;  /* rows (2D) or planes (3D) per march: 8, 16, 32 or 64 */
+    int chunk;  /* rows (2D: 2 to 64) or planes (3D: 4 to 64; the pair and pipelined marches: any) per march */
     int prefetch; /* 1: the kernel that prefetches rows or planes ahead into L2 (sweep2d_prefetch,
                      sweep3d_prefetch), for fields that L2 does not hold */
     const struct sweep_args *a;
@@ -126,7 +126,11 @@ static inline void launch_sweep_kernel(void (*kernel)(P...), dim3 grid, dim3 blo
 }
 
 /* Index of a march length in the kernel dispatch tables (-1: no kernel for it). */
-static inline int chunk_slot(int chunk) { return chunk == 8 ? 0 : chunk == 16 ? 1 : chunk == 32 ? 2 : chunk == 64 ? 3 : -1; }
+/* the march lengths with kernels: 2 (2D only), 4, 8, 16, 32, 64 */
+static inline int chunk_slot(int chunk)
+{
+    return chunk == 2 ? 0 : chunk == 4 ? 1 : chunk == 8 ? 2 : chunk == 16 ? 3 : chunk == 32 ? 4 : chunk == 64 ? 5 : -1;
+}
 /* -1 (and nothing launched) when no kernel is built for this dtype, radius, chunk or pipeline depth */
 int cu_launch_sweep2d(const sweep_launch &l, int dslot, int radius);
 int cu_launch_sweep3d(const sweep_launch &l, int dslot, int radius, int rows);

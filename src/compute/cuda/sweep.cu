@@ -51,7 +51,7 @@ int cu_tile_shape(tile_shape *t, char *err, size_t errlen)
         env_switch("HALOX_PDL", "plain sweeps and halo packing launched as programmatic dependents on sm_90 and up",
                    &t->pdl, err, errlen) ||
         env_switch("HALOX_SWEEP_FLIP", "2D and 3D fp32 radius-1 sweeps of what the last one wrote take their layers in the "
-                   "other order", &t->flip, err, errlen))
+                   "other order where the fields overflow L2", &t->flip, err, errlen))
         return -1;
     const char *z = getenv("HALOX_FUSED3D_ZSPLIT");
     if (z && *z) {
@@ -74,9 +74,9 @@ int cu_tile_shape(tile_shape *t, char *err, size_t errlen)
     if (!e) return 0;
     tile_shape u = *t;
     if (parse_tile(e, &u) || u.by2 < 1 || u.by2 > 8 || u.by3 < 1 || u.by3 > 8 || chunk_slot(u.chunk2) < 0 ||
-        chunk_slot(u.chunk3) < 0 || u.pipe < -1 || u.pipe > 4 || (u.rows3 != 1 && u.rows3 != 2 && u.rows3 != 4)) {
-        snprintf(err, errlen, "HALOX_TILE='%s': give BY2,CHUNK2,BY3,CHUNK3[,PIPE[,ROWS3]] with BY in 1..8, CHUNK 8, 16, 32 "
-                 "or 64, PIPE -1 (by stencil), 0..3 or 4 (shared tile), ROWS3 1, 2 or 4", e);
+        chunk_slot(u.chunk3) < 0 || u.chunk3 == 2 || u.pipe < -1 || u.pipe > 4 || (u.rows3 != 1 && u.rows3 != 2 && u.rows3 != 4)) {
+        snprintf(err, errlen, "HALOX_TILE='%s': give BY2,CHUNK2,BY3,CHUNK3[,PIPE[,ROWS3]] with BY in 1..8, CHUNK2 2, 4, 8, "
+                 "16, 32 or 64, CHUNK3 the same but 2, PIPE -1 (by stencil), 0..3 or 4 (shared tile), ROWS3 1, 2 or 4", e);
         return -1;
     }
     *t = u;
@@ -130,7 +130,8 @@ int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *src, voi
     if (d->dim == 3 && pipe == 4) return cu_sweep_tile3d(bk, stream, box, src, dst);
     /* prefetching into L2 pays only where the two fields do not stay there (session 19: star9 fp32
      * 16384^2 +7%, 2048^2 -15%) */
-    const int prefetch = t.prefetch >= 0 ? t.prefetch : 2.0 * (double)hx_alloc_cells(d) * (double)bk->elem > (double)t.l2;
+    const bool spill = 2.0 * (double)hx_alloc_cells(d) * (double)bk->elem > (double)t.l2; /* the two fields overflow L2 */
+    const int prefetch = t.prefetch >= 0 ? t.prefetch : spill;
     const int ytile = d->dim == 2 ? 1 : by * t.rows3; /* rows of a 3D block */
     const long columns = (long)((groups + 31) / 32) * ((b->hi[1] - b->lo[1] + ytile - 1) / ytile);
     const long slow = d->dim == 2 ? 1 : (b->hi[2] - b->lo[2]);
@@ -151,7 +152,16 @@ int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *src, voi
      * rank's blocks, 256x128x128 to 280x152x152, 16 planes left fp64 and star13 launches at 1.2-1.8
      * of those waves and 8 planes ran them 5-10% faster; 512^3 keeps the rule's march), where that count is known. */
     const long enough = per_sm > 0 ? 3L * per_sm * t.sms : 4L * t.sms;
-    while (chunk > 8) {
+    /* 2D marches halve down to 2 rows: a small grid's sweep is bound by its march's steps, an L2
+     * round trip each (session 34, one H200, 3 rounds, graph-replayed batches, stopping at 8 / 4 /
+     * 2 rows: jacobi5 fp32 128^2 3.35 / 2.27 / 1.68 us, 512^2 3.38 / 2.47 / 1.97, 1024^2 3.75 / 3.07
+     * / 3.06; 2048^2 up keep 8). 3D marches stop at 8: 4 planes ran jacobi7 fp32 128^3 4.41 -> 5.10
+     * and star13 3-12% slower, jacobi7 fp64 256x128x128 1.8% faster; the pair and pipelined marches
+     * at 2 or 4 planes lost too (star13 fp64 128^3 11.4 -> 15.7 at 2). */
+#ifndef HX_MIN_CHUNK2D
+#define HX_MIN_CHUNK2D 2
+#endif
+    while (chunk > (d->dim == 2 ? HX_MIN_CHUNK2D : 8)) {
         long blocks = d->dim == 2 ? columns / ((long)by * chunk) : columns * ((slow + chunk - 1) / chunk);
         if (blocks >= enough) break;
         chunk /= 2;
@@ -173,9 +183,11 @@ int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *src, voi
      * the rows or planes that sweep wrote last, still in L2 (sweep_tile). Measured (session 33, one
      * H200, 3 rounds): 2D sweeps 0-3.4% faster (jacobi5 fp32 4096^2 38.8 -> 37.5 us), 3D fp32
      * radius 1 0.3-1.5% (256x256x512 77.5 -> 76.5); star13 and jacobi7 fp64 lost 2-5% at 256^3 to
-     * 512^3 (jacobi7 fp64 512^3 552.8 -> 571.0, star13 fp32 315.4 -> 326.0), so they keep one order. */
+     * 512^3 (jacobi7 fp64 512^3 552.8 -> 571.0, star13 fp32 315.4 -> 326.0), so they keep one order.
+     * Only where the fields overflow L2: where both stay there, no order finds more of them in it
+     * (session 34: jacobi7 fp32 128^3 flipped 5.6-5.9 us, unflipped 5.0-5.7, the spread of runs). */
     cuda_state *cs = state(bk);
-    const bool flip_pays = t.flip > 0 || (t.flip < 0 && (d->dim == 2 || (dslot == 0 && r == 1)));
+    const bool flip_pays = t.flip > 0 || (t.flip < 0 && spill && (d->dim == 2 || (dslot == 0 && r == 1)));
     const int flip = flip_pays && src == cs->last_dst && !cs->last_flip;
     cs->last_dst = dst;
     cs->last_flip = flip;

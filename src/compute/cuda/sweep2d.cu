@@ -21,13 +21,15 @@ template <typename T, int R, int CHUNK> static void launch_chunk2d(const sweep_l
 
 typedef void (*launch_fn)(const sweep_launch &);
 
-/* [dtype: float, double][radius 1, 2][chunk 8, 16, 32, 64] */
-static const launch_fn sweep2d_table[2][2][4] = {
-    {{launch_chunk2d<float, 1, 8>, launch_chunk2d<float, 1, 16>, launch_chunk2d<float, 1, 32>, launch_chunk2d<float, 1, 64>},
-     {launch_chunk2d<float, 2, 8>, launch_chunk2d<float, 2, 16>, launch_chunk2d<float, 2, 32>, launch_chunk2d<float, 2, 64>}},
-    {{launch_chunk2d<double, 1, 8>, launch_chunk2d<double, 1, 16>, launch_chunk2d<double, 1, 32>, launch_chunk2d<double, 1, 64>},
-     {launch_chunk2d<double, 2, 8>, launch_chunk2d<double, 2, 16>, launch_chunk2d<double, 2, 32>, launch_chunk2d<double, 2, 64>}},
+#define CHUNKS2D(T, R)                                                                                                 \
+    {launch_chunk2d<T, R, 2>, launch_chunk2d<T, R, 4>, launch_chunk2d<T, R, 8>, launch_chunk2d<T, R, 16>,                \
+     launch_chunk2d<T, R, 32>, launch_chunk2d<T, R, 64>}
+/* [dtype: float, double][radius 1, 2][chunk 2, 4, 8, 16, 32, 64: chunk_slot] */
+static const launch_fn sweep2d_table[2][2][6] = {
+    {CHUNKS2D(float, 1), CHUNKS2D(float, 2)},
+    {CHUNKS2D(double, 1), CHUNKS2D(double, 2)},
 };
+#undef CHUNKS2D
 
 int cu_launch_sweep2d(const sweep_launch &l, int dslot, int radius)
 {

@@ -89,18 +89,22 @@ template <typename T, int R, int CHUNK, int RY> static void launch_rows3d(const 
                         l.flip);
 }
 
-/* [dtype: float, double][radius 1, 2][chunk 8, 16, 32, 64] */
-static const launch_fn sweep3d_table[2][2][4] = {
-    {{launch_chunk3d<float, 1, 8>, launch_chunk3d<float, 1, 16>, launch_chunk3d<float, 1, 32>, launch_chunk3d<float, 1, 64>},
-     {launch_chunk3d<float, 2, 8>, launch_chunk3d<float, 2, 16>, launch_chunk3d<float, 2, 32>, launch_chunk3d<float, 2, 64>}},
-    {{launch_chunk3d<double, 1, 8>, launch_chunk3d<double, 1, 16>, launch_chunk3d<double, 1, 32>, launch_chunk3d<double, 1, 64>},
-     {launch_chunk3d<double, 2, 8>, launch_chunk3d<double, 2, 16>, launch_chunk3d<double, 2, 32>, launch_chunk3d<double, 2, 64>}},
+/* no 2-plane marches in 3D: the window's 2R + 1 planes would be loaded for two */
+#define CHUNKS3D(T, R)                                                                                                 \
+    {NULL, launch_chunk3d<T, R, 4>, launch_chunk3d<T, R, 8>, launch_chunk3d<T, R, 16>, launch_chunk3d<T, R, 32>,         \
+     launch_chunk3d<T, R, 64>}
+/* [dtype: float, double][radius 1, 2][chunk 2, 4, 8, 16, 32, 64: chunk_slot] */
+static const launch_fn sweep3d_table[2][2][6] = {
+    {CHUNKS3D(float, 1), CHUNKS3D(float, 2)},
+    {CHUNKS3D(double, 1), CHUNKS3D(double, 2)},
 };
+#undef CHUNKS3D
 
 #define ROWS_CHUNKS(T, R, RY) \
-    {launch_rows3d<T, R, 8, RY>, launch_rows3d<T, R, 16, RY>, launch_rows3d<T, R, 32, RY>, launch_rows3d<T, R, 64, RY>}
-/* [dtype: float, double][radius 1, 2][rows per thread 2, 4][chunk 8, 16, 32, 64] */
-static const launch_fn rows3d_table[2][2][2][4] = {
+    {NULL, launch_rows3d<T, R, 4, RY>, launch_rows3d<T, R, 8, RY>, launch_rows3d<T, R, 16, RY>, launch_rows3d<T, R, 32, RY>, \
+     launch_rows3d<T, R, 64, RY>}
+/* [dtype: float, double][radius 1, 2][rows per thread 2, 4][chunk 2, 4, 8, 16, 32, 64: chunk_slot] */
+static const launch_fn rows3d_table[2][2][2][6] = {
     {{ROWS_CHUNKS(float, 1, 2), ROWS_CHUNKS(float, 1, 4)}, {ROWS_CHUNKS(float, 2, 2), ROWS_CHUNKS(float, 2, 4)}},
     {{ROWS_CHUNKS(double, 1, 2), ROWS_CHUNKS(double, 1, 4)}, {ROWS_CHUNKS(double, 2, 2), ROWS_CHUNKS(double, 2, 4)}},
 };
@@ -164,12 +168,15 @@ int cu_pdl_compiled(void)
 int cu_launch_sweep3d(const sweep_launch &l, int dslot, int radius, int rows)
 {
     const int c = chunk_slot(l.chunk);
-    if (dslot < 0 || dslot > 1 || radius < 1 || radius > 2 || c < 0 || (rows != 1 && rows != 2 && rows != 4)) return -1;
-    if (rows == 1 && l.pair && dslot == 0) {
+    if (dslot < 0 || dslot > 1 || radius < 1 || radius > 2 || l.chunk < 1 || (rows != 1 && rows != 2 && rows != 4)) return -1;
+    if (rows == 1 && l.pair && dslot == 0) { /* any march length: a kernel argument */
         if (radius == 1) launch_pair3d<1>(l);
         else launch_pair3d<2>(l);
-    } else if (rows == 1) sweep3d_table[dslot][radius - 1][c](l);
-    else rows3d_table[dslot][radius - 1][rows / 4][c](l);
+        return 0;
+    }
+    const launch_fn f = c < 0 ? NULL : rows == 1 ? sweep3d_table[dslot][radius - 1][c] : rows3d_table[dslot][radius - 1][rows / 4][c];
+    if (!f) return -1;
+    f(l);
     return 0;
 }
 
