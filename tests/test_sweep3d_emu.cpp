@@ -125,8 +125,12 @@ template <typename T, int R> static void run_radius()
         run_case<T, R, 16, 2>(gc);
         run_case<T, R, 8, 4>(gc);
         run_case<T, R, 32, 4>(gc);
+        run_case<T, R, 4, 1>(gc); /* 4-plane marches (HALOX_TILE), shorter than the window and planes ahead */
+        run_case<T, R, 4, 1, 3, 2>(gc);
+        run_case<T, R, 4, 2>(gc);
         if (sizeof(T) == 4) { /* two floats a thread, its planes ahead and prefetches, and others */
             run_case<T, R, 8, 1, sweep3d_pair_ahead<R>(), sweep3d_pair_prefetch<R>(), true>(gc);
+            run_case<T, R, 4, 1, sweep3d_pair_ahead<R>(), sweep3d_pair_prefetch<R>(), true>(gc);
             run_case<T, R, 16, 1, sweep3d_pair_ahead<R>(), sweep3d_pair_prefetch<R>(), true>(gc);
             run_case<T, R, 8, 1, 3, 0, true>(gc);
         }
@@ -185,6 +189,11 @@ template <typename T, int R> static void run_radius2d()
     run_case2d<T, R, 8>(32 * V + 1, 9, R, 4);       /* a full block and one vector past it */
     run_case2d<T, R, 16>(2 * 32 * V + 3 * V, 21, 2 * R, 1);
     run_case2d<T, R, 16, 4>(2 * 32 * V + 3 * V, 21, 2 * R, 1); /* with prefetches */
+    /* the short marches small grids take (cu_sweep: down to 2 rows), partial blocks */
+    run_case2d<T, R, 2>(13, 11, 2 * R, 2);
+    run_case2d<T, R, 2>(32 * V + 1, 9, R, 4);
+    run_case2d<T, R, 4>(2 * 32 * V + 3 * V, 21, 2 * R, 3);
+    run_case2d<T, R, 2, 4>(2 * 32 * V + 3 * V, 21, 2 * R, 1);
 }
 
 int main(void)
