@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 34, call 1 (session 33's unrun call 7), on two H200s (nvidia-h200-x2; timings on GPU 0).
+# Session 34, call 1 (session 33's unrun call 7, whose script it replaces), on two H200s (nvidia-h200-x2; timings on GPU 0).
 # The build of 70f0f1b, where only 2D sweeps and 3D floats of radius 1 flip their layers: bit for bit
 # (the flip forced for every stencil too), the plain 3D rows at four sizes and the 2D rows at 4096^2
 # against HALOX_SWEEP_FLIP=0 and HALOX_PDL=0 (the PDL commit's binary was not kept), 3 rounds; the

@@ -78,31 +78,23 @@ run1() {
         --overlap=off --pattern direct --iters "${ITERS:-1920}" --repeat 5 ${RUN_EXTRA:-} --format csv --quiet 2>/dev/null |
         awk -F, -v np="$1" '$16 !~ /transport/ && NF > 50 {print "np" np, $2 "x" $3, "d" $11, "f" $55, $64, $16, $68, $48}'
 }
-# verify3d LABEL BINARY [VAR=value...]: one rank's `halox run --verify` of the plain 3D sweeps (jacobi7
-# and star13, both dtypes, periodic and fixed, depths 1 and 3, 67x45x38 and 130x70x64: 32 runs) under
-# that environment, summed up in one line (CSV and stderr as $OUT/verify_LABEL.*)
-verify3d() {
-    local label=$1 bin
-    bin=$(bin_of "x:$2")
-    shift 2
-    env "$@" timeout 100 "$bin" run --backend cuda --stencil jacobi7,star13 --dtype float,double --boundary periodic,fixed \
-        --iters 6 --repeat 1 --verify --format csv --quiet --size 67x45x38,130x70x64 --depth 1,3 \
-        >"$OUT/verify_$label.csv" 2>"$OUT/verify_$label.err"
-    echo "$label np1 rc=$? runs $(($(wc -l <"$OUT/verify_$label.csv") - 1)), verified: $(cut -d, -f50 "$OUT/verify_$label.csv" | sort | uniq -c | xargs)"
-    grep -h "error" "$OUT/verify_$label.err" | head -3
+# verify_plain FILE STENCILS SIZES LABEL BINARY [VAR=value...]: one rank's `halox run --verify` of
+# those plain sweeps (both dtypes, periodic and fixed, depths 1 and 3: 32 runs for two stencils and
+# two sizes) under that environment, summed up in one line (CSV and stderr as $OUT/FILE.*)
+verify_plain() {
+    local file=$1 stencils=$2 sizes=$3 label=$4 bin
+    bin=$(bin_of "x:$5")
+    shift 5
+    env "$@" timeout 100 "$bin" run --backend cuda --stencil "$stencils" --dtype float,double --boundary periodic,fixed \
+        --iters 6 --repeat 1 --verify --format csv --quiet --size "$sizes" --depth 1,3 >"$OUT/$file.csv" 2>"$OUT/$file.err"
+    echo "$label np1 rc=$? runs $(($(wc -l <"$OUT/$file.csv") - 1)), verified: $(cut -d, -f50 "$OUT/$file.csv" | sort | uniq -c | xargs)"
+    grep -h "error" "$OUT/$file.err" | head -3
 }
-# verify2d LABEL BINARY [VAR=value...]: the same for the plain 2D sweeps (jacobi5 and star9, 67x45 and
-# 300x130: 32 runs)
-verify2d() {
-    local label=$1 bin
-    bin=$(bin_of "x:$2")
-    shift 2
-    env "$@" timeout 100 "$bin" run --backend cuda --stencil jacobi5,star9 --dtype float,double --boundary periodic,fixed \
-        --iters 6 --repeat 1 --verify --format csv --quiet --size 67x45,300x130 --depth 1,3 \
-        >"$OUT/verify2d_$label.csv" 2>"$OUT/verify2d_$label.err"
-    echo "$label 2d np1 rc=$? runs $(($(wc -l <"$OUT/verify2d_$label.csv") - 1)), verified: $(cut -d, -f50 "$OUT/verify2d_$label.csv" | sort | uniq -c | xargs)"
-    grep -h "error" "$OUT/verify2d_$label.err" | head -3
-}
+# verify3d LABEL BINARY [VAR=value...]: the plain 3D sweeps (jacobi7 and star13, 67x45x38 and
+# 130x70x64) into $OUT/verify_LABEL.*; verify2d: the 2D ones (jacobi5 and star9, 67x45 and 300x130)
+# into $OUT/verify2d_LABEL.*
+verify3d() { verify_plain "verify_$1" jacobi7,star13 67x45x38,130x70x64 "$@"; }
+verify2d() { verify_plain "verify2d_$1" jacobi5,star9 67x45,300x130 "$1 2d" "${@:2}"; }
 # roof_env ENTRIES SIZES ROUNDS NAME: `halox roofline`'s plain 3D rows for entries "label:binary:VAR=v[,VAR=v...]"
 # (or VAR=v[+VAR=v...] where a value holds commas)
 # (third field "-": no environment) at each 3D size, alternated over ROUNDS rounds, into $OUT/NAME.txt
