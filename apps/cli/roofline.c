@@ -1,9 +1,10 @@
 /* `halox roofline`: one device, no communication. Measures the device-to-device copy bandwidth
  * and each stencil's sweep rate in the same run, and prints their ratio: how close a sweep comes
  * to the memory-bandwidth floor (one read and one write per cell), and its ratio to a copy of its
- * own field (the floor at that size: small fields copy faster from L2, or slower for launch cost). Then each fused pass (--fuse N,
- * where the backend has them): N sweeps per pass over memory, reported as an effective bandwidth
- * (owned cells x N per second x the bytes of one sweep) and its multiple of the copy bandwidth.
+ * own field (the floor at that size: small fields copy faster from L2, or slower for launch cost).
+ * Then each fused pass (--fuse N, where the backend has them): N sweeps per pass over memory,
+ * reported as an effective bandwidth (owned cells x N per second x the bytes of one sweep) and its
+ * multiple of the copy bandwidth.
  * On a GPU each row is also marked when its SM clock (NVML, clock_watch.h) ran below 90% of the
  * maximum, as it does under the power cap after sustained full-bandwidth rows.
  * The one CLI file below the public API: it times the backend's kernels themselves, through the

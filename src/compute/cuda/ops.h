@@ -125,8 +125,8 @@ static inline void launch_sweep_kernel(void (*kernel)(P...), dim3 grid, dim3 blo
     (void)cudaLaunchKernelEx(&c, kernel, args...);
 }
 
-/* Index of a march length in the kernel dispatch tables (-1: no kernel for it). */
-/* the march lengths with kernels: 2 (2D only), 4, 8, 16, 32, 64 */
+/* Index of a march length in the kernel dispatch tables (-1: no kernel for it): 2 (2D only; the
+ * 3D tables hold NULL there), 4, 8, 16, 32, 64 */
 static inline int chunk_slot(int chunk)
 {
     return chunk == 2 ? 0 : chunk == 4 ? 1 : chunk == 8 ? 2 : chunk == 16 ? 3 : chunk == 32 ? 4 : chunk == 64 ? 5 : -1;

@@ -158,7 +158,7 @@ int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *src, voi
      * / 3.06; 2048^2 up keep 8). 3D marches stop at 8: 4 planes ran jacobi7 fp32 128^3 4.41 -> 5.10
      * and star13 3-12% slower, jacobi7 fp64 256x128x128 1.8% faster; the pair and pipelined marches
      * at 2 or 4 planes lost too (star13 fp64 128^3 11.4 -> 15.7 at 2). */
-#ifndef HX_MIN_CHUNK2D
+#ifndef HX_MIN_CHUNK2D /* tuning builds set another (scripts/variant_build.sh) */
 #define HX_MIN_CHUNK2D 2
 #endif
     while (chunk > (d->dim == 2 ? HX_MIN_CHUNK2D : 8)) {
