@@ -95,6 +95,22 @@ verify_plain() {
 # into $OUT/verify2d_LABEL.*
 verify3d() { verify_plain "verify_$1" jacobi7,star13 67x45x38,130x70x64 "$@"; }
 verify2d() { verify_plain "verify2d_$1" jacobi5,star9 67x45,300x130 "$1 2d" "${@:2}"; }
+# roof_tagged LABEL ROUND BINARY ROWS_REGEX SECONDS "ENV" [ROOFLINE OPTIONS...]: one `halox roofline
+# --backend cuda` run of that binary under ENV (VAR=v words), its rows matching ROWS_REGEX and its
+# error lines each tagged "LABEL ROUND" (errors as "LABEL ROUND ERROR ...")
+roof_tagged() {
+    local label=$1 round=$2 bin=$3 rows=$4 secs=$5 envs=$6
+    shift 6
+    env $envs timeout "$secs" "$(bin_of "x:$bin")" roofline --backend cuda "$@" 2>&1 |
+        awk -v b="$label" -v r="$round" -v re="$rows" '$0 ~ re { print b, r, $0 } /rror/ { print b, r, "ERROR", $0 }'
+}
+# roof_medians FILE ENTRIES: the first error lines of a roof_tagged FILE, then each case's medians
+# side by side for the entries' labels (scripts/side_by_side_medians.py), kept as FILE's _medians.txt
+roof_medians() {
+    local file=$1 entries=$2 e
+    grep ERROR "$file" | head -3
+    python3 scripts/side_by_side_medians.py "$file" $(for e in $entries; do cut -d: -f1 <<<"$e"; done) | tee "${file%.txt}_medians.txt"
+}
 # roof_env ENTRIES SIZES ROUNDS NAME: `halox roofline`'s plain 3D rows for entries "label:binary:VAR=v[,VAR=v...]"
 # (or VAR=v[+VAR=v...] where a value holds commas)
 # (third field "-": no environment) at each 3D size, alternated over ROUNDS rounds, into $OUT/NAME.txt
@@ -108,14 +124,11 @@ roof_env() {
             # VAR=v,VAR2=v; or VAR=v+VAR2=v where a value holds commas (HALOX_TILE)
             if [[ $envs == *+* ]]; then envs=${envs//+/ }; else envs=${envs//,/ }; fi
             for s in $sizes; do
-                env $envs timeout 60 "$(bin_of "x:$b")" roofline --backend cuda --size2d 256 --size3d "$s" --small 0 \
-                    --no-fused --repeat 7 2>&1 |
-                    awk -v b="$label" -v r="$r" '/^(jacobi7|star13)/ { print b, r, $0 } /rror/ { print b, r, "ERROR", $0 }'
+                roof_tagged "$label" "$r" "$b" '^(jacobi7|star13)' 60 "$envs" --size2d 256 --size3d "$s" --small 0 --no-fused --repeat 7
             done
         done
     done >"$file"
-    grep ERROR "$file" | head -3
-    python3 scripts/side_by_side_medians.py "$file" $(for e in $entries; do cut -d: -f1 <<<"$e"; done) | tee "${file%.txt}_medians.txt"
+    roof_medians "$file" "$entries"
 }
 # roof_args ENTRIES "ROOFLINE OPTIONS" ROUNDS NAME: `halox roofline` for entries
 # "label:binary:VAR=v[+VAR=v...]:OPTION[+OPTION...]" ("-": none), alternated over ROUNDS rounds, with
@@ -128,12 +141,10 @@ roof_args() {
             IFS=: read -r label b envs args <<<"$e"
             [ "$envs" = - ] && envs=
             [ "${args:--}" = - ] && args=
-            env ${envs//+/ } timeout 120 "$(bin_of "x:$b")" roofline --backend cuda $opts ${args//+/ } 2>&1 |
-                awk -v b="$label" -v r="$r" '/^(jacobi5|jacobi7|star9|star13) / { print b, r, $0 } /rror/ { print b, r, "ERROR", $0 }'
+            roof_tagged "$label" "$r" "$b" '^(jacobi5|jacobi7|star9|star13) ' 120 "${envs//+/ }" $opts ${args//+/ }
         done
     done >"$file"
-    grep ERROR "$file" | head -3
-    python3 scripts/side_by_side_medians.py "$file" $(for e in $entries; do cut -d: -f1 <<<"$e"; done) | tee "${file%.txt}_medians.txt"
+    roof_medians "$file" "$entries"
 }
 # ncu_dram LABEL BINARY KERNEL_REGEX [VAR=value...]: Nsight Compute's DRAM bytes, L2 hit rate, DRAM
 # throughput and warps active for the first launch of that kernel in a 512^3 roofline, in one block

@@ -37,7 +37,7 @@ for tr in $transports; do
     run_case --transport "$tr" --fuse 4 --graph --size 160x150 --depth 6 --iters 18 --pattern direct --dtype float
     run_case --transport "$tr" --fuse 2 --graph --size 100x90 --stencil star9 --depth 3 --iters 9 --boundary fixed --overlap=on
 done
-# 2D marches of 2 and 4 rows (the rule takes 4 where a grid has few blocks), forced at every size
+# 2D marches of 2 and 4 rows (the rule halves down to 2 where a grid has few blocks), forced at every size
 for tile in 4,2,8,8 2,4,8,8; do
     export HALOX_TILE=$tile
     run_case --size 301x257 --depth 3 --iters 7 --pattern direct --dtype float --boundary fixed

@@ -32,7 +32,7 @@ check() { # ARGS3D LABEL3D [EXTRA...]
     if [ "$BACKEND" = cpu ]; then
         grep -q '^(fused passes: the cpu backend has none)' <<<"$out" || bad "$what: no fused-pass note"
     else
-        # every fused pass N >= 1 of the 2D float jacobi5 row: a positive multiple of the copy
+        # the fused passes (N = 1 and up) of the 2D float jacobi5 row: at least two, each a positive multiple of the copy
         local fused
         fused=$(awk -v l2="$N2^2" '$1 == "jacobi5" && $2 == "float" && $3 == l2 && NF >= 8 && $4 ~ /^[0-9]+$/ && $5 > 0 && $8 ~ /x$/ && $8 + 0 > 0 { n++ }
                      END { print n + 0 }' <<<"$out")
