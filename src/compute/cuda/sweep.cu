@@ -191,7 +191,14 @@ int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *src, voi
     const int flip = flip_pays && src == cs->last_dst && !cs->last_flip;
     cs->last_dst = dst;
     cs->last_flip = flip;
-    const sweep_launch l = {d, b, src, dst, cs->stream[stream], by, groups, chunk, prefetch, &a, pair, t.pdl > 0, flip};
+    sweep_launch l = {d, b, src, dst, cs->stream[stream], by, groups, chunk, prefetch, &a, pair, t.pdl > 0, flip};
+#ifdef HX_TUNE_CHUNK3 /* tuning builds: HX_FIT=1 fits the march to one wave, HX_CHUNK3=N sets it (pair and pipelined marches) */
+    if (d->dim == 3 && (pair || pipe > 0)) {
+        const char *fit = getenv("HX_FIT"), *c3 = getenv("HX_CHUNK3");
+        if (fit && atoi(fit)) l.chunk = cu_sweep3d_fit_march(l, dslot, r, pipe, t.sms);
+        if (c3) l.chunk = atoi(c3);
+    }
+#endif
     const int rc = d->dim == 3 && pipe > 0 ? cu_launch_sweep3d_pipe(l, dslot, r, pipe)
                    : d->dim == 2           ? cu_launch_sweep2d(l, dslot, r)
                                            : cu_launch_sweep3d(l, dslot, r, t.rows3);
