@@ -130,6 +130,7 @@ template <typename T, int R> static void run_radius()
         run_case<T, R, 4, 2>(gc);
         if (sizeof(T) == 4) { /* two floats a thread, its planes ahead and prefetches, and others */
             run_case<T, R, 8, 1, sweep3d_pair_ahead<R>(), sweep3d_pair_prefetch<R>(), true>(gc);
+            run_case<T, R, 6, 1, sweep3d_pair_ahead<R>(), sweep3d_pair_prefetch<R>(), true>(gc); /* small boxes' march */
             run_case<T, R, 4, 1, sweep3d_pair_ahead<R>(), sweep3d_pair_prefetch<R>(), true>(gc);
             run_case<T, R, 16, 1, sweep3d_pair_ahead<R>(), sweep3d_pair_prefetch<R>(), true>(gc);
             run_case<T, R, 8, 1, 3, 0, true>(gc);

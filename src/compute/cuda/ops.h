@@ -139,7 +139,6 @@ int cu_launch_sweep3d_pipe(const sweep_launch &l, int dslot, int radius, int pip
  * the pipelined one, else rows 1, 2 or 4 and the prefetching flag), by the occupancy calculator and
  * kept per kernel; 0 when unknown */
 int cu_sweep3d_per_sm(int dslot, int radius, int by, int rows, int pipe, int prefetch);
-int cu_sweep3d_fit_march(const sweep_launch &l, int dslot, int radius, int pipe, int sms);
 
 /* fused2d.cu: the sweep_fused op (2D there, 3D handed to fused3d.cu) */
 int cu_sweep_fused(hx_backend *bk, int stream, int levels, const hx_box *boxes, const void *src, void *dst);

@@ -179,6 +179,15 @@ int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *src, voi
     const bool pair_pays = r == 2 ? two_layers : places >= 5 * columns && blocks3 >= places;
     const int pair = d->dim == 3 && dslot == 0 && pipe == 0 && t.rows3 == 1 &&
                      (t.pair >= 0 ? t.pair : pair_pays);
+    /* The pair march, whose length is a kernel argument, halves on to 6 planes where 8 leave the
+     * launch short of blocks (session 35, one H200, graph-replayed, 3 rounds, 8 against 6: star13
+     * fp32 128^3 8.35 -> 8.09 us, 256x128x128 14.68 -> 14.10, 192^3 24.23 -> 23.76; jacobi7 fp32
+     * 192^3 18.75 -> 17.76, 128^3 and 256x128x128 unchanged; 5 or 7 planes no better, 4 slower). Where
+     * 8 or 16 planes fill the launch, shorter marches lost (320^3 to 256x256x512: 0.5-9%), and so
+     * did the pipelined march at any shorter length (star13 fp64 128^3 11.5 -> 12.7-13.1), and a
+     * longer march that would fit the launch in one wave of the blocks the multiprocessors hold
+     * (star13 fp32 128^3 8.41 -> 9.32 at 12 planes). */
+    if (pair && t.chunk3 == 0 && chunk == 8 && columns * ((slow + 7) / 8) < enough) chunk = 6;
     /* A sweep of what the last one wrote takes its layers in the other order, so that it starts on
      * the rows or planes that sweep wrote last, still in L2 (sweep_tile). Measured (session 33, one
      * H200, 3 rounds): 2D sweeps 0-3.4% faster (jacobi5 fp32 4096^2 38.8 -> 37.5 us), 3D fp32
@@ -192,12 +201,8 @@ int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *src, voi
     cs->last_dst = dst;
     cs->last_flip = flip;
     sweep_launch l = {d, b, src, dst, cs->stream[stream], by, groups, chunk, prefetch, &a, pair, t.pdl > 0, flip};
-#ifdef HX_TUNE_CHUNK3 /* tuning builds: HX_FIT=1 fits the march to one wave, HX_CHUNK3=N sets it (pair and pipelined marches) */
-    if (d->dim == 3 && (pair || pipe > 0)) {
-        const char *fit = getenv("HX_FIT"), *c3 = getenv("HX_CHUNK3");
-        if (fit && atoi(fit)) l.chunk = cu_sweep3d_fit_march(l, dslot, r, pipe, t.sms);
-        if (c3) l.chunk = atoi(c3);
-    }
+#ifdef HX_TUNE_CHUNK3 /* tuning builds (scripts/variant_build.sh): HX_CHUNK3=N sets the pair and pipelined marches' length */
+    if (d->dim == 3 && (pair || pipe > 0) && getenv("HX_CHUNK3")) l.chunk = atoi(getenv("HX_CHUNK3"));
 #endif
     const int rc = d->dim == 3 && pipe > 0 ? cu_launch_sweep3d_pipe(l, dslot, r, pipe)
                    : d->dim == 2           ? cu_launch_sweep2d(l, dslot, r)

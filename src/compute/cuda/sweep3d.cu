@@ -155,34 +155,6 @@ int cu_sweep3d_per_sm(int dslot, int radius, int by, int rows, int pipe, int pre
     return c - 1;
 }
 
-/* The march of a pair or pipelined launch (the kernels whose march is an argument), lengthened
- * where that brings a launch of more blocks than the multiprocessors hold at once down to one
- * wave: at most twice as long, so that the march's steps, an L2 round trip each where the box is
- * small, stay fewer than two waves of the shorter one would take. */
-int cu_sweep3d_fit_march(const sweep_launch &l, int dslot, int radius, int pipe, int sms)
-{
-    const hx_box *b = l.b;
-    const int rows = b->hi[1] - b->lo[1], nz = b->hi[2] - b->lo[2];
-    long columns;
-    int per_sm;
-    if (pipe > 0) {
-        const dim3 g = sweep3d_grid(l.groups, rows, nz, l.by, 1, l.chunk);
-        columns = (long)g.x * g.y;
-        per_sm = cu_sweep3d_per_sm(dslot, radius, l.by, 1, pipe, l.prefetch);
-    } else if (l.pair && dslot == 0) {
-        const int pairs = (b->hi[0] - l.a->xbase + 1) / 2;
-        const march_grid g = march_grid_for(pairs, radius == 2 && march_tail_column<2>());
-        columns = (long)(g.cols + g.tail) * ((rows + l.by - 1) / l.by);
-        per_sm = radius == 1 ? blocks_per_sm(sweep3d_pair<1>, l.by, 0) : blocks_per_sm(sweep3d_pair<2>, l.by, 0);
-    } else
-        return l.chunk;
-    const long places = (long)per_sm * sms, layers = (nz + l.chunk - 1) / l.chunk;
-    if (places <= 0 || columns * layers <= places || places < columns) return l.chunk;
-    const long fit = places / columns; /* layers of one wave */
-    const int longer = (int)((nz + fit - 1) / fit);
-    return longer <= 2 * l.chunk ? longer : l.chunk;
-}
-
 int cu_pdl_compiled(void)
 {
     cudaFuncAttributes fa;
