@@ -13,8 +13,8 @@ NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
 "$NCU" --query-metrics --chip gh100 >"$OUT/query.txt" 2>&1 || "$NCU" --query-metrics >"$OUT/query.txt" 2>&1
 grep -i fabric "$OUT/query.txt" | cut -c1-150
 F=$(awk 'tolower($1) ~ /fabric/ {printf "%s%s.sum", (n++ ? "," : ""), $1}' "$OUT/query.txt")
-M="lts__ltcfabric2ltc_cycles_active.avg.pct_of_peak_sustained_elapsed,breakdown:lts__throughput.avg.pct_of_peak_sustained_elapsed"
-M="$M,dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum,lts__t_sectors.sum,lts__t_sectors_srcunit_tex_op_read.sum"
+M="$FABRIC_METRICS,breakdown:lts__throughput.avg.pct_of_peak_sustained_elapsed"
+M="$M,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors.sum,lts__t_sectors_srcunit_tex_op_read.sum"
 [ -n "$F" ] && M="$M,$F"
 t copy
 $B/fabric 512
@@ -23,11 +23,7 @@ timeout 100 "$NCU" -k regex:copy4 -s 1 -c 1 --cache-control none --clock-control
 echo "rc=$?"
 grep -E "^ +(lts|dram|gpu)__" "$OUT/ncu_copy.txt" | awk '{$1=$1; print $1, $(NF)}' | head -40
 for k in "star13f:sweep3d<float, .int.2" "jacobi7f:sweep3d<float, .int.1" "star13d:sweep3d_pipe<double"; do
-    label=${k%%:*} re=${k#*:}
-    t "ncu $label"
-    timeout 150 "$NCU" --kernel-name-base demangled -k regex:"$re" -s 20 -c 1 --cache-control none --clock-control none --metrics "$M" \
-        "$H" roofline --backend cuda --size2d 256 --size3d 512 --small 0 --no-fused --repeat 1 --batch 30 >"$OUT/ncu_${label}_fabric.txt" 2>&1
-    echo "rc=$?"
-    grep -E "^ +(lts|dram|gpu)__" "$OUT/ncu_${label}_fabric.txt" | awk '{$1=$1; print $1, $(NF)}' | head -40
+    t "ncu ${k%%:*}"
+    ncu_roof "${k%%:*}_fabric" halox "${k#*:}" 512 "$M" | head -41
 done
 t done

@@ -10,9 +10,7 @@ DEVICE_NAME=s35k
 bundle_on_exit
 unpack_variants
 NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
-M="lts__ltcfabric2ltc_cycles_active.avg.pct_of_peak_sustained_elapsed,lts__ltcfabric2ltc_cycles_active.sum,gpu__time_duration.sum"
-M="$M,lts__t_requests_srcunit_ltcfabric.sum,lts__t_requests_srcunit_ltcfabric_op_read.sum,lts__t_requests_srcunit_ltcfabric_op_write.sum"
-M="$M,lts__t_sectors_srcunit_tex_op_read.sum,dram__bytes_read.sum,dram__bytes_write.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed"
+M="$FABRIC_METRICS,lts__t_sectors_srcunit_tex_op_read.sum,dram__bytes_read.sum,dram__bytes_write.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed"
 M="$M,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,launch__registers_per_thread,launch__grid_size"
 t copy
 $B/fabric 128 | tee "$OUT/fabric128.txt"
@@ -20,11 +18,7 @@ $B/fabric 512 | tee "$OUT/fabric512.txt"
 timeout 100 "$NCU" -k regex:copy4 -s 1 -c 1 --cache-control none --clock-control none --metrics "$M" $B/fabric 128 --once >"$OUT/ncu_copy128.txt" 2>&1
 grep -E "^ +(lts|dram|gpu|sm|launch)__" "$OUT/ncu_copy128.txt" | awk '{$1=$1; print $1, $(NF)}'
 for k in "jacobi7f:sweep3d_pair<.int.1|sweep3d<float, .int.1" "star13f:sweep3d_pair<.int.2|sweep3d<float, .int.2"; do
-    label=${k%%:*} re=${k#*:}
-    t "ncu $label"
-    timeout 150 "$NCU" --kernel-name-base demangled -k regex:"$re" -s 20 -c 1 --cache-control none --clock-control none --metrics "$M" \
-        "$H" roofline --backend cuda --size2d 256 --size3d 256x256x512 --small 0 --no-fused --repeat 1 --batch 30 >"$OUT/ncu_${label}_256x256x512.txt" 2>&1
-    echo "rc=$?"
-    grep -E "Profiling|^ +(lts|dram|gpu|sm|smsp|launch)__" "$OUT/ncu_${label}_256x256x512.txt" | awk '{$1=$1; print $1, $2, $(NF)}' | cut -c1-140
+    t "ncu ${k%%:*}"
+    ncu_roof "${k%%:*}_256x256x512" halox "${k#*:}" 256x256x512 "$M"
 done
 t done

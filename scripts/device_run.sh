@@ -146,6 +146,24 @@ roof_args() {
     done >"$file"
     roof_medians "$file" "$entries"
 }
+# Nsight Compute's counters of the fabric between the L2 partitions (session 35): how busy, its cycles,
+# the requests that cross it by operation, and the kernel's time; add more with a comma
+FABRIC_METRICS="lts__ltcfabric2ltc_cycles_active.avg.pct_of_peak_sustained_elapsed,lts__ltcfabric2ltc_cycles_active.sum,gpu__time_duration.sum"
+FABRIC_METRICS="$FABRIC_METRICS,lts__t_requests_srcunit_ltcfabric.sum,lts__t_requests_srcunit_ltcfabric_op_read.sum,lts__t_requests_srcunit_ltcfabric_op_write.sum"
+# ncu_roof LABEL BINARY KERNEL_REGEX SIZE3D METRICS [VAR=value...]: those metrics for the 21st launch
+# of that kernel in a `halox roofline` at that 3D size, clocks and caches as in a run, into
+# $OUT/ncu_LABEL.txt; prints the rc and each metric's name and value
+ncu_roof() {
+    local label=$1 bin re=$3 size=$4 metrics=$5 ncu
+    bin=$(bin_of "x:$2")
+    shift 5
+    ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+    env "$@" timeout 150 "$ncu" --kernel-name-base demangled -k regex:"$re" -s 20 -c 1 --cache-control none --clock-control none \
+        --metrics "$metrics" "$bin" roofline --backend cuda --size2d 256 --size3d "$size" --small 0 --no-fused --repeat 1 --batch 30 \
+        >"$OUT/ncu_$label.txt" 2>&1
+    echo "== $label rc=$?"
+    grep -E "^ +(lts|l1tex|dram|gpu|sm|smsp|launch)__" "$OUT/ncu_$label.txt" | awk '{$1=$1; print $1, $(NF)}'
+}
 # ncu_dram LABEL BINARY KERNEL_REGEX [VAR=value...]: Nsight Compute's DRAM bytes, L2 hit rate, DRAM
 # throughput and warps active for the first launch of that kernel in a 512^3 roofline, in one block
 ncu_dram() {
