@@ -3,7 +3,8 @@
 # at small boxes: Nsight Compute (call 1) showed star13 fp32 at 128^3 launching 1.45 waves of its
 # 8-plane pair march. halox-tune (sweep.cu and sweep3d.cu with -DHX_TUNE_CHUNK3): HX_FIT=1 fits the
 # march to one wave (cu_sweep3d_fit_march), HX_CHUNK3=N forces it; graph-replayed roofline rows,
-# 3 rounds, medians of 7 batches; then --verify with both.
+# 3 rounds, medians of 7 batches; then --verify with both. (The fit lost and its code went after
+# this call, in the commit that adopted 6-plane marches: rerun it from commit 5d50f76.)
 set -u
 cd "$(dirname "$0")/.."
 DEVICE_NAME=s35b
