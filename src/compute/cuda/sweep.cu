@@ -187,7 +187,7 @@ int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *src, voi
      * did the pipelined march at any shorter length (star13 fp64 128^3 11.5 -> 12.7-13.1), and a
      * longer march that would fit the launch in one wave of the blocks the multiprocessors hold
      * (star13 fp32 128^3 8.41 -> 9.32 at 12 planes). */
-    if (pair && t.chunk3 == 0 && chunk == 8 && columns * ((slow + 7) / 8) < enough) chunk = 6;
+    if (pair && t.chunk3 == 0 && chunk == 8 && blocks3 < enough) chunk = 6;
     /* A sweep of what the last one wrote takes its layers in the other order, so that it starts on
      * the rows or planes that sweep wrote last, still in L2 (sweep_tile). Measured (session 33, one
      * H200, 3 rounds): 2D sweeps 0-3.4% faster (jacobi5 fp32 4096^2 38.8 -> 37.5 us), 3D fp32
