@@ -1,0 +1,146 @@
+/* Session 36 probe (not part of the library): how much of a plain 3D sweep's shortfall against a
+ * copy comes from its march's order and halo reads rather than its arithmetic. Every kernel copies
+ * a float field of NX x NY x NZ (16-byte vectors) into another; the march kernels do it as
+ * halox's register march does (blocks of 32 vectors x BY rows, 8 unless the name says by16, each
+ * thread marching CH planes along z with its entering plane 3 ahead and, with "pf", an L2 prefetch
+ * 2 planes beyond), and may also read what a radius-R stencil's march reads besides its own cells
+ * (R = 2 unless the name says R1): the R planes below and above its march (zh) and the R rows
+ * above and below its block (yh), added in with a factor that is zero at run time (so nothing is
+ * optimised away and the output is still the copy). "copy" is a grid-stride kernel, "memcpy"
+ * cudaMemcpyAsync (what `halox roofline` calls copy).
+ *
+ *   march NX NY NZ        each one's median time of 21 (alternated) and its bandwidth against memcpy */
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#define CK(x)                                                                                      \
+    do {                                                                                           \
+        cudaError_t e_ = (x);                                                                      \
+        if (e_ != cudaSuccess) {                                                                   \
+            fprintf(stderr, "march: %s: %s (line %d)\n", #x, cudaGetErrorString(e_), __LINE__);   \
+            exit(1);                                                                               \
+        }                                                                                          \
+    } while (0)
+
+__global__ void __launch_bounds__(256) copy4(const float4 *__restrict__ src, float4 *__restrict__ dst, size_t n)
+{
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) dst[i] = src[i];
+}
+
+__device__ __forceinline__ float4 add(float4 a, float4 b, float k)
+{
+    return make_float4(a.x + k * b.x, a.y + k * b.y, a.z + k * b.z, a.w + k * b.w);
+}
+
+/* nx4: vectors a row; ny, nz: rows and planes; CH: planes a march; PF: L2 prefetch 2 planes beyond
+ * the entering one; ZH / YH: also read the stencil's z / y halo (2 planes / rows each side) */
+template <int CH, bool PF, bool ZH, bool YH, int R = 2>
+__global__ void __launch_bounds__(512) march(const float4 *__restrict__ src, float4 *__restrict__ dst, int nx4, int ny, int nz,
+                                             float zero)
+{
+    constexpr int AHEAD = 3;
+    const int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y, z0 = blockIdx.z * CH;
+    if (x >= nx4 || y >= ny || z0 >= nz) return;
+    const long sy = nx4, sz = (long)nx4 * ny;
+    const float4 *p = src + x + y * sy;
+    const int z1 = min(z0 + CH, nz);
+    float4 extra = make_float4(0, 0, 0, 0);
+    if (ZH)
+        for (int k = 1; k <= R; k++) {
+            if (z0 - k >= 0) extra = add(extra, p[(z0 - k) * sz], zero);
+            if (z1 - 1 + k < nz) extra = add(extra, p[(z1 - 1 + k) * sz], zero);
+        }
+    float4 ahead[AHEAD];
+#pragma unroll
+    for (int i = 0; i < AHEAD; i++)
+        if (z0 + i < z1) ahead[i] = p[(z0 + i) * sz];
+    for (int z = z0; z < z1; z++) {
+        float4 v = ahead[0];
+#pragma unroll
+        for (int i = 0; i + 1 < AHEAD; i++) ahead[i] = ahead[i + 1];
+        if (z + AHEAD < z1) ahead[AHEAD - 1] = p[(z + AHEAD) * sz];
+        if (PF && z + AHEAD + 2 < z1) asm volatile("prefetch.global.L2 [%0];" ::"l"(p + (z + AHEAD + 2) * sz));
+        if (YH) {
+            /* warps 0 .. R-1: rows y0-R .. y0-1; the last R: y0+by .. y0+by+R-1 */
+            const int t = threadIdx.y, by = blockDim.y, y0 = blockIdx.y * by;
+            const int row = t < R ? y0 - R + t : t >= by - R ? y0 + by + (t - (by - R)) : -1;
+            if (row >= 0 && row < ny) v = add(v, src[x + row * sy + z * sz], zero);
+        }
+        dst[x + y * sy + z * sz] = add(v, extra, zero);
+    }
+}
+
+static float median(std::vector<float> v)
+{
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+typedef void (*launcher)(const float4 *, float4 *, int, int, int);
+
+template <int CH, bool PF, bool ZH, bool YH, int R = 2, int BY = 8>
+static void run_march(const float4 *a, float4 *b, int nx4, int ny, int nz)
+{
+    march<CH, PF, ZH, YH, R><<<dim3((nx4 + 31) / 32, (ny + BY - 1) / BY, (nz + CH - 1) / CH), dim3(32, BY)>>>(a, b, nx4, ny, nz, 0.0f);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 4) {
+        fprintf(stderr, "usage: march NX NY NZ (NX a multiple of 4)\n");
+        return 2;
+    }
+    const int nx = atoi(argv[1]), ny = atoi(argv[2]), nz = atoi(argv[3]), nx4 = nx / 4;
+    const size_t n = (size_t)nx4 * ny * nz, bytes = n * sizeof(float4);
+    float4 *a, *b;
+    CK(cudaMalloc(&a, bytes));
+    CK(cudaMalloc(&b, bytes));
+    CK(cudaMemset(a, 0, bytes));
+    int sms = 0;
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    struct kind { const char *name; launcher f; } kinds[] = {
+        {"memcpy", nullptr},
+        {"copy", nullptr},
+        {"march16", run_march<16, false, false, false>},
+        {"march16 pf", run_march<16, true, false, false>},
+        {"march8 pf", run_march<8, true, false, false>},
+        {"march16 pf zh", run_march<16, true, true, false>},
+        {"march16 pf yh", run_march<16, true, false, true>},
+        {"march16 pf zh yh", run_march<16, true, true, true>},
+        {"march8 pf zh yh", run_march<8, true, true, true>},
+        {"march16 pf zh yh by16", run_march<16, true, true, true, 2, 16>},
+        {"march8 pf zh yh by16", run_march<8, true, true, true, 2, 16>},
+        {"march8 zh yh R1", run_march<8, false, true, true, 1>},
+        {"march16 zh yh R1", run_march<16, false, true, true, 1>},
+    };
+    const int nk = sizeof kinds / sizeof kinds[0];
+    std::vector<std::vector<float>> t(nk);
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    for (int r = 0; r < 21; r++)
+        for (int k = 0; k < nk; k++) {
+            CK(cudaEventRecord(e0));
+            for (int i = 0; i < 10; i++) {
+                const float4 *s = i % 2 ? b : a;
+                float4 *d = i % 2 ? a : b;
+                if (k == 0) CK(cudaMemcpyAsync(d, s, bytes, cudaMemcpyDeviceToDevice));
+                else if (!kinds[k].f) copy4<<<sms * 8, 256>>>(s, d, n);
+                else kinds[k].f(s, d, nx4, ny, nz);
+            }
+            CK(cudaGetLastError());
+            CK(cudaEventRecord(e1));
+            CK(cudaEventSynchronize(e1));
+            float ms;
+            CK(cudaEventElapsedTime(&ms, e0, e1));
+            t[k].push_back(ms / 10);
+        }
+    const float copy = median(t[0]);
+    for (int k = 0; k < nk; k++)
+        printf("%dx%dx%d %-22s %8.1f us %7.1f GB/s %6.1f%% of memcpy\n", nx, ny, nz, kinds[k].name, 1e3 * median(t[k]),
+               2e-6 * bytes / median(t[k]), 100.0 * copy / median(t[k]));
+    return 0;
+}
