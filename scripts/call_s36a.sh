@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# This call's tuning hooks (-DHX_TUNE_*, HX_SWEEP3D_ZIGZAG in the index march) are not in the tree: `git apply
+# docs/results/session36/tuning_hooks.patch`, then scripts/variant_build.sh as in the header.
 # Session 36, call 1, one H200 (nvidia-h200). Does launching the plain 3D sweeps as thread-block
 # clusters cut their crossings of the fabric between the L2 partitions (session 35)? A cluster's
 # blocks run in one GPC, so one L2 partition's side: y (or z) neighbours that read each other's

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# This call's tuning hooks (-DHX_TUNE_*, HX_SWEEP3D_ZIGZAG in the index march) are not in the tree: `git apply
+# docs/results/session36/tuning_hooks.patch`, then scripts/variant_build.sh as in the header.
 # Session 36, call 2, one H200 (nvidia-h200). Two ways to cross the L2 fabric less in the plain 3D
 # sweeps, beside the rule's build (halox), 512^3 and 256x256x512, 3 rounds:
 #   bpf: -DHX_TUNE_BULKPF, each warp's L2 prefetch of a row segment as one cp.async.bulk.prefetch.L2

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# This call's tuning hooks (-DHX_TUNE_*, HX_SWEEP3D_ZIGZAG in the index march) are not in the tree: `git apply
+# docs/results/session36/tuning_hooks.patch`, then scripts/variant_build.sh as in the header.
 # Session 36, call 5, one H200 (nvidia-h200). Call 4's probe (scripts/bench/march.cu): a copy in the
 # register march's order with a radius-2 stencil's halo reads runs at 91% of a copy with 16-plane
 # marches and 97% with 8, where the real star13 march lost with 8 (session 29): its march starts

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# This call's tuning hooks (-DHX_TUNE_*, HX_SWEEP3D_ZIGZAG in the index march) are not in the tree: `git apply
+# docs/results/session36/tuning_hooks.patch`, then scripts/variant_build.sh as in the header.
 # Session 36, call 7, one H200 (nvidia-h200). Call 6's probe: a radius-2 march's own data movement
 # reaches 85% of memcpy with 16-plane marches of 8-row blocks, 91% with 8-plane marches and 94%
 # with 8-plane marches of 16-row blocks. The real march with 16-row blocks (l16t: -DHX_TUNE_LANES=16,

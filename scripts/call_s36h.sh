@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# This call's tuning hooks (-DHX_TUNE_*, HX_SWEEP3D_ZIGZAG in the index march) are not in the tree: `git apply
+# docs/results/session36/tuning_hooks.patch`, then scripts/variant_build.sh as in the header.
 # Session 36, call 8, one H200 (nvidia-h200). Calls 4-7: the radius-2 march's data movement alone
 # reaches 85% of memcpy with 16-plane marches, whose z halo planes come back from DRAM (at 1.2
 # resident layers the next layer reads them a layer's time later), and 8-plane marches, whose

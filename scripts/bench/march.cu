@@ -6,7 +6,8 @@
  * 2 planes beyond), and may also read what a radius-R stencil's march reads besides its own cells
  * (R = 2 unless the name says R1): the R planes below and above its march (zh) and the R rows
  * above and below its block (yh), added in with a factor that is zero at run time (so nothing is
- * optimised away and the output is still the copy). "copy" is a grid-stride kernel, "memcpy"
+ * optimised away and the output is still the copy); "reads" kernels read all that the real march
+ * reads (kernel reads, below). "copy" is a grid-stride kernel, "memcpy"
  * cudaMemcpyAsync (what `halox roofline` calls copy).
  *
  *   march NX NY NZ        each one's median time of 21 (alternated) and its bandwidth against memcpy */
@@ -73,6 +74,67 @@ __global__ void __launch_bounds__(512) march(const float4 *__restrict__ src, flo
     }
 }
 
+/* What the real march reads, without its arithmetic: the window of 2R+1 planes (the entering one 3
+ * ahead, the first output waiting for the R planes below), the 2R y neighbours' vectors one plane
+ * ahead, and the 2R x neighbours beyond the vector as scalars, all summed with a factor of zero */
+template <int CH, bool PF, int R>
+__global__ void __launch_bounds__(256, R == 2 ? 3 : 4) reads(const float4 *__restrict__ src, float4 *__restrict__ dst, int nx4, int ny, int nz,
+                                             float zero)
+{
+    constexpr int AHEAD = 3;
+    const int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y, z0 = blockIdx.z * CH;
+    if (x >= nx4 || y >= ny || z0 >= nz) return;
+    const long sy = nx4, sz = (long)nx4 * ny;
+    const float *s1 = (const float *)src;
+    const int z1 = min(z0 + CH, nz);
+    auto at = [&](int yy, int zz) { return src[x + min(max(yy, 0), ny - 1) * sy + min(max(zz, 0), nz - 1) * sz]; };
+    float4 win[2 * R + 1];
+#pragma unroll
+    for (int k = 0; k < 2 * R; k++) win[k] = at(y, z0 - R + k);
+    float4 ahead[AHEAD];
+#pragma unroll
+    for (int i = 0; i < AHEAD; i++) ahead[i] = at(y, z0 + R + i);
+    float4 ys[2 * R];
+#pragma unroll
+    for (int j = 0; j < R; j++) {
+        ys[j] = at(y - R + j, z0);
+        ys[R + j] = at(y + 1 + j, z0);
+    }
+    for (int z = z0; z < z1; z++) {
+        win[2 * R] = ahead[0];
+#pragma unroll
+        for (int i = 0; i + 1 < AHEAD; i++) ahead[i] = ahead[i + 1];
+        if (z + AHEAD < z1) ahead[AHEAD - 1] = at(y, z + AHEAD + R);
+        if (PF && z + AHEAD + 2 < z1) asm volatile("prefetch.global.L2 [%0];" ::"l"(&src[x + y * sy + min(z + AHEAD + R + 2, nz - 1) * sz]));
+        float4 acc = win[R];
+#pragma unroll
+        for (int k = 0; k < 2 * R + 1; k++)
+            if (k != R) acc = add(acc, win[k], zero);
+#pragma unroll
+        for (int j = 0; j < 2 * R; j++) acc = add(acc, ys[j], zero);
+        if (z + 1 < z1) {
+#pragma unroll
+            for (int j = 0; j < R; j++) {
+                ys[j] = at(y - R + j, z + 1);
+                ys[R + j] = at(y + 1 + j, z + 1);
+            }
+        }
+        const long row = (long)y * sy * 4 + (long)z * sz * 4, xl = 4L * x, xmax = 4L * nx4 - 1;
+        float xs = 0;
+#pragma unroll
+        for (int k = 1; k <= R; k++) xs += s1[row + max(xl - k, 0L)] + s1[row + min(xl + 3 + k, xmax)];
+        acc.x += zero * xs;
+        dst[x + y * sy + z * sz] = acc;
+#pragma unroll
+        for (int k = 0; k < 2 * R; k++) win[k] = win[k + 1];
+    }
+}
+
+template <int CH, bool PF, int R> static void run_reads(const float4 *a, float4 *b, int nx4, int ny, int nz)
+{
+    reads<CH, PF, R><<<dim3((nx4 + 31) / 32, (ny + 7) / 8, (nz + CH - 1) / CH), dim3(32, 8)>>>(a, b, nx4, ny, nz, 0.0f);
+}
+
 static float median(std::vector<float> v)
 {
     std::sort(v.begin(), v.end());
@@ -115,6 +177,10 @@ int main(int argc, char **argv)
         {"march8 pf zh yh by16", run_march<8, true, true, true, 2, 16>},
         {"march8 zh yh R1", run_march<8, false, true, true, 1>},
         {"march16 zh yh R1", run_march<16, false, true, true, 1>},
+        {"reads16 pf", run_reads<16, true, 2>},
+        {"reads8 pf", run_reads<8, true, 2>},
+        {"reads8 R1", run_reads<8, false, 1>},
+        {"reads16 R1", run_reads<16, false, 1>},
     };
     const int nk = sizeof kinds / sizeof kinds[0];
     std::vector<std::vector<float>> t(nk);
