@@ -17,14 +17,8 @@
 #include "compute/cuda/sweep3d.cuh"
 #include "compute/cuda/sweep3d_pair.cuh"
 
-#define CK(x)                                                                                      \
-    do {                                                                                           \
-        cudaError_t e_ = (x);                                                                      \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "align3d: %s: %s (line %d)\n", #x, cudaGetErrorString(e_), __LINE__); \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
+#define BENCH_NAME "align3d"
+#include "bench_check.h"
 
 template <typename T, int R> constexpr int min_blocks() { return sizeof(T) == 4 ? (R == 1 ? 6 : 3) : (R == 1 ? 4 : 3); }
 

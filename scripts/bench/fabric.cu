@@ -11,14 +11,8 @@
 #include <cstring>
 #include <vector>
 
-#define CK(x)                                                                                      \
-    do {                                                                                           \
-        cudaError_t e_ = (x);                                                                      \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "fabric: %s: %s (line %d)\n", #x, cudaGetErrorString(e_), __LINE__);  \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
+#define BENCH_NAME "fabric"
+#include "bench_check.h"
 
 __global__ void __launch_bounds__(256) copy4(const float4 *__restrict__ src, float4 *__restrict__ dst, size_t n)
 {
@@ -32,12 +26,6 @@ __global__ void __launch_bounds__(256) copy4(const float4 *__restrict__ src, flo
         dst[i + 3 * stride] = d;
     }
     for (; i < n; i += stride) dst[i] = src[i];
-}
-
-static float median(std::vector<float> v)
-{
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
 }
 
 int main(int argc, char **argv)

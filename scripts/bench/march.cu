@@ -16,14 +16,8 @@
 #include <cstdlib>
 #include <vector>
 
-#define CK(x)                                                                                      \
-    do {                                                                                           \
-        cudaError_t e_ = (x);                                                                      \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "march: %s: %s (line %d)\n", #x, cudaGetErrorString(e_), __LINE__);   \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
+#define BENCH_NAME "march"
+#include "bench_check.h"
 
 __global__ void __launch_bounds__(256) copy4(const float4 *__restrict__ src, float4 *__restrict__ dst, size_t n)
 {
@@ -133,12 +127,6 @@ __global__ void __launch_bounds__(256, R == 2 ? 3 : 4) reads(const float4 *__res
 template <int CH, bool PF, int R> static void run_reads(const float4 *a, float4 *b, int nx4, int ny, int nz)
 {
     reads<CH, PF, R><<<dim3((nx4 + 31) / 32, (ny + 7) / 8, (nz + CH - 1) / CH), dim3(32, 8)>>>(a, b, nx4, ny, nz, 0.0f);
-}
-
-static float median(std::vector<float> v)
-{
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
 }
 
 typedef void (*launcher)(const float4 *, float4 *, int, int, int);
