@@ -174,9 +174,14 @@ int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *src, voi
      * 16-byte launch fills the places the multiprocessors hold (session 31, one H200, 16-byte
      * against pair: 512^3, 3.1 layers, 286.4 against 291.3 us; 448^3, 3.5, 195.8 against 197.5;
      * 512x384x512, 4.1, 218.7 against 219.8; 384^3, 5.5, 127.9 against 126.7; 256x256x512, 12,
-     * 83.3 against 78.3; 128^3, 256 blocks for 792 places, 5.75 against 6.27). */
+     * 83.3 against 78.3; 128^3, 256 blocks for 792 places, 5.75 against 6.27). Since the launches
+     * of session 33 the 16-byte march is the faster where its launch fills those places twice or
+     * more (session 36, one H200, 5 rounds, pair against 16-byte: 384^3 125.6 against 120.6 us,
+     * 256^3 39.6 against 38.9, 320^3 74.1 against 73.9, 256x256x512 76.5 against 76.3), so radius 1
+     * keeps the pair march where it fills them once (graph-replayed: 160^3 10.6 against 11.2,
+     * 192^3 17.7 against 18.2). */
     const long places = (long)per_sm * t.sms, blocks3 = columns * ((slow + chunk - 1) / chunk);
-    const bool pair_pays = r == 2 ? two_layers : places >= 5 * columns && blocks3 >= places;
+    const bool pair_pays = r == 2 ? two_layers : places >= 5 * columns && blocks3 >= places && blocks3 < 2 * places;
     const int pair = d->dim == 3 && dslot == 0 && pipe == 0 && t.rows3 == 1 &&
                      (t.pair >= 0 ? t.pair : pair_pays);
     /* The pair march, whose length is a kernel argument, halves on to 6 planes where 8 leave the
