@@ -1,5 +1,6 @@
 /* Shared by the standalone probes in scripts/bench (not part of the library): a CUDA call checked,
- * naming the probe (BENCH_NAME, defined before this header), and the median of a set of timings. */
+ * naming the probe (BENCH_NAME, defined before this header), the median of a set of timings, and
+ * the two fields a copy probe streams between. */
 #ifndef HALOX_BENCH_CHECK_H
 #define HALOX_BENCH_CHECK_H
 #include <algorithm>
@@ -20,5 +21,16 @@ static inline float median(std::vector<float> v)
 {
     std::sort(v.begin(), v.end());
     return v[v.size() / 2];
+}
+
+/* Two device fields of `bytes` each, the first zeroed; returns the GPU's multiprocessors */
+static inline int copy_fields(size_t bytes, float4 **a, float4 **b)
+{
+    CK(cudaMalloc(a, bytes));
+    CK(cudaMalloc(b, bytes));
+    CK(cudaMemset(*a, 0, bytes));
+    int sms = 0;
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    return sms;
 }
 #endif

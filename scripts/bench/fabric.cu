@@ -36,11 +36,7 @@ int main(int argc, char **argv)
     }
     const size_t bytes = (size_t)atol(argv[1]) << 20, n = bytes / sizeof(float4);
     float4 *a, *b;
-    CK(cudaMalloc(&a, bytes));
-    CK(cudaMalloc(&b, bytes));
-    CK(cudaMemset(a, 0, bytes));
-    int sms = 0;
-    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    const int sms = copy_fields(bytes, &a, &b);
     const unsigned blocks = (unsigned)sms * 8;
     if (argc > 2 && !strcmp(argv[2], "--once")) {
         for (int i = 0; i < 3; i++) copy4<<<blocks, 256>>>(a, b, n);

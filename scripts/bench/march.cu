@@ -146,11 +146,7 @@ int main(int argc, char **argv)
     const int nx = atoi(argv[1]), ny = atoi(argv[2]), nz = atoi(argv[3]), nx4 = nx / 4;
     const size_t n = (size_t)nx4 * ny * nz, bytes = n * sizeof(float4);
     float4 *a, *b;
-    CK(cudaMalloc(&a, bytes));
-    CK(cudaMalloc(&b, bytes));
-    CK(cudaMemset(a, 0, bytes));
-    int sms = 0;
-    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    const int sms = copy_fields(bytes, &a, &b);
     struct kind { const char *name; launcher f; } kinds[] = {
         {"memcpy", nullptr},
         {"copy", nullptr},
