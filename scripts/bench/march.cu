@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #define BENCH_NAME "march"
@@ -124,9 +125,127 @@ __global__ void __launch_bounds__(256, R == 2 ? 3 : 4) reads(const float4 *__res
     }
 }
 
+/* Session 37: "reads" with the y neighbours from shared memory. Each thread puts its own vector of
+ * a plane into a two-plane ring two steps before the plane is swept; its rows' y neighbours come
+ * from that ring: its own block's rows, and with CY > 1 the edge rows of the blocks beside it in a
+ * cluster of CY blocks along y (distributed shared memory), so that only a cluster's edge rows are
+ * read from L2. One cluster barrier a step (arrive after the plane's store, wait before the next
+ * step's reads) orders the ring; the barrier alternates arrive and wait, so every thread of the
+ * cluster runs every step. */
+template <int CH, bool PF, int R, int CY, bool RELAXED = false>
+__global__ void __launch_bounds__(256, R == 2 ? 3 : 4) dsm(const float4 *__restrict__ src, float4 *__restrict__ dst, int nx4, int ny, int nz,
+                                                       float zero)
+{
+    constexpr int AHEAD = 3, BY = 8;
+    __shared__ float4 ring[2][BY][32];
+    const int x = blockIdx.x * 32 + threadIdx.x, t = threadIdx.y, y = blockIdx.y * BY + t, z0 = blockIdx.z * CH;
+    const long sy = nx4, sz = (long)nx4 * ny;
+    const float *s1 = (const float *)src;
+    const int z1 = min(z0 + CH, nz), n = z1 - z0;
+    unsigned rank = 0;
+    if (CY > 1) asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+    auto at = [&](int yy, int zz) { return src[min(x, nx4 - 1) + min(max(yy, 0), ny - 1) * sy + min(max(zz, 0), nz - 1) * sz]; };
+    auto arrive = [] {
+        if (CY > 1 && RELAXED) asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
+        else if (CY > 1) asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory");
+        else __syncthreads();
+    };
+    auto wait = [] {
+        if (CY > 1) asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory");
+    };
+    /* row t + d's vector of the plane in ring slot k: this block's, a neighbour's or from L2 */
+    auto ys_at = [&](int d, int k, int zz) -> float4 {
+        const int r = t + d;
+        if (r >= 0 && r < BY) return ring[k][r][threadIdx.x];
+        if (CY > 1 && r < 0 && rank > 0) {
+            const float4 *p = &ring[k][r + BY][threadIdx.x];
+            unsigned long long q;
+            asm("mapa.u64 %0, %1, %2;" : "=l"(q) : "l"(p), "r"(rank - 1));
+            return *(const float4 *)q;
+        }
+        if (CY > 1 && r >= BY && rank + 1 < CY) {
+            const float4 *p = &ring[k][r - BY][threadIdx.x];
+            unsigned long long q;
+            asm("mapa.u64 %0, %1, %2;" : "=l"(q) : "l"(p), "r"(rank + 1));
+            return *(const float4 *)q;
+        }
+        return at(y + d, zz);
+    };
+    float4 win[2 * R + 1];
+#pragma unroll
+    for (int k = 0; k < 2 * R; k++) win[k] = at(y, z0 - R + k);
+    float4 ahead[AHEAD];
+#pragma unroll
+    for (int i = 0; i < AHEAD; i++) ahead[i] = at(y, z0 + R + i);
+    float4 ys[2 * R];
+    ring[0][t][threadIdx.x] = win[R];
+    arrive();
+    wait();
+#pragma unroll
+    for (int j = 0; j < R; j++) {
+        ys[j] = ys_at(j - R, 0, z0);
+        ys[R + j] = ys_at(j + 1, 0, z0);
+    }
+    ring[1][t][threadIdx.x] = R == 2 ? win[R + 1] : ahead[0];
+    arrive();
+    for (int s = 0; s < n; s++) {
+        const int z = z0 + s;
+        win[2 * R] = ahead[0];
+#pragma unroll
+        for (int i = 0; i + 1 < AHEAD; i++) ahead[i] = ahead[i + 1];
+        if (s + AHEAD < n) ahead[AHEAD - 1] = at(y, z + AHEAD + R);
+        if (PF && s + AHEAD + 2 < n) asm volatile("prefetch.global.L2 [%0];" ::"l"(&src[min(x, nx4 - 1) + y * sy + min(z + AHEAD + R + 2, nz - 1) * sz]));
+        float4 cur[2 * R];
+#pragma unroll
+        for (int j = 0; j < 2 * R; j++) cur[j] = ys[j];
+        wait();
+        if (s + 1 < n) {
+#pragma unroll
+            for (int j = 0; j < R; j++) {
+                ys[j] = ys_at(j - R, (s + 1) & 1, z + 1);
+                ys[R + j] = ys_at(j + 1, (s + 1) & 1, z + 1);
+            }
+        }
+        ring[s & 1][t][threadIdx.x] = R == 2 ? win[2 * R] : ahead[0];
+        arrive();
+        float4 acc = win[R];
+#pragma unroll
+        for (int k = 0; k < 2 * R + 1; k++)
+            if (k != R) acc = add(acc, win[k], zero);
+#pragma unroll
+        for (int j = 0; j < 2 * R; j++) acc = add(acc, cur[j], zero);
+        const long row = (long)y * sy * 4 + (long)z * sz * 4, xl = 4L * x, xmax = 4L * nx4 - 1;
+        float xs = 0;
+#pragma unroll
+        for (int k = 1; k <= R; k++) xs += s1[row + max(xl - k, 0L)] + s1[row + min(xl + 3 + k, xmax)];
+        acc.x += zero * xs;
+        if (x < nx4 && y < ny) dst[x + y * sy + z * sz] = acc;
+#pragma unroll
+        for (int k = 0; k < 2 * R; k++) win[k] = win[k + 1];
+    }
+    wait(); /* no block leaves while another may still read its ring */
+}
+
+static float g_zero = 0.0f; /* 1 in the check: the reads then count */
+
+template <int CH, bool PF, int R, int CY, bool RELAXED = false> static void run_dsm(const float4 *a, float4 *b, int nx4, int ny, int nz)
+{
+    cudaLaunchConfig_t c = {};
+    c.gridDim = dim3((nx4 + 31) / 32, (ny + 7) / 8, (nz + CH - 1) / CH);
+    c.blockDim = dim3(32, 8);
+    cudaLaunchAttribute at[1];
+    at[0].id = cudaLaunchAttributeClusterDimension;
+    at[0].val.clusterDim.x = 1;
+    at[0].val.clusterDim.y = CY;
+    at[0].val.clusterDim.z = 1;
+    c.attrs = at;
+    c.numAttrs = CY > 1 ? 1 : 0;
+    CK(cudaLaunchKernelEx(&c, dsm<CH, PF, R, CY, RELAXED>, a, b, nx4, ny, nz, g_zero));
+}
+
 template <int CH, bool PF, int R> static void run_reads(const float4 *a, float4 *b, int nx4, int ny, int nz)
 {
-    reads<CH, PF, R><<<dim3((nx4 + 31) / 32, (ny + 7) / 8, (nz + CH - 1) / CH), dim3(32, 8)>>>(a, b, nx4, ny, nz, 0.0f);
+    reads<CH, PF, R><<<dim3((nx4 + 31) / 32, (ny + 7) / 8, (nz + CH - 1) / CH), dim3(32, 8)>>>(a, b, nx4, ny, nz, g_zero);
 }
 
 typedef void (*launcher)(const float4 *, float4 *, int, int, int);
@@ -165,8 +284,41 @@ int main(int argc, char **argv)
         {"reads8 pf", run_reads<8, true, 2>},
         {"reads8 R1", run_reads<8, false, 1>},
         {"reads16 R1", run_reads<16, false, 1>},
+        {"dsm16 pf smem", run_dsm<16, true, 2, 1>},
+        {"dsm16 pf cy2", run_dsm<16, true, 2, 2>},
+        {"dsm16 pf cy4", run_dsm<16, true, 2, 4>},
+        {"dsm16 pf cy8", run_dsm<16, true, 2, 8>},
+        {"dsm8 pf cy4", run_dsm<8, true, 2, 4>},
+        {"dsm8 R1 cy4", run_dsm<8, false, 1, 4>},
+        {"dsm16 pf cy2 relaxed", run_dsm<16, true, 2, 2, true>},
+        {"dsm16 pf cy4 relaxed", run_dsm<16, true, 2, 4, true>},
     };
     const int nk = sizeof kinds / sizeof kinds[0];
+    /* the dsm kernels read what the reads kernels of the same march read: with the factor 1 and a
+     * field of distinct values, their outputs must agree bit for bit */
+    {
+        std::vector<float> h(4 * n), r1(4 * n), r2(4 * n);
+        for (size_t i = 0; i < h.size(); i++) h[i] = (float)((i * 2654435761u) % 1000003) * 1e-3f;
+        CK(cudaMemcpy(a, h.data(), bytes, cudaMemcpyHostToDevice));
+        g_zero = 1.0f;
+        struct pair { const char *name; launcher ref, f; } checks[] = {
+            {"dsm16 pf smem", run_reads<16, true, 2>, run_dsm<16, true, 2, 1>},
+            {"dsm16 pf cy4", run_reads<16, true, 2>, run_dsm<16, true, 2, 4>},
+            {"dsm8 R1 cy4", run_reads<8, false, 1>, run_dsm<8, false, 1, 4>},
+            {"dsm16 cy4 relaxed", run_reads<16, true, 2>, run_dsm<16, true, 2, 4, true>},
+        };
+        for (const pair &c : checks) {
+            c.ref(a, b, nx4, ny, nz);
+            CK(cudaMemcpy(r1.data(), b, bytes, cudaMemcpyDeviceToHost));
+            c.f(a, b, nx4, ny, nz);
+            CK(cudaMemcpy(r2.data(), b, bytes, cudaMemcpyDeviceToHost));
+            size_t bad = 0;
+            for (size_t i = 0; i < r1.size(); i++) bad += memcmp(&r1[i], &r2[i], 4) != 0;
+            printf("check %-16s %zu of %zu values differ from reads\n", c.name, bad, r1.size());
+        }
+        g_zero = 0.0f;
+        CK(cudaMemset(a, 0, bytes));
+    }
     std::vector<std::vector<float>> t(nk);
     cudaEvent_t e0, e1;
     CK(cudaEventCreate(&e0));
