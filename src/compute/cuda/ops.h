@@ -47,6 +47,8 @@ typedef struct {
     int flip;        /* plain sweeps: a sweep that reads what the sweep before it wrote takes its layers in
                         the other order from that one (sweep_tile, common.cuh): -1 by cu_sweep's rule (2D,
                         and 3D floats of radius 1), 0 never, 1 every stencil (HALOX_SWEEP_FLIP, for tuning runs) */
+    int tma;         /* plain 3D sweeps through the march fed by bulk tensor copies (sweep3d_tma.cu) on sm_90
+                        and later: -1 by cu_sweep's rule (tma_pays), 0 or 1 forced (HALOX_SWEEP_TMA) */
 } tile_shape;
 
 typedef struct {
@@ -139,6 +141,12 @@ int cu_launch_sweep3d_pipe(const sweep_launch &l, int dslot, int radius, int pip
  * the pipelined one, else rows 1, 2 or 4 and the prefetching flag), by the occupancy calculator and
  * kept per kernel; 0 when unknown */
 int cu_sweep3d_per_sm(int dslot, int radius, int by, int rows, int pipe, int prefetch);
+
+/* sweep3d_tma.cu: 1 where this GPU and build can run the bulk-copy march (compute capability 9.0 or
+ * later, kernels built for it, a driver with cuTensorMapEncodeTiled); its launch, -1 with bk->err
+ * when the field's tensor map cannot be made. phase: the fields' vector phase (vec_phase). */
+int cu_tma_usable(void);
+int cu_launch_sweep3d_tma(hx_backend *bk, const sweep_launch &l, int dslot, int radius, int phase);
 
 /* fused2d.cu: the sweep_fused op (2D there, 3D handed to fused3d.cu) */
 int cu_sweep_fused(hx_backend *bk, int stream, int levels, const hx_box *boxes, const void *src, void *dst);

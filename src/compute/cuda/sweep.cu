@@ -41,7 +41,7 @@ static int env_switch(const char *name, const char *unset, int *v, char *err, si
 
 int cu_tile_shape(tile_shape *t, char *err, size_t errlen)
 {
-    const tile_shape def = {4, 8, 8, 0, -1, 1, 132, 0, 0, 50L << 20, -1, -1, -1, -1, -1}; /* chunk3 0: by cu_sweep's rule */
+    const tile_shape def = {4, 8, 8, 0, -1, 1, 132, 0, 0, 50L << 20, -1, -1, -1, -1, -1, -1}; /* chunk3 0: by cu_sweep's rule */
     *t = def;
     if (env_switch("HALOX_SWEEP_PREFETCH", "prefetch where the fields do not fit in L2", &t->prefetch, err, errlen) ||
         env_switch("HALOX_SWEEP_PAIR", "two floats a thread where four would hold two or more chunk layers at once", &t->pair,
@@ -50,6 +50,8 @@ int cu_tile_shape(tile_shape *t, char *err, size_t errlen)
                    errlen) ||
         env_switch("HALOX_PDL", "plain sweeps and halo packing launched as programmatic dependents on sm_90 and up",
                    &t->pdl, err, errlen) ||
+        env_switch("HALOX_SWEEP_TMA", "3D sweeps of radius 2 fed by bulk tensor copies where the fields overflow L2, on sm_90 and up",
+                   &t->tma, err, errlen) ||
         env_switch("HALOX_SWEEP_FLIP", "2D and 3D fp32 radius-1 sweeps of what the last one wrote take their layers in the "
                    "other order where the fields overflow L2", &t->flip, err, errlen))
         return -1;
@@ -83,13 +85,44 @@ int cu_tile_shape(tile_shape *t, char *err, size_t errlen)
     return 0;
 }
 
+/* Whether the plain 3D sweeps of radius r on d take the march fed by bulk tensor copies
+ * (sweep3d_tma.cu): HALOX_SWEEP_TMA where set, none where HALOX_TILE names a kernel (PIPE), else
+ * radius 2 where the two fields overflow L2, but for floats only where the 16-byte register march
+ * would hold two or more layers of its launch at once (cu_sweep's pair rule: 512^2 planes hold
+ * 1.2, and there that march stays the faster). Measured (session 37, one H200, 3 rounds, us a
+ * sweep, register march against bulk copies, calls 6-9): star13 fp64 512^3 653-665 -> 617-636
+ * (77-78% -> 80-83% of copy), 448^3 432.4 -> 420.7, 384^3 275.5 -> 268.7, 256x256x512 170.9 ->
+ * 163.2, 256^3 88.3 -> 85.2; fp32 256x256x512 91.0 -> 86.1, 384^3 142.9 -> 138.2, 256^3 49.8 ->
+ * 46.1, but 512^3 315.2 against 319.6; jacobi7 fp32 512^3 280.5 -> 319.0, so radius 1 keeps its
+ * march. */
+static bool tma_pays(hx_backend *bk, const hx_decomp *d, int r)
+{
+    const tile_shape &t = state(bk)->tile;
+    if (d->dim != 3 || !cu_tma_usable()) return false;
+    if (t.tma >= 0) return t.tma == 1;
+    const bool spill = 2.0 * (double)hx_alloc_cells(d) * (double)bk->elem > (double)t.l2;
+    if (t.pipe >= 0 || r != 2 || !spill) return false;
+    /* lanes the tiles use (the field has a lead here: rows start on a vector): at least 90%, or the
+     * march's idle lanes cost more than it saves (star13 fp32 320^3, 80 vectors in 3 tiles of 27:
+     * 90.2 us against the register march's 87.4; 256x256x512 without the lead, 5 tiles of 26 for
+     * 129 vectors: 115.5 against 91.0) */
+    const int V = (int)(16 / bk->elem), groups = (d->local[0] + V - 1) / V;
+    if (groups < 0.9 * 32 * ((groups + 31) / 32)) return false;
+    if (bk->elem == 8) return true;
+    /* the 16-byte march's layer over the owned block (x from 0 on a vector: no lead) */
+    const int per_sm = cu_sweep3d_per_sm(0, 2, t.by3, 1, 0, 1);
+    const long columns = (long)(((d->local[0] + d->ghost[0] + 3) / 4 + 31) / 32) * ((d->local[1] + t.by3 - 1) / t.by3);
+    return per_sm > 0 && (long)per_sm * t.sms >= 2 * columns;
+}
+
 /* compute/backend.h says why; measured for the register marches of radius 1 (pair, 16-byte), and
  * correct for every kernel cu_sweep launches but the shared-tile one (fused3d.cu), which takes
- * x = 0 on a vector */
+ * x = 0 on a vector. The bulk-copy march takes it too: its tiles then start on the first owned
+ * cell (512 cells a row: 4 tiles of 32 lanes, not 5 of 26). */
 int cu_field_lead(hx_backend *bk, const hx_decomp *d, int radius)
 {
     const tile_shape &t = state(bk)->tile;
-    if (d->dim != 3 || t.pipe == 4 || t.lead == 0 || (t.lead < 0 && radius != 1)) return 0;
+    if (d->dim != 3 || t.pipe == 4 || t.lead == 0 || (t.lead < 0 && radius != 1 && !tma_pays(bk, d, radius))) return 0;
     return (HX_ROW_ALIGN - d->ghost[0] % HX_ROW_ALIGN) % HX_ROW_ALIGN;
 }
 
@@ -126,7 +159,9 @@ int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *src, voi
     const int groups = (b->hi[0] - a.xbase + V - 1) / V;
     const int by = d->dim == 2 ? t.by2 : t.by3;
     int chunk = d->dim == 2 ? t.chunk2 : t.chunk3;
-    const int pipe = t.pipe >= 0 ? t.pipe : (r == 2 && dslot == 1 ? 2 : 0);
+    /* the bulk-copy march maps x + phase (sweep3d_tma.cu): the cells a stored output reads must lie below the pitch there */
+    const bool tma = d->dim == 3 && tma_pays(bk, d, r) && b->hi[0] + r + phase <= d->alloc[0];
+    const int pipe = tma ? 0 : t.pipe >= 0 ? t.pipe : (r == 2 && dslot == 1 ? 2 : 0);
     if (d->dim == 3 && pipe == 4) return cu_sweep_tile3d(bk, stream, box, src, dst);
     /* prefetching into L2 pays only where the two fields do not stay there (session 19: star9 fp32
      * 16384^2 +7%, 2048^2 -15%) */
@@ -146,7 +181,7 @@ int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *src, voi
      * (star13 fp64 512^3 653.8 -> 666.1 with 8); in session 32, 8 won at 384^3 and 448^3 in every
      * run (5 rounds: 282.6 -> 278.9, 443.2 -> 434.3) and tied at 512^3 over four runs (651.9 ->
      * 644.5, 654.8 -> 649.2, 651.9 -> 655.4, 654.9 -> 648.6)). */
-    if (d->dim == 3 && chunk == 0) chunk = r == 1 || pipe > 0 ? 8 : 16;
+    if (d->dim == 3 && chunk == 0 && !tma) chunk = r == 1 || pipe > 0 ? 8 : 16; /* the bulk-copy march: 0, its own rule */
     /* Halve the march until the box gives every multiprocessor a few blocks: in 3D until the launch
      * fills the blocks the multiprocessors hold three times over (session 27, one H200: at a 4-GPU
      * rank's blocks, 256x128x128 to 280x152x152, 16 planes left fp64 and star13 launches at 1.2-1.8
@@ -161,7 +196,7 @@ int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *src, voi
 #ifndef HX_MIN_CHUNK2D /* tuning builds set another (scripts/variant_build.sh) */
 #define HX_MIN_CHUNK2D 2
 #endif
-    while (chunk > (d->dim == 2 ? HX_MIN_CHUNK2D : 8)) {
+    while (!tma && chunk > (d->dim == 2 ? HX_MIN_CHUNK2D : 8)) {
         long blocks = d->dim == 2 ? columns / ((long)by * chunk) : columns * ((slow + chunk - 1) / chunk);
         if (blocks >= enough) break;
         chunk /= 2;
@@ -182,7 +217,7 @@ int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *src, voi
      * 192^3 17.7 against 18.2). */
     const long places = (long)per_sm * t.sms, blocks3 = columns * ((slow + chunk - 1) / chunk);
     const bool pair_pays = r == 2 ? two_layers : places >= 5 * columns && blocks3 >= places && blocks3 < 2 * places;
-    const int pair = d->dim == 3 && dslot == 0 && pipe == 0 && t.rows3 == 1 &&
+    const int pair = !tma && d->dim == 3 && dslot == 0 && pipe == 0 && t.rows3 == 1 &&
                      (t.pair >= 0 ? t.pair : pair_pays);
     /* The pair march, whose length is a kernel argument, halves on to 6 planes where 8 leave the
      * launch short of blocks (session 35, one H200, graph-replayed, 3 rounds, 8 against 6: star13
@@ -209,6 +244,11 @@ int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *src, voi
 #ifdef HX_TUNE_CHUNK3 /* tuning builds (scripts/variant_build.sh): HX_CHUNK3=N sets the pair and pipelined marches' length */
     if (d->dim == 3 && (pair || pipe > 0) && getenv("HX_CHUNK3")) l.chunk = atoi(getenv("HX_CHUNK3"));
 #endif
+    if (tma) {
+        if (cu_launch_sweep3d_tma(bk, l, dslot, r, phase)) return -1;
+        CU_LAUNCHED(bk);
+        return 0;
+    }
     const int rc = d->dim == 3 && pipe > 0 ? cu_launch_sweep3d_pipe(l, dslot, r, pipe)
                    : d->dim == 2           ? cu_launch_sweep2d(l, dslot, r)
                                            : cu_launch_sweep3d(l, dslot, r, t.rows3);

@@ -1,0 +1,338 @@
+/* Session 37 probe (not part of the library): does a star13 fp32 sweep fed by the Tensor Memory
+ * Accelerator reach the copy bandwidth that halox's register march (81% of memcpy at 512^3) does
+ * not? A block of 8 computing warps and one loading warp marches CH planes along z over a tile of
+ * 128 x TY cells. The loading warp's first lane streams each plane's tile with its halo (136 x
+ * (TY + 4) floats, x from 4 before the tile so that the cells stay on 16-byte vectors) into a ring
+ * of S shared-memory slots with one bulk tensor copy, which signals a "full" barrier of the slot;
+ * the computing warps read every neighbour from the ring (ZREG: the z neighbours from a window in
+ * registers, filled as each plane enters) and signal the slot's "empty" barrier when its plane
+ * leaves their window; the loader waits for that before it refills the slot. No barrier holds the
+ * block's warps together, and no register holds a byte in flight. Cells outside the field read as
+ * zero (the copy's out-of-bounds fill), as in the reference kernel, and the check compares the
+ * two bit for bit (one expression, every operation rounded as written).
+ *
+ *   tma13 NX NY NZ     NX a multiple of 128, NY of 32: the check, then each kernel's median time
+ *                      of 21 (alternated; ROUNDS=N sets another count) against cudaMemcpyAsync of
+ *                      the field. CHECK=0 skips the check. */
+#include <cuda.h>
+#include <cstring>
+#include <vector>
+
+#define BENCH_NAME "tma13"
+#include "bench_check.h"
+
+/* star13 with fixed weights; x: the 5 cells along x (x-2 .. x+2), likewise y and z (centre in each) */
+__device__ __forceinline__ float star13(float c, float xm2, float xm1, float xp1, float xp2, float ym2, float ym1, float yp1,
+                                        float yp2, float zm2, float zm1, float zp1, float zp2)
+{
+    const float s1 = __fadd_rn(__fadd_rn(__fadd_rn(xm1, xp1), __fadd_rn(ym1, yp1)), __fadd_rn(zm1, zp1));
+    const float s2 = __fadd_rn(__fadd_rn(__fadd_rn(xm2, xp2), __fadd_rn(ym2, yp2)), __fadd_rn(zm2, zp2));
+    return __fadd_rn(__fadd_rn(__fmul_rn(0.25f, c), __fmul_rn(0.1f, s1)), __fmul_rn(0.025f, s2));
+}
+
+__global__ void reference(const float *__restrict__ src, float *__restrict__ dst, int nx, int ny, int nz)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y, z = blockIdx.z;
+    if (x >= nx) return;
+    auto at = [&](int i, int j, int k) {
+        return i < 0 || i >= nx || j < 0 || j >= ny || k < 0 || k >= nz ? 0.0f : src[i + (long)nx * (j + (long)ny * k)];
+    };
+    dst[x + (long)nx * (y + (long)ny * z)] = star13(at(x, y, z), at(x - 2, y, z), at(x - 1, y, z), at(x + 1, y, z), at(x + 2, y, z),
+                                                    at(x, y - 2, z), at(x, y - 1, z), at(x, y + 1, z), at(x, y + 2, z), at(x, y, z - 2),
+                                                    at(x, y, z - 1), at(x, y, z + 1), at(x, y, z + 2));
+}
+
+/* ---------------------------------------------------------------- barriers and the tensor copy */
+__device__ __forceinline__ unsigned smem_addr(const void *p) { return (unsigned)__cvta_generic_to_shared(p); }
+
+__device__ __forceinline__ void bar_init(unsigned long long *b, unsigned count)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(b)), "r"(count) : "memory");
+}
+
+__device__ __forceinline__ void bar_expect(unsigned long long *b, unsigned bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(b)), "r"(bytes) : "memory");
+}
+
+__device__ __forceinline__ void bar_arrive(unsigned long long *b)
+{
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_addr(b)) : "memory");
+}
+
+/* waits for the phase of this parity to complete; traps after about 2^30 polls (a probe: no report) */
+__device__ __forceinline__ void bar_wait(unsigned long long *b, unsigned parity)
+{
+    for (unsigned polls = 0;; polls++) {
+        unsigned done;
+        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                     : "=r"(done)
+                     : "r"(smem_addr(b)), "r"(parity)
+                     : "memory");
+        if (done) return;
+        if (polls > (1u << 30)) __trap();
+    }
+}
+
+__device__ __forceinline__ void tma_plane(float *dst, const CUtensorMap *map, int x, int y, int z, unsigned long long *bar)
+{
+    asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(
+                     smem_addr(dst)),
+                 "l"(map), "r"(x), "r"(y), "r"(z), "r"(smem_addr(bar))
+                 : "memory");
+}
+
+/* ---------------------------------------------------------------- the TMA-fed march */
+template <int TY> struct tile {
+    enum { TX = 128, BW = TX + 8, BH = TY + 4, FLOATS = BW * BH, BYTES = FLOATS * 4 };
+};
+
+/* Tiles: x fastest, then y, then the L layers of z (layer l: planes l*nz/L .. (l+1)*nz/L - 1),
+ * the order of a plain launch; a block takes tiles blockIdx.x, + gridDim.x, ... so that a grid
+ * of the resident blocks marches on without starting again (the loader fills the next tile's
+ * planes while the computing warps finish this one). CW: computing warps, TY / CW rows each.
+ * EARLY (with ZREG): a plane's slot is freed once it has been the centre plane (its z neighbour
+ * role is played by the registers), so the ring holds the centre, the two above it and the
+ * planes ahead: S - 3 planes ahead instead of S - 5. */
+template <int TY, int S, int CW, bool ZREG, bool EARLY = false>
+__global__ void __launch_bounds__(32 * (CW + 1), CW == 8 ? 2 : 1) tma13(const __grid_constant__ CUtensorMap map, float *__restrict__ dst, int nx, int ny,
+                                                      int nz, int layers)
+{
+    typedef tile<TY> T;
+    constexpr int RPT = TY / CW;
+    extern __shared__ __align__(128) float ring[];
+    __shared__ __align__(8) unsigned long long full[S], empty[S];
+    const int w = threadIdx.y, lane = threadIdx.x;
+    const int colsx = nx / T::TX, colsy = (ny + TY - 1) / TY, tiles = colsx * colsy * layers;
+    if (w == CW && lane == 0) {
+        for (int s = 0; s < S; s++) {
+            bar_init(&full[s], 1);
+            bar_init(&empty[s], CW);
+        }
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    __syncthreads();
+    unsigned q = 0; /* planes this block has streamed through the ring so far */
+    if (w == CW) {  /* the loader */
+        if (lane == 0)
+            for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
+                const int x0 = t % colsx * T::TX, y0 = t / colsx % colsy * TY, l = t / (colsx * colsy);
+                const int za = (int)((long)l * nz / layers), zb = (int)((long)(l + 1) * nz / layers);
+                for (int p = 0; p < zb - za + 4; p++, q++) {
+                    const int s = q % S, k = q / S;
+                    if (k > 0) bar_wait(&empty[s], (k - 1) & 1);
+                    bar_expect(&full[s], T::BYTES);
+                    tma_plane(ring + s * T::FLOATS, &map, x0 - 4, y0 - 2, za - 2 + p, &full[s]);
+                }
+            }
+        return;
+    }
+    const int col = 4 + 4 * lane; /* this thread's vector in a ring row */
+    for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
+        const int x0 = t % colsx * T::TX, y0 = t / colsx % colsy * TY, l = t / (colsx * colsy);
+        const int za = (int)((long)l * nz / layers), zb = (int)((long)(l + 1) * nz / layers), m = zb - za;
+        float4 win[RPT][5]; /* ZREG: each row's centre vector in planes z-2 .. z+2 */
+        for (int p = 0; p < 4; p++) {
+            bar_wait(&full[(q + p) % S], ((q + p) / S) & 1);
+            if (ZREG)
+#pragma unroll
+                for (int j = 0; j < RPT; j++) win[j][p + 1] = *(const float4 *)(ring + ((q + p) % S) * T::FLOATS + (w + CW * j + 2) * T::BW + col);
+        }
+        if (EARLY) { /* planes z-2 and z-1 of the first output are never a centre */
+            __syncwarp();
+            if (lane == 0) bar_arrive(&empty[q % S]), bar_arrive(&empty[(q + 1) % S]);
+        }
+        for (int i = 0; i < m; i++) {
+            bar_wait(&full[(q + i + 4) % S], ((q + i + 4) / S) & 1);
+            const float *pl[5];
+#pragma unroll
+            for (int k = 0; k < 5; k++) pl[k] = ring + ((q + i + k) % S) * T::FLOATS;
+            const int z = za + i;
+#pragma unroll
+            for (int j = 0; j < RPT; j++) {
+                const int r = w + CW * j, y = y0 + r;
+                const float *row = pl[2] + (r + 2) * T::BW + col;
+                float4 zs[5];
+                if (ZREG) {
+#pragma unroll
+                    for (int k = 0; k < 4; k++) win[j][k] = win[j][k + 1];
+                    win[j][4] = *(const float4 *)(pl[4] + (r + 2) * T::BW + col);
+#pragma unroll
+                    for (int k = 0; k < 5; k++) zs[k] = win[j][k];
+                } else {
+#pragma unroll
+                    for (int k = 0; k < 5; k++) zs[k] = *(const float4 *)(pl[k] + (r + 2) * T::BW + col);
+                }
+                const float4 c = zs[2];
+                const float2 xl = *(const float2 *)(row - 2), xr = *(const float2 *)(row + 4);
+                const float4 ym2 = *(const float4 *)(row - 2 * T::BW), ym1 = *(const float4 *)(row - T::BW);
+                const float4 yp1 = *(const float4 *)(row + T::BW), yp2 = *(const float4 *)(row + 2 * T::BW);
+                const float cx[8] = {xl.x, xl.y, c.x, c.y, c.z, c.w, xr.x, xr.y}; /* x-2 .. x+5 */
+                float o[4];
+                const float *cy[4] = {&ym2.x, &ym1.x, &yp1.x, &yp2.x};
+                const float *cz[5] = {&zs[0].x, &zs[1].x, &zs[2].x, &zs[3].x, &zs[4].x};
+#pragma unroll
+                for (int e = 0; e < 4; e++)
+                    o[e] = star13(cx[e + 2], cx[e], cx[e + 1], cx[e + 3], cx[e + 4], cy[0][e], cy[1][e], cy[2][e], cy[3][e], cz[0][e],
+                                  cz[1][e], cz[3][e], cz[4][e]);
+                const int x = x0 + 4 * lane;
+                if (x < nx && y < ny) *(float4 *)(dst + x + (long)nx * (y + (long)ny * z)) = make_float4(o[0], o[1], o[2], o[3]);
+            }
+            __syncwarp();
+            if (lane == 0) bar_arrive(&empty[(q + i + (EARLY ? 2 : 0)) % S]); /* plane z (EARLY) or z - 2 is done with */
+        }
+        __syncwarp();
+        if (lane == 0)
+            for (int k = EARLY ? 2 : 0; k < 4; k++) bar_arrive(&empty[(q + m + k) % S]); /* the tile's last planes */
+        q += m + 4;
+    }
+}
+
+/* ---------------------------------------------------------------- host */
+typedef CUresult (*encode_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *, const cuuint64_t *,
+                              const cuuint32_t *, const cuuint32_t *, CUtensorMapInterleave, CUtensorMapSwizzle,
+                              CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+
+static CUtensorMap plane_map(float *field, int nx, int ny, int nz, int ty)
+{
+    static encode_fn encode = nullptr;
+    if (!encode) {
+        cudaDriverEntryPointQueryResult q;
+        CK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", (void **)&encode, 12000, cudaEnableDefault, &q));
+        if (q != cudaDriverEntryPointSuccess || !encode) {
+            fprintf(stderr, "tma13: the driver has no cuTensorMapEncodeTiled\n");
+            exit(1);
+        }
+    }
+    CUtensorMap m;
+    const cuuint64_t dims[3] = {(cuuint64_t)nx, (cuuint64_t)ny, (cuuint64_t)nz};
+    const cuuint64_t strides[2] = {(cuuint64_t)nx * 4, (cuuint64_t)nx * ny * 4};
+    const cuuint32_t box[3] = {136, (cuuint32_t)ty + 4, 1}, one[3] = {1, 1, 1};
+    const CUresult r = encode(&m, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 3, field, dims, strides, box, one, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                              CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r != CUDA_SUCCESS) {
+        fprintf(stderr, "tma13: cuTensorMapEncodeTiled failed (%d)\n", (int)r);
+        exit(1);
+    }
+    return m;
+}
+
+struct fields {
+    float *a, *b;
+    CUtensorMap ma, mb; /* maps of a and b with this kind's tile */
+    int nx, ny, nz;
+};
+
+typedef void (*launcher)(const fields &f, int flip);
+
+/* PERSIST: a grid of the resident blocks; otherwise a block a tile. Layers of CH planes. */
+template <int TY, int S, int CW, bool ZREG, bool PERSIST, bool EARLY = false, int CH = 32> static void run_tma(const fields &f, int flip)
+{
+    const size_t smem = (size_t)S * tile<TY>::BYTES;
+    static int grid = 0, layers = 0;
+    const int tiles2d = f.nx / 128 * ((f.ny + TY - 1) / TY);
+    if (!grid) {
+        CK(cudaFuncSetAttribute(tma13<TY, S, CW, ZREG, EARLY>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+        int per_sm = 0, sms = 0;
+        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, tma13<TY, S, CW, ZREG, EARLY>, 32 * (CW + 1), smem));
+        CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+        const int places = per_sm * sms;
+        if (PERSIST) { /* session 37, call 4: layers that share the tiles out evenly (33 at nz 512) lost to CH planes */
+            layers = (f.nz + CH - 1) / CH;
+            grid = std::min(places, tiles2d * layers);
+        } else {
+            layers = (f.nz + CH - 1) / CH;
+            grid = tiles2d * layers;
+        }
+        printf("tma ty%d s%d cw%d: %d blocks a multiprocessor, grid %d, %d layers\n", TY, S, CW, per_sm, grid, layers);
+    }
+    tma13<TY, S, CW, ZREG, EARLY><<<grid, dim3(32, CW + 1), smem>>>(flip ? f.mb : f.ma, flip ? f.a : f.b, f.nx, f.ny, f.nz, layers);
+}
+
+static void run_reference(const fields &f, int flip)
+{
+    reference<<<dim3((f.nx + 127) / 128, f.ny, f.nz), 128>>>(flip ? f.b : f.a, flip ? f.a : f.b, f.nx, f.ny, f.nz);
+}
+
+struct kind {
+    const char *name;
+    launcher f;
+    int ty;
+};
+
+int main(int argc, char **argv)
+{
+    if (argc < 4) {
+        fprintf(stderr, "usage: tma13 NX NY NZ (NX a multiple of 128, NY of 32)\n");
+        return 2;
+    }
+    fields f;
+    f.nx = atoi(argv[1]), f.ny = atoi(argv[2]), f.nz = atoi(argv[3]);
+    if (f.nx % 128 || f.ny % 32 || f.nz < 1) {
+        fprintf(stderr, "tma13: NX a multiple of 128, NY of 32\n");
+        return 2;
+    }
+    const size_t n = (size_t)f.nx * f.ny * f.nz, bytes = n * 4;
+    copy_fields(bytes, (float4 **)&f.a, (float4 **)&f.b);
+    const kind kinds[] = {
+        {"memcpy", nullptr, 0},
+        {"reference", run_reference, 0},
+        {"tma ty32 s8 cw16 zreg ch32", run_tma<32, 8, 16, true, false>, 32},
+        {"tma ty32 s8 cw16 early ch32", run_tma<32, 8, 16, true, false, true>, 32},
+        {"tma ty32 s6 cw16 early ch32", run_tma<32, 6, 16, true, false, true>, 32},
+        {"tma ty32 s5 cw8 early ch32", run_tma<32, 5, 8, true, false, true>, 32},
+        {"tma ty32 s5 cw8 early ch64", run_tma<32, 5, 8, true, false, true, 64>, 32},
+        {"tma ty32 s5 cw8 early persist", run_tma<32, 5, 8, true, true, true>, 32},
+        {"tma ty32 s8 cw16 early persist", run_tma<32, 8, 16, true, true, true>, 32},
+        {"tma ty24 s7 cw8 early ch32", run_tma<24, 7, 8, true, false, true>, 24},
+    };
+    const int nk = sizeof kinds / sizeof kinds[0];
+    /* the check: distinct values, every TMA kernel against the reference, bit for bit */
+    if (!getenv("CHECK") || atoi(getenv("CHECK"))) {
+        std::vector<float> h(n), r1(n), r2(n);
+        for (size_t i = 0; i < n; i++) h[i] = (float)((i * 2654435761u) % 1000003) * 1e-3f;
+        CK(cudaMemcpy(f.a, h.data(), bytes, cudaMemcpyHostToDevice));
+        run_reference(f, 0);
+        CK(cudaMemcpy(r1.data(), f.b, bytes, cudaMemcpyDeviceToHost));
+        for (int k = 2; k < nk; k++) {
+            f.ma = plane_map(f.a, f.nx, f.ny, f.nz, kinds[k].ty);
+            CK(cudaMemset(f.b, 0xff, bytes));
+            kinds[k].f(f, 0);
+            CK(cudaGetLastError());
+            CK(cudaMemcpy(r2.data(), f.b, bytes, cudaMemcpyDeviceToHost));
+            size_t bad = 0;
+            for (size_t i = 0; i < n; i++) bad += memcmp(&r1[i], &r2[i], 4) != 0;
+            printf("check %-24s %zu of %zu cells differ from the reference\n", kinds[k].name, bad, n);
+        }
+        CK(cudaMemset(f.a, 0, bytes));
+        CK(cudaMemset(f.b, 0, bytes));
+    }
+    std::vector<std::vector<float>> t(nk);
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    const int rounds = getenv("ROUNDS") ? atoi(getenv("ROUNDS")) : 21; /* fewer under the sanitizer */
+    for (int r = 0; r < rounds; r++)
+        for (int k = 0; k < nk; k++) {
+            if (kinds[k].ty) {
+                f.ma = plane_map(f.a, f.nx, f.ny, f.nz, kinds[k].ty);
+                f.mb = plane_map(f.b, f.nx, f.ny, f.nz, kinds[k].ty);
+            }
+            CK(cudaEventRecord(e0));
+            for (int i = 0; i < 10; i++) {
+                if (k == 0) CK(cudaMemcpyAsync(i % 2 ? f.a : f.b, i % 2 ? f.b : f.a, bytes, cudaMemcpyDeviceToDevice));
+                else kinds[k].f(f, i % 2);
+            }
+            CK(cudaGetLastError());
+            CK(cudaEventRecord(e1));
+            CK(cudaEventSynchronize(e1));
+            float ms;
+            CK(cudaEventElapsedTime(&ms, e0, e1));
+            t[k].push_back(ms / 10);
+        }
+    const float copy = median(t[0]);
+    for (int k = 0; k < nk; k++)
+        printf("%dx%dx%d %-24s %8.1f us %7.1f GB/s %6.1f%% of memcpy\n", f.nx, f.ny, f.nz, kinds[k].name, 1e3 * median(t[k]),
+               2e-6 * bytes / median(t[k]), 100.0 * copy / median(t[k]));
+    return 0;
+}
