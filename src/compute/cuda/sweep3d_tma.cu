@@ -5,8 +5,11 @@
 #include "compute/cuda/ops.h"
 #include "compute/cuda/sweep3d_tma.cuh"
 
+#ifndef HX_TMA_MINB /* tuning builds: blocks a multiprocessor the registers must allow */
+#define HX_TMA_MINB 1
+#endif
 template <typename T, int R>
-__global__ void __launch_bounds__(32 * (tma3d<T, R>::CW + 1)) sweep3d_tma(const __grid_constant__ CUtensorMap map, T *__restrict__ dst,
+__global__ void __launch_bounds__(32 * (tma3d<T, R>::CW + 1), HX_TMA_MINB) sweep3d_tma(const __grid_constant__ CUtensorMap map, T *__restrict__ dst,
                                                                          tma_args ta, int flip)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
