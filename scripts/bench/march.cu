@@ -319,30 +319,16 @@ int main(int argc, char **argv)
         g_zero = 0.0f;
         CK(cudaMemset(a, 0, bytes));
     }
-    std::vector<std::vector<float>> t(nk);
-    cudaEvent_t e0, e1;
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
-    for (int r = 0; r < 21; r++)
-        for (int k = 0; k < nk; k++) {
-            CK(cudaEventRecord(e0));
-            for (int i = 0; i < 10; i++) {
-                const float4 *s = i % 2 ? b : a;
-                float4 *d = i % 2 ? a : b;
-                if (k == 0) CK(cudaMemcpyAsync(d, s, bytes, cudaMemcpyDeviceToDevice));
-                else if (!kinds[k].f) copy4<<<sms * 8, 256>>>(s, d, n);
-                else kinds[k].f(s, d, nx4, ny, nz);
-            }
-            CK(cudaGetLastError());
-            CK(cudaEventRecord(e1));
-            CK(cudaEventSynchronize(e1));
-            float ms;
-            CK(cudaEventElapsedTime(&ms, e0, e1));
-            t[k].push_back(ms / 10);
-        }
-    const float copy = median(t[0]);
-    for (int k = 0; k < nk; k++)
-        printf("%dx%dx%d %-22s %8.1f us %7.1f GB/s %6.1f%% of memcpy\n", nx, ny, nz, kinds[k].name, 1e3 * median(t[k]),
-               2e-6 * bytes / median(t[k]), 100.0 * copy / median(t[k]));
+    const auto t = time_alternated(nk, 21, [&](int k, int i) {
+        if (i < 0) return;
+        const float4 *s = i % 2 ? b : a;
+        float4 *d = i % 2 ? a : b;
+        if (k == 0) CK(cudaMemcpyAsync(d, s, bytes, cudaMemcpyDeviceToDevice));
+        else if (!kinds[k].f) copy4<<<sms * 8, 256>>>(s, d, n);
+        else kinds[k].f(s, d, nx4, ny, nz);
+    });
+    char size[64];
+    snprintf(size, sizeof size, "%dx%dx%d", nx, ny, nz);
+    print_against_memcpy(size, nk, [&](int k) { return kinds[k].name; }, t, bytes);
     return 0;
 }

@@ -11,12 +11,15 @@
  * zero (the copy's out-of-bounds fill), as in the reference kernel, and the check compares the
  * two bit for bit (one expression, every operation rounded as written).
  *
+ * Build: nvcc -O3 -arch=sm_90 -std=c++17 -Isrc -Iinclude scripts/bench/tma13.cu -o build/tma13
+ *
  *   tma13 NX NY NZ     NX a multiple of 128, NY of 32: the check, then each kernel's median time
  *                      of 21 (alternated; ROUNDS=N sets another count) against cudaMemcpyAsync of
  *                      the field. CHECK=0 skips the check. */
-#include <cuda.h>
 #include <cstring>
 #include <vector>
+
+#include "compute/cuda/sweep3d_tma.cuh" /* build with -Isrc -Iinclude */
 
 #define BENCH_NAME "tma13"
 #include "bench_check.h"
@@ -42,45 +45,9 @@ __global__ void reference(const float *__restrict__ src, float *__restrict__ dst
                                                     at(x, y, z - 1), at(x, y, z + 1), at(x, y, z + 2));
 }
 
-/* ---------------------------------------------------------------- barriers and the tensor copy */
-__device__ __forceinline__ unsigned smem_addr(const void *p) { return (unsigned)__cvta_generic_to_shared(p); }
-
-__device__ __forceinline__ void bar_init(unsigned long long *b, unsigned count)
-{
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(b)), "r"(count) : "memory");
-}
-
-__device__ __forceinline__ void bar_expect(unsigned long long *b, unsigned bytes)
-{
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(b)), "r"(bytes) : "memory");
-}
-
-__device__ __forceinline__ void bar_arrive(unsigned long long *b)
-{
-    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_addr(b)) : "memory");
-}
-
-/* waits for the phase of this parity to complete; traps after about 2^30 polls (a probe: no report) */
-__device__ __forceinline__ void bar_wait(unsigned long long *b, unsigned parity)
-{
-    for (unsigned polls = 0;; polls++) {
-        unsigned done;
-        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
-                     : "=r"(done)
-                     : "r"(smem_addr(b)), "r"(parity)
-                     : "memory");
-        if (done) return;
-        if (polls > (1u << 30)) __trap();
-    }
-}
-
-__device__ __forceinline__ void tma_plane(float *dst, const CUtensorMap *map, int x, int y, int z, unsigned long long *bar)
-{
-    asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(
-                     smem_addr(dst)),
-                 "l"(map), "r"(x), "r"(y), "r"(z), "r"(smem_addr(bar))
-                 : "memory");
-}
+/* The barriers and the copy are the library's (src/compute/cuda/sweep3d_tma.cuh): a wait gives up
+ * after 10 s, saying which block waited for what */
+#define PROBE_WAIT_NS 10000000000ull
 
 /* ---------------------------------------------------------------- the TMA-fed march */
 template <int TY> struct tile {
@@ -98,6 +65,7 @@ template <int TY, int S, int CW, bool ZREG, bool EARLY = false>
 __global__ void __launch_bounds__(32 * (CW + 1), CW == 8 ? 2 : 1) tma13(const __grid_constant__ CUtensorMap map, float *__restrict__ dst, int nx, int ny,
                                                       int nz, int layers)
 {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 /* the library's helpers exist for sm_90 on */
     typedef tile<TY> T;
     constexpr int RPT = TY / CW;
     extern __shared__ __align__(128) float ring[];
@@ -106,8 +74,8 @@ __global__ void __launch_bounds__(32 * (CW + 1), CW == 8 ? 2 : 1) tma13(const __
     const int colsx = nx / T::TX, colsy = (ny + TY - 1) / TY, tiles = colsx * colsy * layers;
     if (w == CW && lane == 0) {
         for (int s = 0; s < S; s++) {
-            bar_init(&full[s], 1);
-            bar_init(&empty[s], CW);
+            tma_bar_init(&full[s], 1);
+            tma_bar_init(&empty[s], CW);
         }
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
@@ -120,9 +88,9 @@ __global__ void __launch_bounds__(32 * (CW + 1), CW == 8 ? 2 : 1) tma13(const __
                 const int za = (int)((long)l * nz / layers), zb = (int)((long)(l + 1) * nz / layers);
                 for (int p = 0; p < zb - za + 4; p++, q++) {
                     const int s = q % S, k = q / S;
-                    if (k > 0) bar_wait(&empty[s], (k - 1) & 1);
-                    bar_expect(&full[s], T::BYTES);
-                    tma_plane(ring + s * T::FLOATS, &map, x0 - 4, y0 - 2, za - 2 + p, &full[s]);
+                    if (k > 0) tma_bar_wait(&empty[s], (k - 1) & 1, PROBE_WAIT_NS, "the slot of plane", (int)q - S);
+                    tma_bar_expect(&full[s], T::BYTES);
+                    tma_load_plane(ring + s * T::FLOATS, &map, x0 - 4, y0 - 2, za - 2 + p, &full[s]);
                 }
             }
         return;
@@ -133,17 +101,17 @@ __global__ void __launch_bounds__(32 * (CW + 1), CW == 8 ? 2 : 1) tma13(const __
         const int za = (int)((long)l * nz / layers), zb = (int)((long)(l + 1) * nz / layers), m = zb - za;
         float4 win[RPT][5]; /* ZREG: each row's centre vector in planes z-2 .. z+2 */
         for (int p = 0; p < 4; p++) {
-            bar_wait(&full[(q + p) % S], ((q + p) / S) & 1);
+            tma_bar_wait(&full[(q + p) % S], ((q + p) / S) & 1, PROBE_WAIT_NS, "plane", (int)(q + p));
             if (ZREG)
 #pragma unroll
                 for (int j = 0; j < RPT; j++) win[j][p + 1] = *(const float4 *)(ring + ((q + p) % S) * T::FLOATS + (w + CW * j + 2) * T::BW + col);
         }
         if (EARLY) { /* planes z-2 and z-1 of the first output are never a centre */
             __syncwarp();
-            if (lane == 0) bar_arrive(&empty[q % S]), bar_arrive(&empty[(q + 1) % S]);
+            if (lane == 0) tma_bar_arrive(&empty[q % S]), tma_bar_arrive(&empty[(q + 1) % S]);
         }
         for (int i = 0; i < m; i++) {
-            bar_wait(&full[(q + i + 4) % S], ((q + i + 4) / S) & 1);
+            tma_bar_wait(&full[(q + i + 4) % S], ((q + i + 4) / S) & 1, PROBE_WAIT_NS, "plane", (int)(q + i + 4));
             const float *pl[5];
 #pragma unroll
             for (int k = 0; k < 5; k++) pl[k] = ring + ((q + i + k) % S) * T::FLOATS;
@@ -179,13 +147,14 @@ __global__ void __launch_bounds__(32 * (CW + 1), CW == 8 ? 2 : 1) tma13(const __
                 if (x < nx && y < ny) *(float4 *)(dst + x + (long)nx * (y + (long)ny * z)) = make_float4(o[0], o[1], o[2], o[3]);
             }
             __syncwarp();
-            if (lane == 0) bar_arrive(&empty[(q + i + (EARLY ? 2 : 0)) % S]); /* plane z (EARLY) or z - 2 is done with */
+            if (lane == 0) tma_bar_arrive(&empty[(q + i + (EARLY ? 2 : 0)) % S]); /* plane z (EARLY) or z - 2 is done with */
         }
         __syncwarp();
         if (lane == 0)
-            for (int k = EARLY ? 2 : 0; k < 4; k++) bar_arrive(&empty[(q + m + k) % S]); /* the tile's last planes */
+            for (int k = EARLY ? 2 : 0; k < 4; k++) tma_bar_arrive(&empty[(q + m + k) % S]); /* the tile's last planes */
         q += m + 4;
     }
+#endif
 }
 
 /* ---------------------------------------------------------------- host */
@@ -307,32 +276,18 @@ int main(int argc, char **argv)
         CK(cudaMemset(f.a, 0, bytes));
         CK(cudaMemset(f.b, 0, bytes));
     }
-    std::vector<std::vector<float>> t(nk);
-    cudaEvent_t e0, e1;
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
     const int rounds = getenv("ROUNDS") ? atoi(getenv("ROUNDS")) : 21; /* fewer under the sanitizer */
-    for (int r = 0; r < rounds; r++)
-        for (int k = 0; k < nk; k++) {
+    const auto t = time_alternated(nk, rounds, [&](int k, int i) {
+        if (i < 0) {
             if (kinds[k].ty) {
                 f.ma = plane_map(f.a, f.nx, f.ny, f.nz, kinds[k].ty);
                 f.mb = plane_map(f.b, f.nx, f.ny, f.nz, kinds[k].ty);
             }
-            CK(cudaEventRecord(e0));
-            for (int i = 0; i < 10; i++) {
-                if (k == 0) CK(cudaMemcpyAsync(i % 2 ? f.a : f.b, i % 2 ? f.b : f.a, bytes, cudaMemcpyDeviceToDevice));
-                else kinds[k].f(f, i % 2);
-            }
-            CK(cudaGetLastError());
-            CK(cudaEventRecord(e1));
-            CK(cudaEventSynchronize(e1));
-            float ms;
-            CK(cudaEventElapsedTime(&ms, e0, e1));
-            t[k].push_back(ms / 10);
-        }
-    const float copy = median(t[0]);
-    for (int k = 0; k < nk; k++)
-        printf("%dx%dx%d %-24s %8.1f us %7.1f GB/s %6.1f%% of memcpy\n", f.nx, f.ny, f.nz, kinds[k].name, 1e3 * median(t[k]),
-               2e-6 * bytes / median(t[k]), 100.0 * copy / median(t[k]));
+        } else if (k == 0) CK(cudaMemcpyAsync(i % 2 ? f.a : f.b, i % 2 ? f.b : f.a, bytes, cudaMemcpyDeviceToDevice));
+        else kinds[k].f(f, i % 2);
+    });
+    char size[64];
+    snprintf(size, sizeof size, "%dx%dx%d", f.nx, f.ny, f.nz);
+    print_against_memcpy(size, nk, [&](int k) { return kinds[k].name; }, t, bytes);
     return 0;
 }
