@@ -49,9 +49,30 @@ __global__ void reference(const float *__restrict__ src, float *__restrict__ dst
  * after 10 s, saying which block waited for what */
 #define PROBE_WAIT_NS 10000000000ull
 
+/* Session 38: the outputs through shared memory and bulk tensor stores (global <- shared::cta).
+ * The computing threads' plain stores are made visible to the copy engine's proxy first. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+__device__ __forceinline__ void proxy_fence() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+
+__device__ __forceinline__ void tma_store_plane(const CUtensorMap *map, int x, int y, int z, const void *src)
+{
+    asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%1, %2, %3}], [%4];" ::"l"(map), "r"(x), "r"(y), "r"(z),
+                 "r"(tma_smem(src))
+                 : "memory");
+    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+}
+
+/* every bulk store but the newest N has read its shared memory */
+template <int N> __device__ __forceinline__ void tma_stores_read() { asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(N) : "memory"); }
+__device__ __forceinline__ void tma_stores_done() { asm volatile("cp.async.bulk.wait_group 0;" ::: "memory"); }
+#endif
+
 /* ---------------------------------------------------------------- the TMA-fed march */
-template <int TY> struct tile {
-    enum { TX = 128, BW = TX + 8, BH = TY + 4, FLOATS = BW * BH, BYTES = FLOATS * 4 };
+/* XH, YH (session 38): the cells of halo a slot row takes on either side in x, the rows on either side in y */
+template <int TY, int TX_ = 128, int XH = 4, int YH = 2> struct tile {
+    enum { TX = TX_, NH = TX / 128, BW = TX + 2 * XH, BH = TY + 2 * YH, FLOATS = BW * BH, BYTES = FLOATS * 4 };
+    /* a read box wider than the copy engine's 256 elements takes the floats in pairs (8-byte elements) */
+    enum { WIDE = BW > 256 };
 };
 
 /* Tiles: x fastest, then y, then the L layers of z (layer l: planes l*nz/L .. (l+1)*nz/L - 1),
@@ -61,50 +82,92 @@ template <int TY> struct tile {
  * EARLY (with ZREG): a plane's slot is freed once it has been the centre plane (its z neighbour
  * role is played by the registers), so the ring holds the centre, the two above it and the
  * planes ahead: S - 3 planes ahead instead of S - 5. */
-template <int TY, int S, int CW, bool ZREG, bool EARLY = false>
-__global__ void __launch_bounds__(32 * (CW + 1), CW == 8 ? 2 : 1) tma13(const __grid_constant__ CUtensorMap map, float *__restrict__ dst, int nx, int ny,
-                                                      int nz, int layers)
+/* Session 38: MODE 1 writes each cell's centre instead of star13 (what the march's loads and
+ * stores alone allow), MODE 2 likewise from planes copied without their x and y halo; ST > 0: the computing warps put a plane's outputs in one of ST staging
+ * tiles in shared memory (after the ring), and a storing warp (warp CW + 1) writes each with one
+ * bulk tensor store through `omap`, freeing the tile once the store has read it. */
+/* Session 38: ZZ (with ZREG and EARLY, plain stores): odd layers march down, so that two layers
+ * meeting at a boundary read its planes close together in time, both at their start or both at
+ * their end (the halo planes from L2, not DRAM). */
+/* Session 38: TX 256: tiles of 256 x TY cells, two vectors a lane a row (x halo: 8 of 264 floats
+ * a row instead of 8 of 136), read through a map of 8-byte elements. */
+template <int TY, int S, int CW, bool ZREG, bool EARLY = false, int MODE = 0, int ST = 0, bool ZZ = false, int TX = 128, int XH = 4,
+          int YH = 2>
+__global__ void __launch_bounds__(32 * (CW + 1 + (ST > 0)), CW == 8 ? 2 : 1) tma13(const __grid_constant__ CUtensorMap map,
+                                                                                  const __grid_constant__ CUtensorMap omap,
+                                                                                  float *__restrict__ dst, int nx, int ny, int nz, int layers)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 /* the library's helpers exist for sm_90 on */
-    typedef tile<TY> T;
-    constexpr int RPT = TY / CW;
+    typedef tile<TY, TX, XH, YH> T;
+    static_assert(MODE > 0 || (XH >= 4 && YH == 2), "star13 needs the x and y halo");
+    constexpr int RPT = TY / CW, NH = T::NH, NU = RPT * NH; /* a thread's rows, vectors a row, and both */
     extern __shared__ __align__(128) float ring[];
-    __shared__ __align__(8) unsigned long long full[S], empty[S];
+    __shared__ __align__(8) unsigned long long full[S], empty[S], sfull[ST > 0 ? ST : 1], sempty[ST > 0 ? ST : 1];
+    constexpr unsigned NST = ST > 0 ? ST : 1; /* (the plain-store kernels never use it) */
+    float *stage = ring + S * T::FLOATS; /* ST tiles of TX x TY outputs */
     const int w = threadIdx.y, lane = threadIdx.x;
     const int colsx = nx / T::TX, colsy = (ny + TY - 1) / TY, tiles = colsx * colsy * layers;
-    if (w == CW && lane == 0) {
-        for (int s = 0; s < S; s++) {
-            tma_bar_init(&full[s], 1);
-            tma_bar_init(&empty[s], CW);
+    if (ST > 0 && w == CW + 1 && lane == 0)
+        for (int b = 0; b < ST; b++) tma_bar_init(&sfull[b], CW), tma_bar_init(&sempty[b], 1);
+    tma_ring_init(full, empty, S, CW, w == CW && lane == 0);
+    if (ST > 0 && w == CW + 1) { /* the storer */
+        if (lane == 0) {
+            unsigned o = 0; /* planes of output so far */
+            for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
+                const int x0 = t % colsx * T::TX, y0 = t / colsx % colsy * TY, l = t / (colsx * colsy);
+                const int za = (int)((long)l * nz / layers), zb = (int)((long)(l + 1) * nz / layers);
+                for (int z = za; z < zb; z++, o++) {
+                    tma_bar_wait(&sfull[o % NST], (o / NST) & 1, PROBE_WAIT_NS, "the outputs of plane", (int)o);
+                    tma_store_plane(&omap, x0, y0, z, stage + (o % NST) * (T::TX * TY));
+                    tma_stores_read<1>(); /* the store before this one has read its tile */
+                    if (o > 0) tma_bar_arrive(&sempty[(o - 1) % NST]);
+                }
+            }
+            tma_stores_done();
         }
-        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+        return;
     }
-    __syncthreads();
+    unsigned ob = 0; /* ST: planes of output this block's computing warps have staged */
     unsigned q = 0; /* planes this block has streamed through the ring so far */
     if (w == CW) {  /* the loader */
         if (lane == 0)
             for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
                 const int x0 = t % colsx * T::TX, y0 = t / colsx % colsy * TY, l = t / (colsx * colsy);
                 const int za = (int)((long)l * nz / layers), zb = (int)((long)(l + 1) * nz / layers);
+                const bool down = ZZ && (l & 1);
                 for (int p = 0; p < zb - za + 4; p++, q++) {
                     const int s = q % S, k = q / S;
                     if (k > 0) tma_bar_wait(&empty[s], (k - 1) & 1, PROBE_WAIT_NS, "the slot of plane", (int)q - S);
-                    tma_bar_expect(&full[s], T::BYTES);
-                    tma_load_plane(ring + s * T::FLOATS, &map, x0 - 4, y0 - 2, za - 2 + p, &full[s]);
+                    const int zp = down ? zb + 1 - p : za - 2 + p;
+                    if (MODE == 2) { /* the tile alone, no halo in x or y (the map's box is 128 x TY) */
+                        tma_bar_expect(&full[s], T::TX * TY * 4);
+                        tma_load_plane(ring + s * T::FLOATS, &map, x0, y0, zp, &full[s]);
+                    } else {
+                        tma_bar_expect(&full[s], T::BYTES);
+                        tma_load_plane(ring + s * T::FLOATS, &map, T::WIDE ? (x0 - XH) / 2 : x0 - XH, y0 - YH, zp, &full[s]);
+                    }
                 }
             }
         return;
     }
-    const int col = 4 + 4 * lane; /* this thread's vector in a ring row */
+    /* u = j * NH + h: this thread's row w + CW * j, vector lane + 32 * h of it */
+    auto col_of = [&](int u) { return XH + 4 * (lane + 32 * (u % NH)); }; /* in a ring row */
+    auto row_of = [&](int u) { return w + CW * (u / NH); };
     for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
         const int x0 = t % colsx * T::TX, y0 = t / colsx % colsy * TY, l = t / (colsx * colsy);
         const int za = (int)((long)l * nz / layers), zb = (int)((long)(l + 1) * nz / layers), m = zb - za;
-        float4 win[RPT][5]; /* ZREG: each row's centre vector in planes z-2 .. z+2 */
-        for (int p = 0; p < 4; p++) {
+        const bool down = ZZ && (l & 1); /* planes zb + 1, zb, ... enter: z + 2 leaves the window */
+        float4 win[NU][5]; /* ZREG: each row's centre vector in planes z-2 .. z+2 */
+#pragma unroll
+        for (int p = 0; p < 4; p++) { /* unrolled: the window's places are registers */
             tma_bar_wait(&full[(q + p) % S], ((q + p) / S) & 1, PROBE_WAIT_NS, "plane", (int)(q + p));
             if (ZREG)
 #pragma unroll
-                for (int j = 0; j < RPT; j++) win[j][p + 1] = *(const float4 *)(ring + ((q + p) % S) * T::FLOATS + (w + CW * j + 2) * T::BW + col);
+                for (int j = 0; j < NU; j++) {
+                    const float4 in = *(const float4 *)(ring + ((q + p) % S) * T::FLOATS + (row_of(j) + YH) * T::BW + col_of(j));
+                    if (down) win[j][3 - p] = in;
+                    else win[j][p + 1] = in;
+                }
         }
         if (EARLY) { /* planes z-2 and z-1 of the first output are never a centre */
             __syncwarp();
@@ -115,21 +178,30 @@ __global__ void __launch_bounds__(32 * (CW + 1), CW == 8 ? 2 : 1) tma13(const __
             const float *pl[5];
 #pragma unroll
             for (int k = 0; k < 5; k++) pl[k] = ring + ((q + i + k) % S) * T::FLOATS;
-            const int z = za + i;
+            const int z = down ? zb - 1 - i : za + i;
+            float *out = stage + (ob % NST) * (T::TX * TY);
+            if (ST > 0 && ob >= ST) tma_bar_wait(&sempty[ob % NST], (ob / NST - 1) & 1, PROBE_WAIT_NS, "the staging tile of output", (int)ob);
 #pragma unroll
-            for (int j = 0; j < RPT; j++) {
-                const int r = w + CW * j, y = y0 + r;
-                const float *row = pl[2] + (r + 2) * T::BW + col;
+            for (int j = 0; j < NU; j++) {
+                const int r = row_of(j), y = y0 + r, col = col_of(j);
+                const float *row = pl[2] + (r + YH) * T::BW + col;
                 float4 zs[5];
                 if (ZREG) {
+                    const float4 in = *(const float4 *)(pl[4] + (r + YH) * T::BW + col);
+                    if (down) {
 #pragma unroll
-                    for (int k = 0; k < 4; k++) win[j][k] = win[j][k + 1];
-                    win[j][4] = *(const float4 *)(pl[4] + (r + 2) * T::BW + col);
+                        for (int k = 4; k > 0; k--) win[j][k] = win[j][k - 1];
+                        win[j][0] = in;
+                    } else {
+#pragma unroll
+                        for (int k = 0; k < 4; k++) win[j][k] = win[j][k + 1];
+                        win[j][4] = in;
+                    }
 #pragma unroll
                     for (int k = 0; k < 5; k++) zs[k] = win[j][k];
                 } else {
 #pragma unroll
-                    for (int k = 0; k < 5; k++) zs[k] = *(const float4 *)(pl[k] + (r + 2) * T::BW + col);
+                    for (int k = 0; k < 5; k++) zs[k] = *(const float4 *)(pl[k] + (r + YH) * T::BW + col);
                 }
                 const float4 c = zs[2];
                 const float2 xl = *(const float2 *)(row - 2), xr = *(const float2 *)(row + 4);
@@ -143,8 +215,16 @@ __global__ void __launch_bounds__(32 * (CW + 1), CW == 8 ? 2 : 1) tma13(const __
                 for (int e = 0; e < 4; e++)
                     o[e] = star13(cx[e + 2], cx[e], cx[e + 1], cx[e + 3], cx[e + 4], cy[0][e], cy[1][e], cy[2][e], cy[3][e], cz[0][e],
                                   cz[1][e], cz[3][e], cz[4][e]);
-                const int x = x0 + 4 * lane;
-                if (x < nx && y < ny) *(float4 *)(dst + x + (long)nx * (y + (long)ny * z)) = make_float4(o[0], o[1], o[2], o[3]);
+                const float4 v = MODE == 2 ? *(const float4 *)(pl[2] + r * T::TX + col - XH) : MODE == 1 ? c : make_float4(o[0], o[1], o[2], o[3]);
+                const int x = x0 + col - XH;
+                if (ST > 0) *(float4 *)(out + r * T::TX + col - XH) = v;
+                else if (x < nx && y < ny) *(float4 *)(dst + x + (long)nx * (y + (long)ny * z)) = v;
+            }
+            if (ST > 0) {
+                proxy_fence(); /* this thread's staged outputs, to the bulk store */
+                __syncwarp();
+                if (lane == 0) tma_bar_arrive(&sfull[ob % NST]);
+                ob++;
             }
             __syncwarp();
             if (lane == 0) tma_bar_arrive(&empty[(q + i + (EARLY ? 2 : 0)) % S]); /* plane z (EARLY) or z - 2 is done with */
@@ -162,7 +242,9 @@ typedef CUresult (*encode_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, vo
                               const cuuint32_t *, const cuuint32_t *, CUtensorMapInterleave, CUtensorMapSwizzle,
                               CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
 
-static CUtensorMap plane_map(float *field, int nx, int ny, int nz, int ty)
+/* the map of a field read in tiles of ty rows with their halo, or (out) written in tiles of 128 x ty */
+static CUtensorMap plane_map(float *field, int nx, int ny, int nz, int ty, bool out = false, int promo = 256, int tx = 128, int xh = 4,
+                             int yh = 2)
 {
     static encode_fn encode = nullptr;
     if (!encode) {
@@ -174,11 +256,16 @@ static CUtensorMap plane_map(float *field, int nx, int ny, int nz, int ty)
         }
     }
     CUtensorMap m;
-    const cuuint64_t dims[3] = {(cuuint64_t)nx, (cuuint64_t)ny, (cuuint64_t)nz};
+    const int bw = out ? tx : tx + 2 * xh, pair = bw > 256; /* pair: 8-byte elements (tile<>::WIDE) */
+    const cuuint64_t dims[3] = {(cuuint64_t)nx >> pair, (cuuint64_t)ny, (cuuint64_t)nz};
     const cuuint64_t strides[2] = {(cuuint64_t)nx * 4, (cuuint64_t)nx * ny * 4};
-    const cuuint32_t box[3] = {136, (cuuint32_t)ty + 4, 1}, one[3] = {1, 1, 1};
-    const CUresult r = encode(&m, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 3, field, dims, strides, box, one, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                              CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    const cuuint32_t box[3] = {(cuuint32_t)bw >> pair, (cuuint32_t)ty + (out ? 0 : 2 * yh), 1}, one[3] = {1, 1, 1};
+    const CUresult r = encode(&m, pair ? CU_TENSOR_MAP_DATA_TYPE_UINT64 : CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 3, field, dims, strides, box, one, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                              CU_TENSOR_MAP_SWIZZLE_NONE, promo == 0     ? CU_TENSOR_MAP_L2_PROMOTION_NONE
+                              : promo == 64  ? CU_TENSOR_MAP_L2_PROMOTION_L2_64B
+                              : promo == 128 ? CU_TENSOR_MAP_L2_PROMOTION_L2_128B
+                                             : CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                              CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (r != CUDA_SUCCESS) {
         fprintf(stderr, "tma13: cuTensorMapEncodeTiled failed (%d)\n", (int)r);
         exit(1);
@@ -188,34 +275,38 @@ static CUtensorMap plane_map(float *field, int nx, int ny, int nz, int ty)
 
 struct fields {
     float *a, *b;
-    CUtensorMap ma, mb; /* maps of a and b with this kind's tile */
+    CUtensorMap ma, mb, oa, ob; /* maps of a and b with this kind's tile: read (halo and all), written */
     int nx, ny, nz;
 };
 
 typedef void (*launcher)(const fields &f, int flip);
 
 /* PERSIST: a grid of the resident blocks; otherwise a block a tile. Layers of CH planes. */
-template <int TY, int S, int CW, bool ZREG, bool PERSIST, bool EARLY = false, int CH = 32> static void run_tma(const fields &f, int flip)
+/* CH 0: as many layers as one wave of blocks holds (session 38) */
+template <int TY, int S, int CW, bool ZREG, bool PERSIST, bool EARLY = false, int CH = 32, int MODE = 0, int ST = 0, bool ZZ = false,
+          int TX = 128, int XH = 4, int YH = 2>
+static void run_tma(const fields &f, int flip)
 {
-    const size_t smem = (size_t)S * tile<TY>::BYTES;
+    const size_t smem = (size_t)S * tile<TY, TX, XH, YH>::BYTES + (size_t)ST * 128 * TY * 4;
     static int grid = 0, layers = 0;
-    const int tiles2d = f.nx / 128 * ((f.ny + TY - 1) / TY);
+    const int tiles2d = f.nx / TX * ((f.ny + TY - 1) / TY);
     if (!grid) {
-        CK(cudaFuncSetAttribute(tma13<TY, S, CW, ZREG, EARLY>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+        CK(cudaFuncSetAttribute(tma13<TY, S, CW, ZREG, EARLY, MODE, ST, ZZ, TX, XH, YH>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
         int per_sm = 0, sms = 0;
-        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, tma13<TY, S, CW, ZREG, EARLY>, 32 * (CW + 1), smem));
+        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, tma13<TY, S, CW, ZREG, EARLY, MODE, ST, ZZ, TX, XH, YH>, 32 * (CW + 1), smem));
         CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
         const int places = per_sm * sms;
         if (PERSIST) { /* session 37, call 4: layers that share the tiles out evenly (33 at nz 512) lost to CH planes */
             layers = (f.nz + CH - 1) / CH;
             grid = std::min(places, tiles2d * layers);
         } else {
-            layers = (f.nz + CH - 1) / CH;
+            layers = CH ? (f.nz + CH - 1) / CH : std::max(1, places / tiles2d);
             grid = tiles2d * layers;
         }
-        printf("tma ty%d s%d cw%d: %d blocks a multiprocessor, grid %d, %d layers\n", TY, S, CW, per_sm, grid, layers);
+        printf("tma tx%d ty%d xh%d yh%d s%d cw%d mode%d st%d zz%d: %d blocks a multiprocessor, grid %d, %d layers\n", TX, TY, XH, YH, S, CW, MODE, ST, (int)ZZ, per_sm, grid, layers);
     }
-    tma13<TY, S, CW, ZREG, EARLY><<<grid, dim3(32, CW + 1), smem>>>(flip ? f.mb : f.ma, flip ? f.a : f.b, f.nx, f.ny, f.nz, layers);
+    tma13<TY, S, CW, ZREG, EARLY, MODE, ST, ZZ, TX, XH, YH><<<grid, dim3(32, CW + 1 + (ST > 0)), smem>>>(flip ? f.mb : f.ma, flip ? f.oa : f.ob, flip ? f.a : f.b, f.nx, f.ny,
+                                                                               f.nz, layers);
 }
 
 static void run_reference(const fields &f, int flip)
@@ -227,6 +318,11 @@ struct kind {
     const char *name;
     launcher f;
     int ty;
+    bool centre = false; /* writes each cell's centre: checked against the source */
+    int promo = 256;     /* the read map's L2 promotion (bytes; 0: none) */
+    bool nohalo = false; /* the read map's box is the tile alone (MODE 2) */
+    int tx = 128;        /* the tile's width */
+    int xh = 4, yh = 2;  /* the read box's halo */
 };
 
 int main(int argc, char **argv)
@@ -243,17 +339,21 @@ int main(int argc, char **argv)
     }
     const size_t n = (size_t)f.nx * f.ny * f.nz, bytes = n * 4;
     copy_fields(bytes, (float4 **)&f.a, (float4 **)&f.b);
+    /* run_tma<TY, S, CW, ZREG, PERSIST, EARLY, CH, MODE, ST, ZZ, TX, XH, YH>; kind: ty, centre, promo, nohalo, tx, xh, yh */
     const kind kinds[] = {
         {"memcpy", nullptr, 0},
         {"reference", run_reference, 0},
-        {"tma ty32 s8 cw16 zreg ch32", run_tma<32, 8, 16, true, false>, 32},
-        {"tma ty32 s8 cw16 early ch32", run_tma<32, 8, 16, true, false, true>, 32},
-        {"tma ty32 s6 cw16 early ch32", run_tma<32, 6, 16, true, false, true>, 32},
-        {"tma ty32 s5 cw8 early ch32", run_tma<32, 5, 8, true, false, true>, 32},
-        {"tma ty32 s5 cw8 early ch64", run_tma<32, 5, 8, true, false, true, 64>, 32},
-        {"tma ty32 s5 cw8 early persist", run_tma<32, 5, 8, true, true, true>, 32},
-        {"tma ty32 s8 cw16 early persist", run_tma<32, 8, 16, true, true, true>, 32},
-        {"tma ty24 s7 cw8 early ch32", run_tma<24, 7, 8, true, false, true>, 24},
+        {"tma ch64", run_tma<32, 6, 16, true, false, true, 64>, 32},
+        {"tma ch64 xh8", run_tma<32, 6, 16, true, false, true, 64, 0, 0, false, 128, 8, 2>, 32, false, 256, false, 128, 8, 2},
+        {"tma ch64 xh32", run_tma<32, 6, 16, true, false, true, 64, 0, 0, false, 128, 32, 2>, 32, false, 256, false, 128, 32, 2},
+        {"tma ch64 centre", run_tma<32, 6, 16, true, false, true, 64, 1>, 32, true},
+        {"tma ch64 centre xh8", run_tma<32, 6, 16, true, false, true, 64, 1, 0, false, 128, 8, 2>, 32, true, 256, false, 128, 8, 2},
+        {"tma ch64 centre xh32", run_tma<32, 6, 16, true, false, true, 64, 1, 0, false, 128, 32, 2>, 32, true, 256, false, 128, 32, 2},
+        {"tma ch64 centre xh0 yh2", run_tma<32, 6, 16, true, false, true, 64, 1, 0, false, 128, 0, 2>, 32, true, 256, false, 128, 0, 2},
+        {"tma ch64 centre xh4 yh0", run_tma<32, 6, 16, true, false, true, 64, 1, 0, false, 128, 4, 0>, 32, true, 256, false, 128, 4, 0},
+        {"tma ch64 centre xh32 yh0", run_tma<32, 6, 16, true, false, true, 64, 1, 0, false, 128, 32, 0>, 32, true, 256, false, 128, 32, 0},
+        {"tma ch64 centre xh0 yh0", run_tma<32, 6, 16, true, false, true, 64, 1, 0, false, 128, 0, 0>, 32, true, 256, false, 128, 0, 0},
+        {"tma ch64 nohalo", run_tma<32, 6, 16, true, false, true, 64, 2>, 32, true, 256, true},
     };
     const int nk = sizeof kinds / sizeof kinds[0];
     /* the check: distinct values, every TMA kernel against the reference, bit for bit */
@@ -264,14 +364,16 @@ int main(int argc, char **argv)
         run_reference(f, 0);
         CK(cudaMemcpy(r1.data(), f.b, bytes, cudaMemcpyDeviceToHost));
         for (int k = 2; k < nk; k++) {
-            f.ma = plane_map(f.a, f.nx, f.ny, f.nz, kinds[k].ty);
+            f.ma = plane_map(f.a, f.nx, f.ny, f.nz, kinds[k].ty, kinds[k].nohalo, kinds[k].promo, kinds[k].tx, kinds[k].xh, kinds[k].yh);
+            f.ob = plane_map(f.b, f.nx, f.ny, f.nz, kinds[k].ty, true);
             CK(cudaMemset(f.b, 0xff, bytes));
             kinds[k].f(f, 0);
             CK(cudaGetLastError());
             CK(cudaMemcpy(r2.data(), f.b, bytes, cudaMemcpyDeviceToHost));
             size_t bad = 0;
-            for (size_t i = 0; i < n; i++) bad += memcmp(&r1[i], &r2[i], 4) != 0;
-            printf("check %-24s %zu of %zu cells differ from the reference\n", kinds[k].name, bad, n);
+            const std::vector<float> &want = kinds[k].centre ? h : r1;
+            for (size_t i = 0; i < n; i++) bad += memcmp(&want[i], &r2[i], 4) != 0;
+            printf("check %-28s %zu of %zu cells differ from the reference\n", kinds[k].name, bad, n);
         }
         CK(cudaMemset(f.a, 0, bytes));
         CK(cudaMemset(f.b, 0, bytes));
@@ -280,8 +382,10 @@ int main(int argc, char **argv)
     const auto t = time_alternated(nk, rounds, [&](int k, int i) {
         if (i < 0) {
             if (kinds[k].ty) {
-                f.ma = plane_map(f.a, f.nx, f.ny, f.nz, kinds[k].ty);
-                f.mb = plane_map(f.b, f.nx, f.ny, f.nz, kinds[k].ty);
+                f.ma = plane_map(f.a, f.nx, f.ny, f.nz, kinds[k].ty, kinds[k].nohalo, kinds[k].promo, kinds[k].tx, kinds[k].xh, kinds[k].yh);
+                f.mb = plane_map(f.b, f.nx, f.ny, f.nz, kinds[k].ty, kinds[k].nohalo, kinds[k].promo, kinds[k].tx, kinds[k].xh, kinds[k].yh);
+                f.oa = plane_map(f.a, f.nx, f.ny, f.nz, kinds[k].ty, true);
+                f.ob = plane_map(f.b, f.nx, f.ny, f.nz, kinds[k].ty, true);
             }
         } else if (k == 0) CK(cudaMemcpyAsync(i % 2 ? f.a : f.b, i % 2 ? f.b : f.a, bytes, cudaMemcpyDeviceToDevice));
         else kinds[k].f(f, i % 2);

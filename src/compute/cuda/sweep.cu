@@ -85,34 +85,34 @@ int cu_tile_shape(tile_shape *t, char *err, size_t errlen)
     return 0;
 }
 
+/* The two fields a sweep reads and writes overflow L2: the marches then stream from DRAM */
+static bool fields_spill(hx_backend *bk, const hx_decomp *d)
+{
+    return 2.0 * (double)hx_alloc_cells(d) * (double)bk->elem > (double)state(bk)->tile.l2;
+}
+
 /* Whether the plain 3D sweeps of radius r on d take the march fed by bulk tensor copies
  * (sweep3d_tma.cu): HALOX_SWEEP_TMA where set, none where HALOX_TILE names a kernel (PIPE), else
- * radius 2 where the two fields overflow L2, but for floats only where the 16-byte register march
- * would hold two or more layers of its launch at once (cu_sweep's pair rule: 512^2 planes hold
- * 1.2, and there that march stays the faster). Measured (session 37, one H200, 3 rounds, us a
- * sweep, register march against bulk copies, calls 6-9): star13 fp64 512^3 653-665 -> 617-636
- * (77-78% -> 80-83% of copy), 448^3 432.4 -> 420.7, 384^3 275.5 -> 268.7, 256x256x512 170.9 ->
- * 163.2, 256^3 88.3 -> 85.2; fp32 256x256x512 91.0 -> 86.1, 384^3 142.9 -> 138.2, 256^3 49.8 ->
- * 46.1, but 512^3 315.2 against 319.6; jacobi7 fp32 512^3 280.5 -> 319.0, so radius 1 keeps its
- * march. */
+ * radius 2 where the two fields overflow L2 and the tiles use 90% of their lanes. Measured
+ * (session 38, call 7, one H200, 3 rounds, us a sweep, the register marches as session 37's rule
+ * left them against the bulk copies with boxes on 128-byte lines): star13 fp64 512^3 637.1 ->
+ * 606.0 (84.3% of copy), 448^3 420.5 -> 401.2, 384^3 268.6 -> 256.6, 320^3 159.0 -> 153.4,
+ * 256x256x512 163.2 -> 158.7; fp32 512^3 316.2 -> 308.1, 448^3 218.9 -> 213.4, 384^3 138.2 ->
+ * 135.5, 256x256x512 86.2 -> 84.3 (session 37's boxes, one vector before the tile, lost at 512^3
+ * and 448^3 floats: those kept the register march until this session). Radius 1 keeps its
+ * marches: jacobi7 with the bulk copies 7-12% slower at every size (fp32 512^3 280.3 -> 312.1). */
 static bool tma_pays(hx_backend *bk, const hx_decomp *d, int r)
 {
     const tile_shape &t = state(bk)->tile;
     if (d->dim != 3 || !cu_tma_usable()) return false;
     if (t.tma >= 0) return t.tma == 1;
-    const bool spill = 2.0 * (double)hx_alloc_cells(d) * (double)bk->elem > (double)t.l2;
-    if (t.pipe >= 0 || r != 2 || !spill) return false;
+    if (t.pipe >= 0 || r != 2 || !fields_spill(bk, d)) return false;
     /* lanes the tiles use (the field has a lead here: rows start on a vector): at least 90%, or the
      * march's idle lanes cost more than it saves (star13 fp32 320^3, 80 vectors in 3 tiles of 27:
      * 90.2 us against the register march's 87.4; 256x256x512 without the lead, 5 tiles of 26 for
      * 129 vectors: 115.5 against 91.0) */
     const int V = (int)(16 / bk->elem), groups = (d->local[0] + V - 1) / V;
-    if (groups < 0.9 * 32 * ((groups + 31) / 32)) return false;
-    if (bk->elem == 8) return true;
-    /* the 16-byte march's layer over the owned block (x from 0 on a vector: no lead) */
-    const int per_sm = cu_sweep3d_per_sm(0, 2, t.by3, 1, 0, 1);
-    const long columns = (long)(((d->local[0] + d->ghost[0] + 3) / 4 + 31) / 32) * ((d->local[1] + t.by3 - 1) / t.by3);
-    return per_sm > 0 && (long)per_sm * t.sms >= 2 * columns;
+    return groups >= 0.9 * 32 * ((groups + 31) / 32);
 }
 
 /* compute/backend.h says why; measured for the register marches of radius 1 (pair, 16-byte), and
@@ -165,7 +165,7 @@ int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *src, voi
     if (d->dim == 3 && pipe == 4) return cu_sweep_tile3d(bk, stream, box, src, dst);
     /* prefetching into L2 pays only where the two fields do not stay there (session 19: star9 fp32
      * 16384^2 +7%, 2048^2 -15%) */
-    const bool spill = 2.0 * (double)hx_alloc_cells(d) * (double)bk->elem > (double)t.l2; /* the two fields overflow L2 */
+    const bool spill = fields_spill(bk, d);
     const int prefetch = t.prefetch >= 0 ? t.prefetch : spill;
     const int ytile = d->dim == 2 ? 1 : by * t.rows3; /* rows of a 3D block */
     const long columns = (long)((groups + 31) / 32) * ((b->hi[1] - b->lo[1] + ytile - 1) / ytile);

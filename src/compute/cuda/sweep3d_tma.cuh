@@ -10,9 +10,14 @@
 
 /* ---------------------------------------------------------------- the tile and its ring
  * A block: CW computing warps and one loading warp. Its tile: vt vectors (a lane each, vt <= 32)
- * by TY rows by a march of `chunk` planes. A ring slot holds one plane of the tile with a vector
- * on either side in x and R rows on either side in y, as the bulk copy lays it out: rows of
- * (vt + 2) vectors, end to end. TY / CW rows a computing thread.
+ * by TY rows by a march of `chunk` planes. A ring slot holds one plane of the tile with R rows on
+ * either side in y and, in x, from the 128-byte line at or below the tile's x - R to a line past
+ * it (the tile at slot column c0, between R and R + LINE - 1), as the bulk copy lays it out: rows
+ * of vt * V + 2 * LINE cells, end to end. TY / CW rows a computing thread.
+ * Boxes that start on a line: session 38's probe (scripts/bench/tma13.cu, one H200, star13 fp32,
+ * 64-plane marches) ran 84.7% of memcpy with the box 4 floats before the tile (16 bytes into a
+ * line), 88.1% from the sector (8 floats) and 89.9% from the line (32 floats) before it, although
+ * that reads more; a copy without any halo ran 90.5%, one with the y halo alone 90.2%.
  * Measured in the probe scripts/bench/tma13.cu (session 37, one H200, star13 fp32): 32 rows beat
  * 16 and 48 (512^3 82.9% of memcpy against 80.5 and 79.7), 16 computing warps tie 8, a ring of 6
  * ties 8 and 10, a block a tile beats blocks that march on through tiles (75%). */
@@ -37,7 +42,8 @@ template <typename T, int R> struct tma3d {
         ADJ = HX_TMA_ADJ,                /* 1: a thread's rows are adjacent, and give each other y neighbours */
         RPT = TY / CW,                   /* rows a computing thread */
         ROWS = TY + 2 * R,               /* rows a slot */
-        MAXW = 34 * V,                   /* cells of the widest slot row */
+        LINE = 128 / (int)sizeof(T),     /* cells a 128-byte line */
+        MAXW = 32 * V + 2 * LINE,        /* cells of the widest slot row */
         SLOT_BYTES = (MAXW * ROWS * (int)sizeof(T) + 127) / 128 * 128 /* slots start on 128 bytes */
     };
     static constexpr size_t smem() { return (size_t)S * SLOT_BYTES; }
@@ -48,6 +54,7 @@ struct tma_args {
     int vt;     /* vectors a tile (lanes used) */
     int layers; /* z layers of the launch: layer l is planes l * nz / layers .. (l + 1) * nz / layers - 1 */
     int phase;  /* the field's vector phase (vec_phase): the map's x is the field's x + phase */
+    int line0;  /* the map's x = 0 lies line0 cells past a 128-byte line */
     unsigned long long timeout_ns; /* the longest a wait may last before the block reports and traps */
 };
 
@@ -102,6 +109,22 @@ __device__ __forceinline__ void tma_bar_wait(unsigned long long *b, unsigned par
     }
 }
 
+/* The ring's barriers, by one thread (`mine`), before any block thread uses them: a slot's "full"
+ * counts the loader's one arrival (and the copy's bytes), its "empty" one arrival a computing warp.
+ * The block barrier inside: every thread of the block must call it. */
+__device__ __forceinline__ void tma_ring_init(unsigned long long *full, unsigned long long *empty, int slots, unsigned computing_warps,
+                                              bool mine)
+{
+    if (mine) {
+        for (int s = 0; s < slots; s++) {
+            tma_bar_init(&full[s], 1);
+            tma_bar_init(&empty[s], computing_warps);
+        }
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    __syncthreads();
+}
+
 /* One plane of the tile: the box at (x, y, z) of the map into dst, counted on bar */
 __device__ __forceinline__ void tma_load_plane(void *dst, const CUtensorMap *map, int x, int y, int z, unsigned long long *bar)
 {
@@ -146,36 +169,35 @@ __device__ __forceinline__ void sweep3d_tma_body(const CUtensorMap *map, T *__re
     const int z0 = a.lo[2] + (int)(tile.z * nz / ta.layers), m = a.lo[2] + (int)((tile.z + 1) * nz / ta.layers) - z0;
     if (m <= 0) return; /* the whole block */
     const int planes = m + 2 * R;
-    const int rowc = (ta.vt + 2) * V; /* cells a slot row */
+    const int rowc = ta.vt * V + 2 * K::LINE; /* cells a slot row */
+    /* the box's x in the map: the line at or below the tile's x - R (at most R + V cells before
+     * the map's x = 0 where the tile starts at the field's first vector: read as zeros, never used) */
+    const int xm = xt + ta.phase - R + ta.line0;
+    const int xbox = (xm >= 0 ? xm / K::LINE : -((K::LINE - 1 - xm) / K::LINE)) * K::LINE - ta.line0;
+    const int c0 = xt + ta.phase - xbox; /* the tile's first cell in a slot row */
     const unsigned bytes = (unsigned)(rowc * K::ROWS * (int)sizeof(T));
     const int w = threadIdx.y, lane = threadIdx.x;
-    if (w == CW && lane == 0) {
-        for (int s = 0; s < S; s++) {
-            tma_bar_init(&full[s], 1);
-            tma_bar_init(&empty[s], CW);
-        }
-        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-    }
-    __syncthreads();
+    tma_ring_init(full, empty, S, CW, w == CW && lane == 0);
     if (w == CW) { /* the loader */
         if (lane == 0)
             for (int p = 0; p < planes; p++) {
                 const int s = p % S, k = p / S;
                 if (k > 0) tma_bar_wait(&empty[s], (k - 1) & 1, ta.timeout_ns, "the computing warps to free the slot of plane", p - S);
                 tma_bar_expect(&full[s], bytes);
-                tma_load_plane(ring + s * K::SLOT_BYTES, map, xt - V + ta.phase, yt - R, z0 - R + p, &full[s]);
+                tma_load_plane(ring + s * K::SLOT_BYTES, map, xbox, yt - R, z0 - R + p, &full[s]);
             }
         return;
     }
     const bool live = lane < ta.vt;
-    const int x0 = xt + lane * V, col = V + lane * V; /* this lane's vector: in the field, in a slot row */
+    const int x0 = xt + lane * V, col = c0 + lane * V; /* this lane's vector: in the field, in a slot row */
     auto slot = [&](int p) { return reinterpret_cast<const T *>(ring + (p % S) * K::SLOT_BYTES); };
+    auto row_of = [&](int j) { return K::ADJ ? w * K::RPT + j : w + CW * j; }; /* the tile row of this thread's j-th row */
     cells<T> win[K::RPT][2 * R + 1]; /* each row's planes z-R .. z+R */
     for (int p = 0; p < 2 * R; p++) {
         tma_bar_wait(&full[p % S], (p / S) & 1, ta.timeout_ns, "the bulk copy of plane", p);
         if (live)
 #pragma unroll
-            for (int j = 0; j < K::RPT; j++) win[j][p + 1] = load_shared_vec(slot(p) + ((K::ADJ ? w * K::RPT + j : w + CW * j) + R) * rowc + col);
+            for (int j = 0; j < K::RPT; j++) win[j][p + 1] = load_shared_vec(slot(p) + (row_of(j) + R) * rowc + col);
     }
     __syncwarp();
     if (lane == 0)
@@ -188,14 +210,14 @@ __device__ __forceinline__ void sweep3d_tma_body(const CUtensorMap *map, T *__re
             const int z = z0 + i;
 #pragma unroll
             for (int j = 0; j < K::RPT; j++) {
-                const int r = K::ADJ ? w * K::RPT + j : w + CW * j;
+                const int r = row_of(j);
 #pragma unroll
                 for (int k = 0; k < 2 * R; k++) win[j][k] = win[j][k + 1];
                 win[j][2 * R] = load_shared_vec(up + (r + R) * rowc + col);
             }
 #pragma unroll
             for (int j = 0; j < K::RPT; j++) {
-                const int r = K::ADJ ? w * K::RPT + j : w + CW * j, y = yt + r;
+                const int r = row_of(j), y = yt + r;
                 const T *row = cur + (r + R) * rowc + col;
                 cells<T> ys[2 * R]; /* y-R .. y-1, y+1 .. y+R: this thread's other rows' centres where ADJ */
 #pragma unroll

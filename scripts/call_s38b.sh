@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Session 38, call 2, one H200 (nvidia-h200). The tma13 probe: odd layers marching down (zz), so
+# that the layers meeting at a boundary read its halo planes close together in time; 32- and
+# 64-plane layers and as many layers as one wave holds (wave); each against its upward form, and
+# the ceilings (each cell's centre written), at 512^3 and 256x256x512.
+set -u
+cd "$(dirname "$0")/.."
+DEVICE_NAME=s38b
+. scripts/device_run.sh
+bundle_on_exit
+t tma13
+timeout 150 $B/tma13 512 512 512 | tee "$OUT/tma13_512.txt"
+timeout 100 $B/tma13 256 256 512 | tee "$OUT/tma13_256x256x512.txt"
+t done

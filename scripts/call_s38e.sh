@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Session 38, call 5, one H200 (nvidia-h200). Which part of the halo holds the bulk-copy march
+# below the halo-free copy's 90%: the tma13 probe's ceilings (each cell's centre written) with the
+# x halo taken on sector (8 floats) and line (32 floats) boundaries, without the x halo, without the
+# y halo, without both; and star13 with the aligned x halos; 64-plane marches, at 512^3 and
+# 256x256x512.
+set -u
+cd "$(dirname "$0")/.."
+DEVICE_NAME=s38e
+. scripts/device_run.sh
+bundle_on_exit
+t tma13
+timeout 150 $B/tma13 512 512 512 | tee "$OUT/tma13_512.txt"
+timeout 100 $B/tma13 256 256 512 | tee "$OUT/tma13_256x256x512.txt"
+t done
