@@ -93,7 +93,7 @@ static bool fields_spill(hx_backend *bk, const hx_decomp *d)
 
 /* Whether the plain 3D sweeps of radius r on d take the march fed by bulk tensor copies
  * (sweep3d_tma.cu): HALOX_SWEEP_TMA where set, none where HALOX_TILE names a kernel (PIPE), else
- * radius 2 where the two fields overflow L2 and the tiles use 90% of their lanes. Measured
+ * radius 2 where the two fields overflow L2 and the tiles use 85% of their lanes. Measured
  * (session 38, call 7, one H200, 3 rounds, us a sweep, the register marches as session 37's rule
  * left them against the bulk copies with boxes on 128-byte lines): star13 fp64 512^3 637.1 ->
  * 606.0 (84.3% of copy), 448^3 420.5 -> 401.2, 384^3 268.6 -> 256.6, 320^3 159.0 -> 153.4,
@@ -107,12 +107,13 @@ static bool tma_pays(hx_backend *bk, const hx_decomp *d, int r)
     if (d->dim != 3 || !cu_tma_usable()) return false;
     if (t.tma >= 0) return t.tma == 1;
     if (t.pipe >= 0 || r != 2 || !fields_spill(bk, d)) return false;
-    /* lanes the tiles use (the field has a lead here: rows start on a vector): at least 90%, or the
-     * march's idle lanes cost more than it saves (star13 fp32 320^3, 80 vectors in 3 tiles of 27:
-     * 90.2 us against the register march's 87.4; 256x256x512 without the lead, 5 tiles of 26 for
-     * 129 vectors: 115.5 against 91.0) */
+    /* lanes the tiles use (the field has a lead here: rows start on a vector): at least 85%, or the
+     * march's idle lanes cost more than it saves (star13 fp32 320^3, 80 vectors in 3 tiles of 27,
+     * 83%: 93.9 us against the register march's 87.5, session 38 call 7; 448^3, 4 tiles of 28,
+     * 87.5%: 213.4 against 218.9; 256x256x512 without the lead, 5 tiles of 26 for 129 vectors:
+     * 115.5 against 91.0, session 37) */
     const int V = (int)(16 / bk->elem), groups = (d->local[0] + V - 1) / V;
-    return groups >= 0.9 * 32 * ((groups + 31) / 32);
+    return groups >= 0.85 * 32 * ((groups + 31) / 32);
 }
 
 /* compute/backend.h says why; measured for the register marches of radius 1 (pair, 16-byte), and
