@@ -78,7 +78,7 @@ struct map_entry {
     CUtensorMap map;
 };
 
-static const CUtensorMap *field_map(hx_backend *bk, const void *src, const sweep_args &a, int phase, int V, int vt, int rows_slot)
+static const CUtensorMap *field_map(hx_backend *bk, const void *src, const sweep_args &a, int shift, int V, int vt, int rows_slot)
 {
     enum { NMAPS = 16 };
     static map_entry maps[NMAPS];
@@ -87,10 +87,10 @@ static const CUtensorMap *field_map(hx_backend *bk, const void *src, const sweep
     const hx_decomp *d = bk->decomp;
     map_entry key;
     memset(&key, 0, sizeof key);
-    key.base = (const char *)src - (size_t)phase * bk->elem; /* 16-byte aligned: the map's x 0 */
-    /* a row of the map is the pitch (the encoder takes no row longer than its stride): with a lead
-     * (phase > 0) the row's last `phase` cells read as zero, which cu_sweep keeps clear of the cells
-     * a stored output reads. Ending it at the row's last ghost cell instead, so that the boxes at
+    key.base = (const char *)src - (size_t)shift * bk->elem; /* 16-byte aligned: the map's x 0 */
+    /* a row of the map is the pitch (the encoder takes no row longer than its stride): where
+     * shift > 0 the row's last `shift` cells read as zero, which cu_sweep and launch_tma keep clear
+     * of the cells a stored output reads. Ending it at the row's last ghost cell instead, so that the boxes at
      * the rows' ends read their padding as zeros, was slower (session 38, call 7: star13 fp64 512^3
      * 606.0 -> 612.5 us, fp32 256x256x512 84.3 -> 85.7). */
     key.dims[0] = (cuuint64_t)a.pitch;
@@ -154,15 +154,24 @@ template <typename T, int R> static int launch_tma(hx_backend *bk, const sweep_l
      * 32 and one of 1 */
     const int ntx = (l.groups + 31) / 32, vt = (l.groups + ntx - 1) / ntx;
     const int nty = (b->hi[1] - b->lo[1] + K::TY - 1) / K::TY, nz = b->hi[2] - b->lo[2];
-    const CUtensorMap *map = field_map(bk, l.src, *l.a, phase, K::V, vt, K::ROWS);
+    /* The map's x = 0: the 128-byte line that holds the field's x = 0 where the row's cells, ghosts
+     * and all, still fit in the pitch after it (doubles, 512 + 4 cells: 14 cells into the line, 530
+     * of 544), so that every box starts on a line inside the map; else the vector start at or below
+     * x = 0 (floats: 30 cells into the line would leave the last 2 ghosts past the pitch), where a
+     * row's first box starts in part before the map. The probe (session 38 call 9, star13 fp32 512^3
+     * in the library's layout): boxes from the first owned cell's line 298 us, as mapped here 303. */
+    const hx_decomp *d = bk->decomp;
+    const int into = (int)((uintptr_t)l.src % 128 / bk->elem);
+    const int shift = into + d->local[0] + 2 * d->ghost[0] <= l.a->pitch ? into : phase;
+    const CUtensorMap *map = field_map(bk, l.src, *l.a, shift, K::V, vt, K::ROWS);
     if (!map) return -1;
     tma_args ta;
     ta.s = *l.a;
     ta.vt = vt;
     /* l.chunk: planes a march where HALOX_TILE sets them, 0 for the waves' rule */
     ta.layers = l.chunk > 0 ? (nz + l.chunk - 1) / l.chunk : tma_layers((long)ntx * nty, nz, R, (long)max(per_sm, 1) * state(bk)->tile.sms);
-    ta.phase = phase;
-    ta.line0 = (int)((uintptr_t)((const char *)l.src - (size_t)phase * bk->elem) % 128 / bk->elem); /* field_map's base */
+    ta.shift = shift;
+    ta.line0 = (int)((uintptr_t)((const char *)l.src - (size_t)shift * bk->elem) % 128 / bk->elem); /* field_map's base */
     ta.timeout_ns = (unsigned long long)(hx_timeout_seconds() * 1e9);
     launch_sweep_kernel(sweep3d_tma<T, R>, dim3((unsigned)ntx, (unsigned)nty, (unsigned)ta.layers), dim3(32, K::CW + 1), K::smem(), l.st,
                         l.pdl, *map, (T *)l.dst, ta, l.flip);

@@ -53,7 +53,7 @@ struct tma_args {
     sweep_args s;
     int vt;     /* vectors a tile (lanes used) */
     int layers; /* z layers of the launch: layer l is planes l * nz / layers .. (l + 1) * nz / layers - 1 */
-    int phase;  /* the field's vector phase (vec_phase): the map's x is the field's x + phase */
+    int shift;  /* the map's x is the field's x + shift (launch_tma says where the map starts) */
     int line0;  /* the map's x = 0 lies line0 cells past a 128-byte line */
     unsigned long long timeout_ns; /* the longest a wait may last before the block reports and traps */
 };
@@ -172,9 +172,9 @@ __device__ __forceinline__ void sweep3d_tma_body(const CUtensorMap *map, T *__re
     const int rowc = ta.vt * V + 2 * K::LINE; /* cells a slot row */
     /* the box's x in the map: the line at or below the tile's x - R (at most R + V cells before
      * the map's x = 0 where the tile starts at the field's first vector: read as zeros, never used) */
-    const int xm = xt + ta.phase - R + ta.line0;
+    const int xm = xt + ta.shift - R + ta.line0;
     const int xbox = (xm >= 0 ? xm / K::LINE : -((K::LINE - 1 - xm) / K::LINE)) * K::LINE - ta.line0;
-    const int c0 = xt + ta.phase - xbox; /* the tile's first cell in a slot row */
+    const int c0 = xt + ta.shift - xbox; /* the tile's first cell in a slot row */
     const unsigned bytes = (unsigned)(rowc * K::ROWS * (int)sizeof(T));
     const int w = threadIdx.y, lane = threadIdx.x;
     tma_ring_init(full, empty, S, CW, w == CW && lane == 0);
