@@ -12,14 +12,11 @@ DEVICE_NAME=s38a
 bundle_on_exit
 unpack_variants
 t verify
-verify3d rule halox
-verify3d tma halox HALOX_SWEEP_TMA=1
+verify3d_tma halox
 t racecheck
 HALOX_SWEEP_TMA=1 cs_run racecheck --size 67x45x38 --stencil star13 --dtype float
 HALOX_SWEEP_TMA=1 cs_run memcheck --size 67x45x38 --stencil star13 --dtype double
-t tma13
-timeout 150 $B/tma13 512 512 512 | tee "$OUT/tma13_512.txt"
-timeout 100 $B/tma13 256 256 512 | tee "$OUT/tma13_256x256x512.txt"
+tma13_sizes
 t tests
 gpu_tests 200 gpu_np1
 t done

@@ -8,7 +8,5 @@ cd "$(dirname "$0")/.."
 DEVICE_NAME=s38c
 . scripts/device_run.sh
 bundle_on_exit
-t tma13
-timeout 150 $B/tma13 512 512 512 | tee "$OUT/tma13_512.txt"
-timeout 100 $B/tma13 256 256 512 | tee "$OUT/tma13_256x256x512.txt"
+tma13_sizes
 t done

@@ -12,8 +12,7 @@ DEVICE_NAME=s38f
 bundle_on_exit
 unpack_variants
 t verify
-verify3d rule halox
-verify3d tma halox HALOX_SWEEP_TMA=1
+verify3d_tma halox
 verify_plain verify_big star13 384x384x384,320x300x290 big halox
 t memcheck
 HALOX_SWEEP_TMA=1 cs_run memcheck --size 67x45x38 --stencil jacobi7,star13 --dtype float,double

@@ -11,8 +11,7 @@ DEVICE_NAME=s38h
 bundle_on_exit
 unpack_variants
 t verify
-verify3d rule halox
-verify3d tma halox HALOX_SWEEP_TMA=1
+verify3d_tma halox
 verify_plain verify_big star13 384x384x384,320x300x290,512x512x64 big halox
 t racecheck
 HALOX_SWEEP_TMA=1 cs_run racecheck --size 67x45x38 --stencil star13 --dtype float,double

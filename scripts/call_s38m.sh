@@ -11,8 +11,7 @@ DEVICE_NAME=s38m
 bundle_on_exit
 unpack_variants
 t verify
-verify3d rule halox
-verify3d tma halox HALOX_SWEEP_TMA=1
+verify3d_tma halox
 verify_plain verify_big star13 512x512x64,448x448x448,320x300x290 big halox
 t tests
 gpu_tests 200 gpu_np1

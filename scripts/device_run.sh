@@ -95,6 +95,15 @@ verify_plain() {
 # into $OUT/verify2d_LABEL.*
 verify3d() { verify_plain "verify_$1" jacobi7,star13 67x45x38,130x70x64 "$@"; }
 verify2d() { verify_plain "verify2d_$1" jacobi5,star9 67x45,300x130 "$1 2d" "${@:2}"; }
+# verify3d_tma BINARY: verify3d by the rule (label rule) and with the bulk-copy march forced (tma)
+verify3d_tma() { verify3d rule "$1"; verify3d tma "$1" HALOX_SWEEP_TMA=1; }
+# tma13_sizes: the tma13 probe (scripts/bench/tma13.cu, built into the build folder) at 512^3 and
+# 256x256x512, into $OUT/tma13_*.txt
+tma13_sizes() {
+    t tma13
+    timeout 150 "$B/tma13" 512 512 512 | tee "$OUT/tma13_512.txt"
+    timeout 100 "$B/tma13" 256 256 512 | tee "$OUT/tma13_256x256x512.txt"
+}
 # roof_tagged LABEL ROUND BINARY ROWS_REGEX SECONDS "ENV" [ROOFLINE OPTIONS...]: one `halox roofline
 # --backend cuda` run of that binary under ENV (VAR=v words), its rows matching ROWS_REGEX and its
 # error lines each tagged "LABEL ROUND" (errors as "LABEL ROUND ERROR ...")

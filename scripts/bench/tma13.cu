@@ -15,7 +15,13 @@
  *
  *   tma13 NX NY NZ     NX a multiple of 128, NY of 32: the check, then each kernel's median time
  *                      of 21 (alternated; ROUNDS=N sets another count) against cudaMemcpyAsync of
- *                      the field. CHECK=0 skips the check. */
+ *                      the field. CHECK=0 skips the check.
+ *
+ * Session 38 added variants as template flags (bulk tensor stores, zigzag layers, wider tiles, the
+ * halo's alignment, the centre copy as a ceiling) and the library's field layouts (lib_layout).
+ * The kinds in main are the last call's (session 38 call 11); each earlier call's kinds are in its
+ * raw output (docs/results/session37/, session38/). Longer than 400 lines on purpose: one kernel
+ * with its variants, the host harness and the layouts, built by one nvcc line. */
 #include <cstring>
 #include <vector>
 
