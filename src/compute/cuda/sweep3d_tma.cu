@@ -90,9 +90,9 @@ static const CUtensorMap *field_map(hx_backend *bk, const void *src, const sweep
     key.base = (const char *)src - (size_t)shift * bk->elem; /* 16-byte aligned: the map's x 0 */
     /* a row of the map is the pitch (the encoder takes no row longer than its stride): where
      * shift > 0 the row's last `shift` cells read as zero, which cu_sweep and launch_tma keep clear
-     * of the cells a stored output reads. Ending it at the row's last ghost cell instead, so that the boxes at
-     * the rows' ends read their padding as zeros, was slower (session 38, call 7: star13 fp64 512^3
-     * 606.0 -> 612.5 us, fp32 256x256x512 84.3 -> 85.7). */
+     * of the cells a stored output reads. Ending it at the row's last ghost cell instead, so that
+     * the boxes at the rows' ends read their padding as zeros, was slower (session 38, call 7:
+     * star13 fp64 512^3 606.0 -> 612.5 us, fp32 256x256x512 84.3 -> 85.7). */
     key.dims[0] = (cuuint64_t)a.pitch;
     key.dims[1] = (cuuint64_t)d->alloc[1];
     key.dims[2] = (cuuint64_t)d->alloc[2];
