@@ -1,4 +1,5 @@
-/* The route rule of --transport ipc: HALOX_IPC_FALLBACK parsing and which links go over MPI. */
+/* The route rule of --transport ipc: HALOX_IPC_FALLBACK parsing and which links go over MPI; and
+ * when --transport nvshmem refuses a job its remote transport cannot carry. */
 #include <string.h>
 
 #include "check.h"
@@ -41,5 +42,27 @@ int main(void)
     CHECK(hx_ipc_link_over_mpi(leader, off, 0, 1));
     CHECK(!hx_ipc_link_over_mpi(leader, off, 1, 1));
     CHECK(!hx_ipc_link_over_mpi(leader, off, 2, 3));
+
+    /* nvshmem: one node with peer-to-peer needs no remote transport, whatever is set */
+    CHECK(hx_nvshmem_remote_check(0, NULL, NULL, 0, err, sizeof err) == 0);
+    CHECK(hx_nvshmem_remote_check(0, "0", "none", 0, err, sizeof err) == 0);
+    CHECK(hx_nvshmem_remote_check(0, "false", NULL, 0, err, sizeof err) == 0);
+    /* peer-to-peer off or other nodes, no InfiniBand device: the default ibrc and the other IB
+     * transports are refused, naming the cause and the way out; ucx and libfabric go to NVSHMEM */
+    const char *p2p_off[] = {"1", "y", "YES", "true", "T", "on"};
+    for (size_t i = 0; i < sizeof p2p_off / sizeof *p2p_off; i++) {
+        err[0] = 0;
+        CHECK(hx_nvshmem_remote_check(0, p2p_off[i], NULL, 0, err, sizeof err) != 0);
+        CHECK(strstr(err, "NVSHMEM_DISABLE_P2P") && strstr(err, "ibrc, the default") && strstr(err, "transport nccl") &&
+              !strchr(err, '\n'));
+    }
+    CHECK(hx_nvshmem_remote_check(1, NULL, "ibgda", 0, err, sizeof err) != 0);
+    CHECK(strstr(err, "spans nodes") && strstr(err, "(ibgda)") && strstr(err, "InfiniBand"));
+    CHECK(hx_nvshmem_remote_check(1, NULL, "none", 2, err, sizeof err) != 0);
+    CHECK(strstr(err, "NVSHMEM_REMOTE_TRANSPORT is none"));
+    CHECK(hx_nvshmem_remote_check(1, NULL, NULL, 1, err, sizeof err) == 0);
+    CHECK(hx_nvshmem_remote_check(0, "1", "ucx", 0, err, sizeof err) == 0);
+    CHECK(hx_nvshmem_remote_check(1, "1", "libfabric", 0, err, sizeof err) == 0);
+    CHECK(hx_ib_device_count() >= 0);
     TEST_DONE();
 }

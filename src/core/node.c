@@ -1,6 +1,7 @@
-/* Node-local rank, GPU choice, and which ipc links cross nodes. */
+/* Node-local rank, GPU choice, which ipc links cross nodes, and whether NVSHMEM can reach every peer. */
 #include "core/node.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,4 +100,42 @@ int hx_ipc_fallback_parse(const char *spec, int nranks, unsigned char *off, char
 int hx_ipc_link_over_mpi(const int *leader, const unsigned char *off, int a, int b)
 {
     return a != b && (leader[a] != leader[b] || off[a] || off[b]);
+}
+
+/* NVSHMEM's truth values: 1, y[es], t[rue], on (any case); anything else, and unset, is false */
+static int env_true(const char *v)
+{
+    if (!v) return 0;
+    return strchr("1yYtT", v[0]) != NULL || ((v[0] == 'o' || v[0] == 'O') && (v[1] == 'n' || v[1] == 'N'));
+}
+
+int hx_nvshmem_remote_check(int off_node, const char *disable_p2p, const char *remote, int ib_devices, char *err, size_t errlen)
+{
+    const int p2p_off = env_true(disable_p2p);
+    if (!off_node && !p2p_off) return 0;
+    const char *why = off_node ? "the job spans nodes" : "NVSHMEM_DISABLE_P2P is set";
+    const char *name = remote && *remote ? remote : "ibrc";
+    if (!strcmp(name, "none")) {
+        snprintf(err, errlen, "transport nvshmem: %s, so peers need NVSHMEM's remote transport, but NVSHMEM_REMOTE_TRANSPORT is none: "
+                 "set it to one this host has (ibrc, ibgda, ucx, libfabric), or use transport nccl or ipc", why);
+        return -1;
+    }
+    if (!strncmp(name, "ib", 2) && ib_devices <= 0) {
+        snprintf(err, errlen, "transport nvshmem: %s, so peers need NVSHMEM's remote transport (%s%s), which needs an InfiniBand "
+                 "device, and this host has none (NVSHMEM would end the process): use transport nccl or ipc, or set "
+                 "NVSHMEM_REMOTE_TRANSPORT to ucx or libfabric", why, name, remote && *remote ? "" : ", the default");
+        return -1;
+    }
+    return 0;
+}
+
+int hx_ib_device_count(void)
+{
+    DIR *dir = opendir("/sys/class/infiniband");
+    int count = 0;
+    if (!dir) return 0;
+    for (struct dirent *e; (e = readdir(dir)) != NULL;)
+        if (e->d_name[0] != '.') count++;
+    closedir(dir);
+    return count;
 }

@@ -35,6 +35,19 @@ int hx_ipc_fallback_parse(const char *spec, int nranks, unsigned char *off, char
  * Symmetric in a and b, so both ends of every message choose the same route. */
 int hx_ipc_link_over_mpi(const int *leader, const unsigned char *off, int a, int b);
 
+/* Whether NVSHMEM can reach every peer of this job, asked before its initialisation, which exits the
+ * process when it finds no transport for a peer (NVSHMEM 3.4: "Unable to initialize any
+ * transports"). Peers need NVSHMEM's remote transport when the job spans nodes (off_node) or
+ * NVSHMEM_DISABLE_P2P is true (disable_p2p: its value, NULL when unset); remote: the value of
+ * NVSHMEM_REMOTE_TRANSPORT (NULL: NVSHMEM's default, ibrc); ib_devices: InfiniBand devices on this
+ * host. Refused: no remote transport ("none"), or an InfiniBand one (ibrc, ibgda, ibdevx) without a
+ * device. ucx and libfabric, which can run over Ethernet, are let through to NVSHMEM.
+ * Returns 0, or -1 with a one-line message naming the fix. */
+int hx_nvshmem_remote_check(int off_node, const char *disable_p2p, const char *remote, int ib_devices, char *err, size_t errlen);
+
+/* InfiniBand devices of this host (/sys/class/infiniband), 0 where there is none or no such folder. */
+int hx_ib_device_count(void);
+
 #ifdef __cplusplus
 }
 #endif

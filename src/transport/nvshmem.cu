@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "core/check.h"
+#include "core/node.h"
 #include "transport/device_area.h"
 #include "transport/transport.h"
 
@@ -149,6 +150,10 @@ static int shmem_setup(hx_transport *t, char *err, size_t n)
                          "run fewer ranks or use transport nccl", node_size, ndev);
         ok = 0;
     }
+    /* NVSHMEM ends the process when its initialisation finds no transport to a peer: refuse first */
+    if (ok && hx_nvshmem_remote_check(node_size < d->nranks, getenv("NVSHMEM_DISABLE_P2P"), getenv("NVSHMEM_REMOTE_TRANSPORT"),
+                                      hx_ib_device_count(), err, n) != 0)
+        ok = 0;
     if (ok && hx_fault_setup(d->rank)) {
         snprintf(err, n, "set-up failure injected by HALOX_FAULT_SETUP");
         ok = 0;

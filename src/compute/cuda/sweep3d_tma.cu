@@ -78,7 +78,9 @@ struct map_entry {
     CUtensorMap map;
 };
 
-static const CUtensorMap *field_map(hx_backend *bk, const void *src, const sweep_args &a, int shift, int V, int vt, int rows_slot)
+/* The map of the field whose x = 0 lies at `base` (16-byte aligned), read in boxes of box_cells x
+ * box_rows cells. */
+static const CUtensorMap *field_map(hx_backend *bk, const char *base, const sweep_args &a, int box_cells, int box_rows)
 {
     enum { NMAPS = 16 };
     static map_entry maps[NMAPS];
@@ -87,17 +89,17 @@ static const CUtensorMap *field_map(hx_backend *bk, const void *src, const sweep
     const hx_decomp *d = bk->decomp;
     map_entry key;
     memset(&key, 0, sizeof key);
-    key.base = (const char *)src - (size_t)shift * bk->elem; /* 16-byte aligned: the map's x 0 */
-    /* a row of the map is the pitch (the encoder takes no row longer than its stride): where
-     * shift > 0 the row's last `shift` cells read as zero, which cu_sweep and launch_tma keep clear
-     * of the cells a stored output reads. Ending it at the row's last ghost cell instead, so that
+    key.base = base;
+    /* a row of the map is the pitch (the encoder takes no row longer than its stride): where base
+     * lies k cells before the field's row, the row's last k cells fall past the map's and read as
+     * zero, which cu_sweep and launch_tma keep clear of the cells a stored output reads. Ending it at the row's last ghost cell instead, so that
      * the boxes at the rows' ends read their padding as zeros, was slower (session 38, call 7:
      * star13 fp64 512^3 606.0 -> 612.5 us, fp32 256x256x512 84.3 -> 85.7). */
     key.dims[0] = (cuuint64_t)a.pitch;
     key.dims[1] = (cuuint64_t)d->alloc[1];
     key.dims[2] = (cuuint64_t)d->alloc[2];
-    key.box[0] = (unsigned)(vt * V + 2 * (128 / (int)bk->elem)); /* tma3d<>: a line on either side */
-    key.box[1] = (unsigned)rows_slot;
+    key.box[0] = (unsigned)box_cells;
+    key.box[1] = (unsigned)box_rows;
     key.elem = (int)bk->elem;
     std::lock_guard<std::mutex> hold(lock);
     for (int i = 0; i < used; i++)
@@ -110,7 +112,7 @@ static const CUtensorMap *field_map(hx_backend *bk, const void *src, const sweep
                                  (void *)key.base, key.dims, strides, box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
                                  CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (r != CUDA_SUCCESS) {
-        snprintf(bk->err, sizeof bk->err, "sweep: cuTensorMapEncodeTiled failed (%d) for the field at %p, box %u x %u", (int)r, src,
+        snprintf(bk->err, sizeof bk->err, "sweep: cuTensorMapEncodeTiled failed (%d) for the field at %p, box %u x %u", (int)r, (const void *)base,
                  key.box[0], key.box[1]);
         return NULL;
     }
@@ -163,7 +165,8 @@ template <typename T, int R> static int launch_tma(hx_backend *bk, const sweep_l
     const hx_decomp *d = bk->decomp;
     const int into = (int)((uintptr_t)l.src % 128 / bk->elem);
     const int shift = into + d->local[0] + 2 * d->ghost[0] <= l.a->pitch ? into : phase;
-    const CUtensorMap *map = field_map(bk, l.src, *l.a, shift, K::V, vt, K::ROWS);
+    const char *base = (const char *)l.src - (size_t)shift * bk->elem;
+    const CUtensorMap *map = field_map(bk, base, *l.a, K::row_cells(vt), K::ROWS);
     if (!map) return -1;
     tma_args ta;
     ta.s = *l.a;
@@ -171,7 +174,7 @@ template <typename T, int R> static int launch_tma(hx_backend *bk, const sweep_l
     /* l.chunk: planes a march where HALOX_TILE sets them, 0 for the waves' rule */
     ta.layers = l.chunk > 0 ? (nz + l.chunk - 1) / l.chunk : tma_layers((long)ntx * nty, nz, R, (long)max(per_sm, 1) * state(bk)->tile.sms);
     ta.shift = shift;
-    ta.line0 = (int)((uintptr_t)((const char *)l.src - (size_t)shift * bk->elem) % 128 / bk->elem); /* field_map's base */
+    ta.line0 = (int)((uintptr_t)base % 128 / bk->elem);
     ta.timeout_ns = (unsigned long long)(hx_timeout_seconds() * 1e9);
     launch_sweep_kernel(sweep3d_tma<T, R>, dim3((unsigned)ntx, (unsigned)nty, (unsigned)ta.layers), dim3(32, K::CW + 1), K::smem(), l.st,
                         l.pdl, *map, (T *)l.dst, ta, l.flip);

@@ -47,6 +47,8 @@ template <typename T, int R> struct tma3d {
         SLOT_BYTES = (MAXW * ROWS * (int)sizeof(T) + 127) / 128 * 128 /* slots start on 128 bytes */
     };
     static constexpr size_t smem() { return (size_t)S * SLOT_BYTES; }
+    /* cells a slot row, and the map's box width: the tile's vt vectors with a line on either side */
+    static __host__ __device__ constexpr int row_cells(int vt) { return vt * V + 2 * LINE; }
 };
 
 struct tma_args {
@@ -169,7 +171,7 @@ __device__ __forceinline__ void sweep3d_tma_body(const CUtensorMap *map, T *__re
     const int z0 = a.lo[2] + (int)(tile.z * nz / ta.layers), m = a.lo[2] + (int)((tile.z + 1) * nz / ta.layers) - z0;
     if (m <= 0) return; /* the whole block */
     const int planes = m + 2 * R;
-    const int rowc = ta.vt * V + 2 * K::LINE; /* cells a slot row */
+    const int rowc = K::row_cells(ta.vt);
     /* the box's x in the map: the line at or below the tile's x - R (at most R + V cells before
      * the map's x = 0 where the tile starts at the field's first vector: read as zeros, never used) */
     const int xm = xt + ta.shift - R + ta.line0;

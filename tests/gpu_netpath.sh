@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The transports' paths between nodes, exercised on one host with the single-node shortcuts off
+# (issue 12; scripts/netpath.sh times them): NCCL with peer-to-peer, shared memory and InfiniBand
+# off carries the halos over its socket transport (checked in NCCL's own log), bit for bit; the
+# kernel-initiated schedules refuse that path with a one-line error; nvshmem with
+# NVSHMEM_DISABLE_P2P on a host without InfiniBand refuses in set-up, every rank exiting with
+# halox's error, where NVSHMEM's initialisation would end the process. (ipc with links routed
+# over MPI, as between nodes, is in gpu_transports.sh.) Skipped without a GPU per rank.
+# Usage: gpu_netpath.sh HALOX MPIEXEC NP
+set -u
+HALOX=$1 MPIEXEC=$2 NP=$3
+. "$(dirname "$0")/gpu_common.sh"
+. "$(dirname "$0")/mpi_env.sh"
+[ "$NP" -le "$gpu_count" ] || { echo "SKIPPED: $NP ranks need $NP GPUs"; exit 77; }
+unset HALOX_IPC_FALLBACK NCCL_DEBUG OMPI_MCA_mpi_yield_when_idle
+fail=0 runs=0
+info=$("$HALOX" info 2>&1)
+if grep -q "^  nccl " <<<"$info"; then
+    export NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 NCCL_IB_DISABLE=1 NCCL_NET=Socket NCCL_SOCKET_IFNAME=lo
+    net="-x NCCL_P2P_DISABLE -x NCCL_SHM_DISABLE -x NCCL_IB_DISABLE -x NCCL_NET -x NCCL_SOCKET_IFNAME"
+    run_case() { RUN_KNOB="NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 " RUN_MPI="$net" verify_case 2 --backend cuda --transport nccl "$@"; }
+    run_case --size 131x67 --depth 1 --iters 9 --pattern staged --boundary fixed
+    run_case --size 131x67 --depth 3 --iters 9 --pattern direct --overlap=off --dtype double
+    run_case --size 131x67 --depth 3 --iters 9 --pattern direct --graph
+    run_case --size 40x36x34 --stencil star13 --depth 2 --iters 5 --pattern staged --dtype double
+    run_case --size 40x36x34 --depth 1 --iters 5 --pattern direct --boundary fixed --graph
+    # the halos went over NCCL's network transport, not peer-to-peer (NCCL's INFO lines: "via NET/...")
+    runs=$((runs + 1))
+    out=$(NCCL_DEBUG=INFO MPIRUN "$NP" $net -x NCCL_DEBUG "$HALOX" run --backend cuda --transport nccl --size 131x67 --iters 2 \
+        --quiet 2>&1)
+    if ! grep -q "via NET/" <<<"$out" || grep -q "via P2P/\|via SHM/" <<<"$out"; then
+        echo "FAIL (np=$NP): with peer-to-peer and shared memory off, NCCL's log names no NET channel or still a P2P/SHM one:"
+        grep -o "via [A-Z]*/[A-Za-z/]*" <<<"$out" | sort | uniq -c | head -4
+        fail=$((fail + 1))
+    fi
+    # kernels cannot store across that path: the device schedules refuse it in set-up, in one line
+    if ! grep -q "device path not usable" <<<"$info"; then
+        for sched in fused persistent; do
+            runs=$((runs + 1))
+            out=$(MPIRUN "$NP" $net "$HALOX" run --backend cuda --transport nccl --schedule $sched --size 131x67 --depth 2 --iters 4 \
+                --quiet 2>&1)
+            rc=$?
+            if [ $rc -eq 0 ] || [ $rc -eq 124 ] || ! grep -q "halox: error: .*cannot reach by loads and stores.*use the cycle schedule" <<<"$out"; then
+                echo "FAIL (np=$NP, exit $rc): --schedule $sched over NCCL's network path: expected the one-line refusal"
+                grep -v '^$' <<<"$out" | tail -3
+                fail=$((fail + 1))
+            fi
+        done
+    fi
+    unset NCCL_P2P_DISABLE NCCL_SHM_DISABLE NCCL_IB_DISABLE NCCL_NET NCCL_SOCKET_IFNAME
+fi
+# nvshmem with its peer-to-peer path off needs a remote transport; without InfiniBand, halox refuses
+if grep -q "^  nvshmem " <<<"$info" && [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]; then
+    runs=$((runs + 1))
+    out=$(NVSHMEM_DISABLE_P2P=1 MPIRUN "$NP" -x NVSHMEM_DISABLE_P2P "$HALOX" run --backend cuda --transport nvshmem --size 131x67 \
+        --iters 4 --quiet 2>&1)
+    rc=$?
+    errs=$(grep -c "halox: error: .*NVSHMEM_DISABLE_P2P is set.*use transport nccl or ipc" <<<"$out")
+    if [ $rc -eq 0 ] || [ $rc -eq 124 ] || [ "$errs" -lt 1 ] || grep -qi "nvshmem initialization failed" <<<"$out"; then
+        echo "FAIL (np=$NP, exit $rc): NVSHMEM_DISABLE_P2P=1 without InfiniBand: expected halox's refusal before NVSHMEM starts"
+        grep -v '^$' <<<"$out" | tail -3
+        fail=$((fail + 1))
+    fi
+fi
+echo "np=$NP network paths: $runs runs, $fail failed"
+[ $fail -eq 0 ]
