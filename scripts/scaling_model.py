@@ -272,6 +272,34 @@ def validation():
         print(f"| {lab} ({sec}) | {m} | {meas} | {t:.1f} | {t/meas:.2f} |")
 
 
+# NCCL's network path, MEASURED on one host (session 39, scripts/netpath.sh, 4 x H200): peer-to-peer,
+# shared memory and InfiniBand off, NCCL's sockets over loopback. Ping-pong, ranks 0-1 unbound:
+# 8 B 50.0 us against 23.1 on NVLink (so ~27 us more a message), 16 MiB 2.12 GB/s one way.
+SOCK_LAT, SOCK_BW = 27.0, 2.12e9
+SOCK_POINTS = [  # (label, dim, global, d, measured us/sweep: 4 ranks, nccl without graph, overlap on)
+    ("8192^2 total, d1", 2, (8192, 8192), 1, 221.8),
+    ("8192^2 total, d8", 2, (8192, 8192), 8, 92.8),
+    ("3D 512^3 total, d1", 3, (512, 512, 512), 1, 2007.6),
+    ("3D 512^3 total, d2", 3, (512, 512, 512), 2, 1265.8),
+]
+
+
+def net_path_check():
+    """the model with the measured socket path as its network, every GPU its own node, against
+    the one-host runs over that path"""
+    global NET_LAT, NET_BW
+    saved, (NET_LAT, NET_BW) = (NET_LAT, NET_BW), (SOCK_LAT, SOCK_BW)
+    print("\n| point (4 GPUs, every link over NCCL's sockets) | measured | modelled | model/measured |")
+    print("|---|---|---|---|")
+    try:
+        for lab, dim, size, d, meas in SOCK_POINTS:
+            grid, blk = proc_grid(4, size)
+            t = t_sweep("nccl", blk, grid, tuple(1 for _ in grid), d, True, dim, graph=False)
+            print(f"| {lab} | {meas} | {t:.1f} | {t/meas:.2f} |")
+    finally:
+        NET_LAT, NET_BW = saved
+
+
 def crossovers():
     """smallest node count at which the winner changes, per case and node size"""
     print("\n| case | GPUs/node | winner by node count 1,2,4,...,64 |")
@@ -290,6 +318,8 @@ if __name__ == "__main__":
     crossovers()
     print("\n#### Model against measured points\n")
     validation()
+    print("\n#### Model against the network path measured on one host\n")
+    net_path_check()
     if "--csv" in sys.argv:
         with open(sys.argv[sys.argv.index("--csv") + 1], "w") as fh:
             fh.write("case,gpus_per_node,nodes,gpus,grid,node_grid,block,t_comp_us,"
