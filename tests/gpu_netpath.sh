@@ -5,7 +5,8 @@
 # kernel-initiated schedules refuse that path with a one-line error; nvshmem with
 # NVSHMEM_DISABLE_P2P on a host without InfiniBand refuses in set-up, every rank exiting with
 # halox's error, where NVSHMEM's initialisation would end the process. (ipc with links routed
-# over MPI, as between nodes, is in gpu_transports.sh.) Skipped without a GPU per rank.
+# over MPI, as between nodes, is in gpu_transports.sh.) And the note to ranks bound to one core,
+# where NCCL's proxy thread must share it. Skipped without a GPU per rank.
 # Usage: gpu_netpath.sh HALOX MPIEXEC NP
 set -u
 HALOX=$1 MPIEXEC=$2 NP=$3
@@ -48,6 +49,14 @@ if grep -q "^  nccl " <<<"$info"; then
         done
     fi
     unset NCCL_P2P_DISABLE NCCL_SHM_DISABLE NCCL_IB_DISABLE NCCL_NET NCCL_SOCKET_IFNAME
+    # ranks bound to one core each get a note (NCCL's proxy thread shares the core), unbound ones none
+    runs=$((runs + 1))
+    bound=$(MPIRUN "$NP" --bind-to core "$HALOX" run --backend cuda --transport nccl --size 64x64 --iters 2 --quiet 2>&1)
+    free=$(MPIRUN "$NP" --bind-to none "$HALOX" run --backend cuda --transport nccl --size 64x64 --iters 2 --quiet 2>&1)
+    if ! grep -q "halox: note: $NP of $NP ranks may run on one core only" <<<"$bound" || grep -q "on one core only" <<<"$free"; then
+        echo "FAIL (np=$NP): the one-core note: bound to cores: '$(grep note <<<"$bound")'; unbound: '$(grep note <<<"$free")'"
+        fail=$((fail + 1))
+    fi
 fi
 # nvshmem with its peer-to-peer path off needs a remote transport; without InfiniBand, halox refuses
 if grep -q "^  nvshmem " <<<"$info" && [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]; then

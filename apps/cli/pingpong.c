@@ -419,6 +419,7 @@ int hx_pingpong_main(int argc, char **argv, MPI_Comm comm)
         return st;
     }
     const char *backend = hx_backend_name(hx_context_backend(ctx));
+    if (hx_context_backend(ctx) == HX_BACKEND_CUDA) hx_cli_note_one_core(comm, c.transport);
 
     /* one row of cells per rank, as long as the largest message; one ghost row on each side */
     long max_cells = c.max_bytes / 8;

@@ -2,8 +2,10 @@
  * (context, layout, exchange, sweeper). Set-up errors come back agreed by every rank, so rank 0
  * prints one line and all ranks stop together; a failure in the middle of a run may leave other
  * ranks blocked in a message, so it aborts the job. */
+#define _GNU_SOURCE /* sched_getaffinity, for hx_cli_note_one_core */
 #include "run.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -32,6 +34,32 @@ int hx_cli_any_failed(MPI_Comm comm, int failed, const char *msg)
         fflush(stderr);
     }
     return 1;
+}
+
+/* CPUs this process may run on (its affinity mask), 0 where unknown */
+static int cpus_allowed(void)
+{
+#ifdef __linux__
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) return CPU_COUNT(&set);
+#endif
+    return 0;
+}
+
+void hx_cli_note_one_core(MPI_Comm comm, const char *transports)
+{
+    static int noted = 0; /* once a process: tune and --transport all run nccl many times */
+    int rank, size, one = cpus_allowed() == 1, count = 0;
+    const int nccl = strstr(transports, "nccl") || (!strcmp(transports, "all") && strstr(hx_transport_names(), "nccl"));
+    if (!nccl || noted) return;
+    noted = 1;
+    if (MPI_Allreduce(&one, &count, 1, MPI_INT, MPI_SUM, comm) != MPI_SUCCESS || count == 0) return;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    if (rank == 0)
+        fprintf(stderr, "halox: note: %d of %d ranks may run on one core only (their MPI binding); NCCL's proxy thread shares it "
+                "with the rank's busy-waiting thread, which slows nccl, its network path most (milliseconds a message): give "
+                "each rank more cores (Open MPI: mpirun --bind-to none)\n", count, size);
 }
 
 /* A library call failed at set-up: every rank holds the same message; rank 0 prints it. */
@@ -179,6 +207,7 @@ int hx_run(const hx_config *cfg_in, MPI_Comm comm)
         hx_context_destroy(ctx);
         return HX_ERR_INPUT;
     }
+    if (hx_context_backend(ctx) == HX_BACKEND_CUDA) hx_cli_note_one_core(comm, cfg.transport);
     const hx_stencil_info *sti = hx_stencil_get(cfg.stencil);
     hx_layout_desc ld;
     memset(&ld, 0, sizeof ld);
