@@ -4,8 +4,9 @@
 # off carries the halos over its socket transport (checked in NCCL's own log), bit for bit; the
 # kernel-initiated schedules refuse that path with a one-line error; nvshmem with
 # NVSHMEM_DISABLE_P2P on a host without InfiniBand refuses in set-up, every rank exiting with
-# halox's error, where NVSHMEM's initialisation would end the process. (ipc with links routed
-# over MPI, as between nodes, is in gpu_transports.sh.) And the note to ranks bound to one core,
+# halox's error, where NVSHMEM's initialisation would end the process; with ipc's links routed
+# over MPI (as between nodes; bit for bit in gpu_transports.sh), ipc-put and ipc's device
+# schedules refuse likewise. And the note to ranks bound to one core,
 # where NCCL's proxy thread must share it. Skipped without a GPU per rank.
 # Usage: gpu_netpath.sh HALOX MPIEXEC NP
 set -u
@@ -58,6 +59,21 @@ if grep -q "^  nccl " <<<"$info"; then
         fail=$((fail + 1))
     fi
 fi
+# ipc's links routed over MPI, as between nodes: kernels cannot put there, so transport ipc-put and
+# ipc's device schedules refuse in set-up, in one line naming the cycle schedule
+export HALOX_IPC_FALLBACK=all
+for args in "--transport ipc-put" "--transport ipc --schedule persistent" "--transport ipc --schedule fused"; do
+    runs=$((runs + 1))
+    # shellcheck disable=SC2086
+    out=$(MPIRUN "$NP" -x HALOX_IPC_FALLBACK "$HALOX" run --backend cuda $args --size 131x67 --depth 2 --iters 4 --quiet 2>&1)
+    rc=$?
+    if [ $rc -eq 0 ] || [ $rc -eq 124 ] || ! grep -q "halox: error: .*cross.* nodes (or HALOX_IPC_FALLBACK).*" <<<"$out"; then
+        echo "FAIL (np=$NP, exit $rc): HALOX_IPC_FALLBACK=all halox run $args: expected the one-line refusal"
+        grep -v '^$' <<<"$out" | tail -3
+        fail=$((fail + 1))
+    fi
+done
+unset HALOX_IPC_FALLBACK
 # nvshmem with its peer-to-peer path off needs a remote transport; without InfiniBand, halox refuses
 if grep -q "^  nvshmem " <<<"$info" && [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]; then
     runs=$((runs + 1))

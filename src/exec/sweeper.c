@@ -143,6 +143,14 @@ int hx_sweeper_create(hx_layout *l, hx_exchange *x, const hx_sweep_options *o, h
                      x->tr.ops->name, x->tr.err);
         if (strstr(x->tr.err, "another rank")) ctx->err_secondary = 1;
     }
+    /* so is a device path that cannot reach every neighbour (ipc's links over MPI: other nodes, or
+     * HALOX_IPC_FALLBACK; nvshmem's unmapped PEs), which the schedule would meet at its first sweep */
+    if (st == HX_OK && o->schedule != HX_SCHEDULE_CYCLE && x->tr.ops->device_table) {
+        hx_dev_table table;
+        if (x->tr.ops->device_table(&x->tr, &table))
+            st = hx_fail(ctx, HX_ERR_RUNTIME, "sweeper: schedule %s over transport %s: %s", hx_schedule_name(o->schedule),
+                         x->tr.ops->name, x->tr.err);
+    }
     if (st == HX_OK) {
         hx_sim *sim = &s->sim;
         sim->opt = *o;
