@@ -17,6 +17,22 @@ HALOX=$1 MPIEXEC=$2 NP=$3
 unset HALOX_IPC_FALLBACK NCCL_DEBUG OMPI_MCA_mpi_yield_when_idle
 fail=0 runs=0
 info=$("$HALOX" info 2>&1)
+# expect_refusal WHAT PATTERN MPIRUN-ARGS...: a job at $NP ranks that must stop at set-up: a non-zero
+# exit (not the limit's), a "halox: error:" line matching PATTERN, and no library ending the process
+# itself (NVSHMEM's "nvshmem initialization failed")
+expect_refusal() {
+    local what=$1 pattern=$2 out rc
+    shift 2
+    runs=$((runs + 1))
+    out=$(MPIRUN "$NP" "$@" 2>&1)
+    rc=$?
+    if [ $rc -eq 0 ] || [ $rc -eq 124 ] || ! grep -q "halox: error: .*$pattern" <<<"$out" ||
+        grep -qi "nvshmem initialization failed" <<<"$out"; then
+        echo "FAIL (np=$NP, exit $rc): $what: expected halox's one-line refusal at set-up"
+        grep -v '^$' <<<"$out" | tail -3
+        fail=$((fail + 1))
+    fi
+}
 if grep -q "^  nccl " <<<"$info"; then
     export NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 NCCL_IB_DISABLE=1 NCCL_NET=Socket NCCL_SOCKET_IFNAME=lo
     net="-x NCCL_P2P_DISABLE -x NCCL_SHM_DISABLE -x NCCL_IB_DISABLE -x NCCL_NET -x NCCL_SOCKET_IFNAME"
@@ -38,15 +54,9 @@ if grep -q "^  nccl " <<<"$info"; then
     # kernels cannot store across that path: the device schedules refuse it in set-up, in one line
     if ! grep -q "device path not usable" <<<"$info"; then
         for sched in fused persistent; do
-            runs=$((runs + 1))
-            out=$(MPIRUN "$NP" $net "$HALOX" run --backend cuda --transport nccl --schedule $sched --size 131x67 --depth 2 --iters 4 \
-                --quiet 2>&1)
-            rc=$?
-            if [ $rc -eq 0 ] || [ $rc -eq 124 ] || ! grep -q "halox: error: .*cannot reach by loads and stores.*use the cycle schedule" <<<"$out"; then
-                echo "FAIL (np=$NP, exit $rc): --schedule $sched over NCCL's network path: expected the one-line refusal"
-                grep -v '^$' <<<"$out" | tail -3
-                fail=$((fail + 1))
-            fi
+            # shellcheck disable=SC2086
+            expect_refusal "--schedule $sched over NCCL's network path" "cannot reach by loads and stores.*use the cycle schedule" \
+                $net "$HALOX" run --backend cuda --transport nccl --schedule $sched --size 131x67 --depth 2 --iters 4 --quiet
         done
     fi
     unset NCCL_P2P_DISABLE NCCL_SHM_DISABLE NCCL_IB_DISABLE NCCL_NET NCCL_SOCKET_IFNAME
@@ -63,29 +73,16 @@ fi
 # ipc's device schedules refuse in set-up, in one line naming the cycle schedule
 export HALOX_IPC_FALLBACK=all
 for args in "--transport ipc-put" "--transport ipc --schedule persistent" "--transport ipc --schedule fused"; do
-    runs=$((runs + 1))
     # shellcheck disable=SC2086
-    out=$(MPIRUN "$NP" -x HALOX_IPC_FALLBACK "$HALOX" run --backend cuda $args --size 131x67 --depth 2 --iters 4 --quiet 2>&1)
-    rc=$?
-    if [ $rc -eq 0 ] || [ $rc -eq 124 ] || ! grep -q "halox: error: .*cross.* nodes (or HALOX_IPC_FALLBACK).*" <<<"$out"; then
-        echo "FAIL (np=$NP, exit $rc): HALOX_IPC_FALLBACK=all halox run $args: expected the one-line refusal"
-        grep -v '^$' <<<"$out" | tail -3
-        fail=$((fail + 1))
-    fi
+    expect_refusal "HALOX_IPC_FALLBACK=all halox run $args" "cross.* nodes (or HALOX_IPC_FALLBACK)" \
+        -x HALOX_IPC_FALLBACK "$HALOX" run --backend cuda $args --size 131x67 --depth 2 --iters 4 --quiet
 done
 unset HALOX_IPC_FALLBACK
 # nvshmem with its peer-to-peer path off needs a remote transport; without InfiniBand, halox refuses
 if grep -q "^  nvshmem " <<<"$info" && [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]; then
-    runs=$((runs + 1))
-    out=$(NVSHMEM_DISABLE_P2P=1 MPIRUN "$NP" -x NVSHMEM_DISABLE_P2P "$HALOX" run --backend cuda --transport nvshmem --size 131x67 \
-        --iters 4 --quiet 2>&1)
-    rc=$?
-    errs=$(grep -c "halox: error: .*NVSHMEM_DISABLE_P2P is set.*use transport nccl or ipc" <<<"$out")
-    if [ $rc -eq 0 ] || [ $rc -eq 124 ] || [ "$errs" -lt 1 ] || grep -qi "nvshmem initialization failed" <<<"$out"; then
-        echo "FAIL (np=$NP, exit $rc): NVSHMEM_DISABLE_P2P=1 without InfiniBand: expected halox's refusal before NVSHMEM starts"
-        grep -v '^$' <<<"$out" | tail -3
-        fail=$((fail + 1))
-    fi
+    NVSHMEM_DISABLE_P2P=1 expect_refusal "NVSHMEM_DISABLE_P2P=1 without InfiniBand" \
+        "NVSHMEM_DISABLE_P2P is set.*use transport nccl or ipc" -x NVSHMEM_DISABLE_P2P "$HALOX" run --backend cuda \
+        --transport nvshmem --size 131x67 --iters 4 --quiet
 fi
 echo "np=$NP network paths: $runs runs, $fail failed"
 [ $fail -eq 0 ]

@@ -49,10 +49,11 @@ static int cpus_allowed(void)
 void hx_cli_note_one_core(MPI_Comm comm, const char *transports)
 {
     static int noted = 0; /* once a process: tune and --transport all run nccl many times */
-    int rank, size, one = cpus_allowed() == 1, count = 0;
+    int rank, size, one, count = 0;
     const int nccl = strstr(transports, "nccl") || (!strcmp(transports, "all") && strstr(hx_transport_names(), "nccl"));
     if (!nccl || noted) return;
     noted = 1;
+    one = cpus_allowed() == 1;
     if (MPI_Allreduce(&one, &count, 1, MPI_INT, MPI_SUM, comm) != MPI_SUCCESS || count == 0) return;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);

@@ -135,21 +135,18 @@ int hx_sweeper_create(hx_layout *l, hx_exchange *x, const hx_sweep_options *o, h
                 st = hx_fail(ctx, HX_ERR_RUNTIME, "cannot allocate two fields of %zu bytes: %s", bytes, s->bk.err);
         }
     }
-    /* a device path made on demand (nccl's) is set up here, where ranks agree, rather than at the
-     * first sweep, where a failure could only abort: collective, so all ranks come or none */
-    if (o->schedule != HX_SCHEDULE_CYCLE && x->tr.ops->device_prepare && hx_transport_all_ok(ctx->comm, st == HX_OK) &&
-        x->tr.ops->device_prepare(&x->tr)) {
-        st = hx_fail(ctx, HX_ERR_RUNTIME, "sweeper: schedule %s over transport %s: %s", hx_schedule_name(o->schedule),
-                     x->tr.ops->name, x->tr.err);
-        if (strstr(x->tr.err, "another rank")) ctx->err_secondary = 1;
-    }
-    /* so is a device path that cannot reach every neighbour (ipc's links over MPI: other nodes, or
-     * HALOX_IPC_FALLBACK; nvshmem's unmapped PEs), which the schedule would meet at its first sweep */
-    if (st == HX_OK && o->schedule != HX_SCHEDULE_CYCLE && x->tr.ops->device_table) {
+    /* a device schedule's path is made and checked here, where ranks agree, rather than at the first
+     * sweep, where a failure could only abort: one made on demand (nccl's) is set up, collectively,
+     * so all ranks come or none; then it must reach every neighbour (not nccl's ranks outside its
+     * LSA team, ipc's links over MPI: other nodes or HALOX_IPC_FALLBACK, nvshmem's unmapped PEs) */
+    if (o->schedule != HX_SCHEDULE_CYCLE && hx_transport_all_ok(ctx->comm, st == HX_OK)) {
         hx_dev_table table;
-        if (x->tr.ops->device_table(&x->tr, &table))
+        if ((x->tr.ops->device_prepare && x->tr.ops->device_prepare(&x->tr)) ||
+            (x->tr.ops->device_table && x->tr.ops->device_table(&x->tr, &table))) {
             st = hx_fail(ctx, HX_ERR_RUNTIME, "sweeper: schedule %s over transport %s: %s", hx_schedule_name(o->schedule),
                          x->tr.ops->name, x->tr.err);
+            if (strstr(x->tr.err, "another rank")) ctx->err_secondary = 1;
+        }
     }
     if (st == HX_OK) {
         hx_sim *sim = &s->sim;

@@ -198,9 +198,7 @@ static int nccl_device_prepare(hx_transport *t)
         if (hx_nccl_device_setup(t, s->comm, &s->dev, s->dev_err, sizeof s->dev_err)) s->dev = NULL;
     }
     if (!s->dev) return snprintf(t->err, sizeof t->err, "%s", s->dev_err), -1;
-    /* a neighbour out of reach is refused here too, where ranks agree, not at the first sweep */
-    hx_dev_table table;
-    return hx_nccl_device_table(s->dev, &table, t->err, sizeof t->err);
+    return 0; /* a neighbour out of reach: hx_sweeper_create asks nccl_device_table next */
 }
 
 static int nccl_device_table(hx_transport *t, hx_dev_table *table)
