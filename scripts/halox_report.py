@@ -75,6 +75,43 @@ def label_of(row, keys):
     return " ".join(parts) if parts else "run"
 
 
+LINESTYLES = ["-", "--", ":", "-."]
+MARKERS = ["o", "s", "^", "v", "D", "P", "X", "*"]
+
+
+def style_of(rows, keys):
+    """Series told apart by look, not by a colour cycle that repeats after ten: the first varying key
+    (the transport when it varies) picks the colour, the second the line style, the third the marker;
+    a fourth and later only label. Returns row -> plot keyword arguments."""
+    order = sorted(keys, key=lambda k: k != "transport")
+    values = [list(OrderedDict.fromkeys(r.get(k, "") for r in rows)) for k in order[:3]]
+    import matplotlib
+    cmap = matplotlib.colormaps["tab10" if not values or len(values[0]) <= 10 else "tab20"]
+
+    def style(row):
+        idx = [vals.index(row.get(k, "")) for k, vals in zip(order, values)]
+        kw = {"color": cmap(idx[0] % cmap.N) if idx else cmap(0), "marker": "o", "ls": "-"}
+        if len(idx) > 1:
+            kw["ls"] = LINESTYLES[idx[1] % len(LINESTYLES)]
+        if len(idx) > 2:
+            kw["marker"] = MARKERS[idx[2] % len(MARKERS)]
+        return kw
+    return style
+
+
+def in_style_order(groups, rows, keys):
+    """The groups' series sorted as style_of assigns looks (transport first), so that the legend
+    lists each colour's lines together."""
+    order = sorted(keys, key=lambda k: k != "transport")
+    first = {k: list(OrderedDict.fromkeys(r.get(k, "") for r in rows)) for k in order}
+    return sorted(groups.values(), key=lambda g: [first[k].index(g[0].get(k, "")) for k in order])
+
+
+def legend_outside(ax, fontsize=7):
+    """The legend right of the axes, where it hides no line (savefig's tight box keeps it)."""
+    ax.legend(fontsize=fontsize, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+
+
 def per_sweep_us(row, seg):
     return 1e6 * number(row.get(f"{seg}_max_s")) / number(row.get("iters"))
 
@@ -107,35 +144,40 @@ def save(fig, out, name, written):
 
 
 def plot_runs(plt, runs, out, written):
-    lab_keys = [k for k in varying(runs, RUN_CONFIG) if k != "depth"]
+    # transport first: it picks the colour (style_of) and leads each label
+    lab_keys = sorted((k for k in varying(runs, RUN_CONFIG) if k != "depth"), key=lambda k: k != "transport")
     keys, groups = series(runs, {"depth"})
+    style = style_of(runs, lab_keys)
+    ordered = in_style_order(groups, runs, lab_keys)
 
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    for g in groups.values():
+    for g in ordered:
         ds, us = by_depth(g, lambda r: number(r["us_per_sweep"]))
-        ax.plot(ds, us, marker="o", label=label_of(g[0], lab_keys))
+        ax.plot(ds, us, label=label_of(g[0], lab_keys), **style(g[0]))
     ax.set_xscale("log", base=2)
     ax.set_xlabel("halo depth (sweeps per exchange)")
     ax.set_ylabel("time per sweep (us, slowest rank)")
     ax.set_title("halox run: time per sweep vs depth")
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=7)
+    legend_outside(ax)
     save(fig, out, "run_time_per_sweep", written)
     plt.close(fig)
 
     fig, axes = plt.subplots(2, 2, figsize=(10, 7), sharex=True)
     for ax, seg in zip(axes.flat, SEGMENTS):
-        for g in groups.values():
+        for g in ordered:
             ds, us = by_depth(g, lambda r, s=seg: per_sweep_us(r, s))
-            ax.plot(ds, us, marker="o", label=label_of(g[0], lab_keys))
+            ax.plot(ds, us, label=label_of(g[0], lab_keys), **style(g[0]))
         ax.set_title(f"{seg} per sweep")
         ax.set_xscale("log", base=2)
         ax.set_ylabel("us (slowest rank)")
         ax.grid(True, alpha=0.3)
     for ax in axes[1]:
         ax.set_xlabel("halo depth")
-    axes[0][0].legend(fontsize=6)
     fig.suptitle("halox run: segments vs depth")
+    fig.tight_layout(rect=(0, 0, 1, 0.97))
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 0.93))
     save(fig, out, "run_segments", written)
     plt.close(fig)
 
@@ -144,6 +186,7 @@ def plot_runs(plt, runs, out, written):
     fig, ax = plt.subplots(figsize=(7, 4.5))
     drawn = 0
     lab_nt = [k for k in lab_keys if k != "transport"]
+    lines = []
     for g in groups_nt.values():
         per_tr = OrderedDict()
         for r in g:
@@ -157,9 +200,11 @@ def plot_runs(plt, runs, out, written):
             ds, us = by_depth(rs, lambda r: number(r["us_per_sweep"]))
             pts = [(d, base[d] / u) for d, u in zip(ds, us) if d in base and u > 0]
             if pts:
-                ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o",
-                        label=" ".join([tr, label_of(g[0], lab_nt)]).strip())
-                drawn += 1
+                lines.append((tr, pts, " ".join([tr, label_of(g[0], lab_nt)]).strip(), style(rs[0])))
+    transports = list(OrderedDict.fromkeys(r.get("transport", "") for r in runs))
+    for tr, pts, label, kw in sorted(lines, key=lambda ln: transports.index(ln[0])):  # each colour's lines together
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], label=label, **kw)
+        drawn += 1
     if drawn:
         ax.axhline(1.0, color="gray", lw=0.8)
         ax.set_xscale("log", base=2)
@@ -167,7 +212,7 @@ def plot_runs(plt, runs, out, written):
         ax.set_ylabel("speed-up over mpi (time per sweep ratio)")
         ax.set_title("halox run: speed-up over host-staged mpi")
         ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=7)
+        legend_outside(ax)
         save(fig, out, "run_speedup", written)
     else:
         print("halox report: note: no speed-up plot: the CSVs hold no mpi run with a matching run of another transport",
@@ -225,13 +270,26 @@ def plot_pings(plt, pings, out, written):
             s += f" compute {k[4]} us"
         return s
 
+    # a colour a transport (and backend), a marker a pair: every pair of a --pairs all run stays told apart
+    import matplotlib
+    looks = list(OrderedDict.fromkeys((k[0], k[1]) for k in groups))
+    pairs = list(OrderedDict.fromkeys((k[2], k[3]) for k in groups))
+    cmap = matplotlib.colormaps["tab10" if len(looks) <= 10 else "tab20"]
+
+    def colour_of(k):
+        return cmap(looks.index((k[0], k[1])) % cmap.N)
+
+    def marker_of(k):
+        return MARKERS[pairs.index((k[2], k[3])) % len(MARKERS)]
+
     for name, col, ylabel in (("pingpong_latency", "median_us", "half round trip (us)"),
                               ("pingpong_bandwidth", "bandwidth_gbs", "bandwidth (GB/s, one direction)")):
         fig, ax = plt.subplots(figsize=(7, 4.5))
         for k, rs in groups.items():
             pts = sorted((number(r["bytes"]), number(r[col]), number(r.get("p99_us"))) for r in rs)
             pts = [p for p in pts if math.isfinite(p[1])]
-            line, = ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=label(k) + (" median" if col == "median_us" else ""))
+            line, = ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=marker_of(k), color=colour_of(k),
+                            label=label(k) + (" median" if col == "median_us" else ""))
             if col == "median_us":
                 ax.plot([p[0] for p in pts], [p[2] for p in pts], ls="--", color=line.get_color(), alpha=0.6,
                         label=label(k) + " p99")
@@ -241,7 +299,7 @@ def plot_pings(plt, pings, out, written):
         ax.set_ylabel(ylabel)
         ax.set_title("halox pingpong: " + ("latency" if col == "median_us" else "bandwidth") + " vs size")
         ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=7)
+        legend_outside(ax)
         save(fig, out, name, written)
         plt.close(fig)
 

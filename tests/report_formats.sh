@@ -69,5 +69,19 @@ for r in rows:
     assert r["devices"] == "-" and (r["gpu"] == "-") == (r["backend"] == "cpu")
     assert r["last_norm"] == "" and r["verified"] == "0" and float(r["us_per_sweep"]) > 0
 PY
+# --transport all on the CPU: mpi runs (every combination of a sweep, one CSV row each, one header);
+# the transports that need GPUs are skipped with one note each for the whole job, not an error per
+# combination, and the closing table says "skipped"
+out=$(MPIRUN 2 "$HALOX" run --backend cpu --transport all --size 48x48 --iters 4 --depth 1,2 --format csv --quiet 2>&1)
+rc=$?
+[ $rc -eq 0 ] || bad "--transport all on the CPU: exit $rc: $(tail -2 <<<"$out")"
+[ "$(grep -c '^dim,' <<<"$out")" -eq 1 ] || bad "--transport all: want one CSV header: $out"
+[ "$(grep -c ',mpi,' <<<"$out")" -eq 2 ] || bad "--transport all: want 2 mpi rows (depths 1, 2): $out"
+grep -q "halox: error" <<<"$out" && bad "--transport all printed an error for a transport that is only absent here: $out"
+for tr in $("$HALOX" info | sed -n 's/^transports.*//; s/^  \([a-z-]*\) .*/\1/p' | grep -vx mpi); do
+    [ "$(grep -c "^halox: note: transport $tr skipped: " <<<"$out")" -eq 1 ] || bad "--transport all: want one note for $tr: $out"
+    [ "$(grep -c "^$tr  *skipped " <<<"$out")" -eq 2 ] || bad "--transport all: want $tr skipped in both tables: $out"
+done
+
 echo "report formats: $fail failed"
 [ $fail -eq 0 ]

@@ -43,6 +43,8 @@ typedef struct {
     long norm_every;
     int quiet;
     int no_header;       /* CSV: leave out the header line (later runs of a sweep) */
+    int skip_refusals;   /* --transport all: a set-up refusal is not printed; its reason goes to
+                            hx_last_run()->refused, and the caller notes it once */
 } hx_config;
 
 /* `halox run`'s option table, with the target struct hx_config. */

@@ -64,9 +64,10 @@ void hx_cli_note_one_core(MPI_Comm comm, const char *transports)
 }
 
 /* A library call failed at set-up: every rank holds the same message; rank 0 prints it. */
-static int setup_failed(const hx_context *ctx, int rank, int status)
+static int setup_failed(const hx_config *cfg, const hx_context *ctx, int rank, int status)
 {
-    if (rank == 0) {
+    snprintf(last_result.refused, sizeof last_result.refused, "%s", hx_context_error(ctx));
+    if (rank == 0 && !cfg->skip_refusals) {
         fprintf(stderr, "halox: error: %s\n", hx_context_error(ctx));
         fflush(stderr);
     }
@@ -199,7 +200,7 @@ int hx_run(const hx_config *cfg_in, MPI_Comm comm)
     hx_context *ctx;
     int st = hx_context_create(comm, &co, &ctx);
     if (st) {
-        setup_failed(ctx, rank, st);
+        setup_failed(&cfg, ctx, rank, st);
         hx_context_destroy(ctx);
         return st;
     }
@@ -233,7 +234,7 @@ int hx_run(const hx_config *cfg_in, MPI_Comm comm)
     int code = HX_OK;
     if ((st = hx_layout_create(ctx, &ld, &layout)) || (st = hx_exchange_create(layout, cfg.transport, cfg.pattern, 0, &x)) ||
         (st = hx_sweeper_create(layout, x, &so, &sw))) {
-        code = setup_failed(ctx, rank, st);
+        code = setup_failed(&cfg, ctx, rank, st);
         goto out;
     }
 

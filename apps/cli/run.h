@@ -23,12 +23,13 @@ void hx_cli_note_one_core(MPI_Comm comm, const char *transports);
  * Messages go to stderr (one line, from one rank), the report to rank 0's stdout. */
 int hx_run(const hx_config *cfg, MPI_Comm comm);
 
-/* What the last successful hx_run measured (all ranks hold it). */
+/* What the last hx_run measured, or why its set-up refused (all ranks hold it). */
 typedef struct {
     double us_per_sweep; /* slowest rank, median over repeats */
     int verified;        /* 1 bit-identical, -1 differs, 0 not checked */
     double us_segment[HX_NUM_SEGS]; /* per segment: slowest rank, median over repeats, us per sweep */
     int segments_timed;  /* 0 when only the total was timed (whole-cycle graphs, device schedules) */
+    char refused[320];   /* why set-up refused (context, layout, exchange or sweeper); "" otherwise */
 } hx_run_result;
 const hx_run_result *hx_last_run(void);
 
