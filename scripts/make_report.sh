@@ -13,13 +13,16 @@ mkdir -p "$B/report"
 gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 if [ "${gpus:-0}" -ge 2 ] && "$H" info 2>/dev/null | grep -q '^backends .*cuda'; then
     np=$gpus be=cuda size=4096x4096 tr=all
+    # GPU ranks unbound: Open MPI binds each of 2 ranks to one core, where their helper threads made
+    # mpi, nccl and nvshmem 2-3x slower (session 40)
+    unbind=$(mpirun --version 2>&1 | grep -q "Open MPI" && echo "--bind-to none" || true)
 else
-    np=2 be=cpu size=512x512 tr=mpi
+    np=2 be=cpu size=512x512 tr=mpi unbind=
 fi
 echo "== halox run sweep: $np ranks, backend $be, $size, transport $tr -> $B/report/run.csv"
-mpirun -np "$np" "$H" run --backend $be --size $size --iters 40 --warmup 4 --repeat 3 --depth 1,2,4,8 \
+mpirun $unbind -np "$np" "$H" run --backend $be --size $size --iters 40 --warmup 4 --repeat 3 --depth 1,2,4,8 \
     --overlap=on,off --pattern staged,direct --desync-barrier --transport $tr --format csv >"$B/report/run.csv"
 echo "== halox pingpong: 2 ranks, backend $be, 8 B to 4 MiB -> $B/report/pingpong.csv"
-mpirun -np 2 "$H" pingpong --backend $be --max-bytes 4194304 --iters 300 --large-iters 30 \
+mpirun $unbind -np 2 "$H" pingpong --backend $be --max-bytes 4194304 --iters 300 --large-iters 30 \
     --format csv --quiet >"$B/report/pingpong.csv"
 "$H" report "$B/report/run.csv" "$B/report/pingpong.csv" --out "$B/report"

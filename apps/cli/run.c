@@ -46,21 +46,34 @@ static int cpus_allowed(void)
     return 0;
 }
 
+/* 1 when the transports (one name, a comma list, or "all") hold one that a rank bound to one core
+ * slows: every one but ipc and pingpong's device models, which were as fast either way (session 40,
+ * 2 H200s: mpi, nccl and nvshmem sweeps 2-3x slower with a core a rank, ipc alike) */
+static int slowed_on_one_core(const char *transports)
+{
+    char list[256], *save = NULL;
+    if (!strcmp(transports, "all")) return 1;
+    snprintf(list, sizeof list, "%s", transports);
+    for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save))
+        if (strcmp(t, "ipc") && strcmp(t, "ipc-kernel") && strcmp(t, "memcpy-peer")) return 1;
+    return 0;
+}
+
 void hx_cli_note_one_core(MPI_Comm comm, const char *transports)
 {
-    static int noted = 0; /* once a process: tune and --transport all run nccl many times */
+    static int noted = 0; /* once a process: tune and --transport all run many times */
     int rank, size, one, count = 0;
-    const int nccl = strstr(transports, "nccl") || (!strcmp(transports, "all") && strstr(hx_transport_names(), "nccl"));
-    if (!nccl || noted) return;
+    if (noted || !slowed_on_one_core(transports)) return;
     noted = 1;
     one = cpus_allowed() == 1;
     if (MPI_Allreduce(&one, &count, 1, MPI_INT, MPI_SUM, comm) != MPI_SUCCESS || count == 0) return;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
     if (rank == 0)
-        fprintf(stderr, "halox: note: %d of %d ranks may run on one core only (their MPI binding); NCCL's proxy thread shares it "
-                "with the rank's busy-waiting thread, which slows nccl, its network path most (milliseconds a message): give "
-                "each rank more cores (Open MPI: mpirun --bind-to none)\n", count, size);
+        fprintf(stderr, "halox: note: %d of %d ranks may run on one core only (their MPI binding); a rank's helper threads "
+                "(NCCL's and NVSHMEM's proxies, the CUDA driver's) then share it with its busy-waiting thread, which made "
+                "mpi, nccl and nvshmem 2-3x slower on two H200s and nccl's network path milliseconds a message: give each "
+                "rank more cores (Open MPI: mpirun --bind-to none)\n", count, size);
 }
 
 /* A library call failed at set-up: every rank holds the same message; rank 0 prints it. */

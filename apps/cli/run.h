@@ -14,9 +14,11 @@ extern "C" {
  * "halox: error: msg" (every subcommand's set-up checks use it, so they all agree the same way). */
 int hx_cli_any_failed(MPI_Comm comm, int failed, const char *msg);
 
-/* Collective over comm: where the transports (a --transport value) include nccl and a rank's CPU
- * affinity holds one core, rank 0 notes on stderr that NCCL's proxy thread must share it (session
- * 39: NCCL's network path 6-12 ms a message so, 50 us unbound). Call it on the cuda backend only. */
+/* Collective over comm, once a process: where the transports (a --transport value) include one that
+ * a rank bound to one core slows (all but ipc and pingpong's device models) and a rank's CPU affinity
+ * holds one core, rank 0 notes it on stderr with the fix (session 39: NCCL's network path 6-12 ms a
+ * message so, 50 us unbound; session 40: mpi, nccl, nvshmem sweeps 2-3x slower on two H200s). Call
+ * it on the cuda backend only. */
 void hx_cli_note_one_core(MPI_Comm comm, const char *transports);
 
 /* Collective over comm. Returns the process exit code: 0, HX_ERR_INPUT, HX_ERR_RUNTIME or HX_ERR_VERIFY.
