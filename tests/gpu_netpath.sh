@@ -6,8 +6,9 @@
 # NVSHMEM_DISABLE_P2P on a host without InfiniBand refuses in set-up, every rank exiting with
 # halox's error, where NVSHMEM's initialisation would end the process; with ipc's links routed
 # over MPI (as between nodes; bit for bit in gpu_transports.sh), ipc-put and ipc's device
-# schedules refuse likewise. And the note to ranks bound to one core,
-# where NCCL's proxy thread must share it. Skipped without a GPU per rank.
+# schedules refuse likewise. And the note to ranks bound to one core, where NCCL's proxy thread
+# and the rank's other helper threads must share it (every transport but ipc). Skipped without a GPU
+# per rank.
 # Usage: gpu_netpath.sh HALOX MPIEXEC NP
 set -u
 HALOX=$1 MPIEXEC=$2 NP=$3
@@ -78,6 +79,15 @@ for args in "--transport ipc-put" "--transport ipc --schedule persistent" "--tra
         -x HALOX_IPC_FALLBACK "$HALOX" run --backend cuda $args --size 131x67 --depth 2 --iters 4 --quiet
 done
 unset HALOX_IPC_FALLBACK
+# the one-core note for every transport but ipc (session 40: host-staged mpi 2-2.6x slower with a
+# core a rank, ipc alike): mpi bound notes it, ipc bound does not
+runs=$((runs + 1))
+bound_mpi=$(MPIRUN "$NP" --bind-to core "$HALOX" run --backend cuda --transport mpi --size 64x64 --iters 2 --quiet 2>&1)
+bound_ipc=$(MPIRUN "$NP" --bind-to core "$HALOX" run --backend cuda --transport ipc --size 64x64 --iters 2 --quiet 2>&1)
+if ! grep -q "halox: note: $NP of $NP ranks may run on one core only" <<<"$bound_mpi" || grep -q "on one core only" <<<"$bound_ipc"; then
+    echo "FAIL (np=$NP): the one-core note: mpi bound: '$(grep note <<<"$bound_mpi")'; ipc bound: '$(grep note <<<"$bound_ipc")'"
+    fail=$((fail + 1))
+fi
 # nvshmem with its peer-to-peer path off needs a remote transport; without InfiniBand, halox refuses
 if grep -q "^  nvshmem " <<<"$info" && [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]; then
     NVSHMEM_DISABLE_P2P=1 expect_refusal "NVSHMEM_DISABLE_P2P=1 without InfiniBand" \
