@@ -49,8 +49,9 @@ static int run_all_transports(int rank, hx_config *cfg)
         us[i] = c == HX_OK ? hx_last_run()->us_per_sweep : -1;
         verified[i] = c == HX_OK ? hx_last_run()->verified : 0;
         if (c == HX_ERR_VERIFY) code = c;
-        if (c != HX_OK && hx_last_run()->refused[0] && !noted[i]++ && rank == 0) {
-            fprintf(stderr, "halox: note: transport %s skipped: %s\n", list[i], hx_last_run()->refused);
+        if (c != HX_OK && hx_last_run()->refused[0] && !noted[i]) {
+            noted[i] = 1;
+            if (rank == 0) fprintf(stderr, "halox: note: transport %s skipped: %s\n", list[i], hx_last_run()->refused);
             fflush(stderr);
         }
         const int printed = c == HX_OK || !hx_last_run()->refused[0];

@@ -16,7 +16,7 @@ NGPU=$(nvidia-smi -L | grep -c '^GPU')
 # one thread per core of the node (session 18: an F-cycle 73.6 ms instead of 3.4)
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
 # --bind-to none: Open MPI binds each of 2 ranks to one core, where their helper threads made mpi, nccl
-# and nvshmem sweeps 2-3x slower (session 40, call 7); calls before session 40 ran 2-rank jobs bound
+# and nvshmem sweeps 2-2.6x slower (session 40, call 7); calls before session 40 ran 2-rank jobs bound
 MPI="mpirun --oversubscribe --bind-to none -x NCCL_NVLS_ENABLE -x NVSHMEM_DISABLE_NVLS -x LD_LIBRARY_PATH -x OMPI_MCA_btl_vader_single_copy_mechanism -x OMP_NUM_THREADS"
 T0=$(date +%s)
 t() { echo "--- $* ($(($(date +%s) - T0)) s)"; }

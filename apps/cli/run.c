@@ -48,7 +48,7 @@ static int cpus_allowed(void)
 
 /* 1 when the transports (one name, a comma list, or "all") hold one that a rank bound to one core
  * slows: every one but ipc and pingpong's device models, which were as fast either way (session 40,
- * 2 H200s: mpi, nccl and nvshmem sweeps 2-3x slower with a core a rank, ipc alike) */
+ * 2 H200s: mpi, nccl and nvshmem sweeps 2-2.6x slower with a core a rank, ipc alike) */
 static int slowed_on_one_core(const char *transports)
 {
     char list[256], *save = NULL;
@@ -72,7 +72,7 @@ void hx_cli_note_one_core(MPI_Comm comm, const char *transports)
     if (rank == 0)
         fprintf(stderr, "halox: note: %d of %d ranks may run on one core only (their MPI binding); a rank's helper threads "
                 "(NCCL's and NVSHMEM's proxies, the CUDA driver's) then share it with its busy-waiting thread, which made "
-                "mpi, nccl and nvshmem 2-3x slower on two H200s and nccl's network path milliseconds a message: give each "
+                "mpi, nccl and nvshmem 2-2.6x slower on two H200s and nccl's network path milliseconds a message: give each "
                 "rank more cores (Open MPI: mpirun --bind-to none)\n", count, size);
 }
 

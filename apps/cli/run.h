@@ -17,7 +17,7 @@ int hx_cli_any_failed(MPI_Comm comm, int failed, const char *msg);
 /* Collective over comm, once a process: where the transports (a --transport value) include one that
  * a rank bound to one core slows (all but ipc and pingpong's device models) and a rank's CPU affinity
  * holds one core, rank 0 notes it on stderr with the fix (session 39: NCCL's network path 6-12 ms a
- * message so, 50 us unbound; session 40: mpi, nccl, nvshmem sweeps 2-3x slower on two H200s). Call
+ * message so, 50 us unbound; session 40: mpi, nccl, nvshmem sweeps 2-2.6x slower on two H200s). Call
  * it on the cuda backend only. */
 void hx_cli_note_one_core(MPI_Comm comm, const char *transports);
 
