@@ -100,7 +100,8 @@ static const hx_option run_options[] = {
     {.name = "transport", .type = HX_OPT_STRING, .meta = "NAME|all", .def = "mpi", .flags = SW, .group = EXCHANGE,
      .what = "a transport name (see halox info)",
      .help = "communication model: mpi, mpi-cuda, ipc, ipc-put, nccl or nvshmem (halox info lists those of this build); "
-             "all: every one, then a table of time per sweep and speed-up over mpi",
+             "all: every one (one that refuses here is skipped with a note), then a table of time per sweep and "
+             "speed-up over mpi",
      F(transport), .report = "transport"},
 
     {.name = "repeat", .type = HX_OPT_INT, .meta = "R", .lo = 1, .hi = 100000, .def = "1", .flags = SW,
