@@ -54,7 +54,7 @@ static int slowed_on_one_core(const char *transports)
     char list[256], *save = NULL;
     if (!strcmp(transports, "all")) return 1;
     snprintf(list, sizeof list, "%s", transports);
-    for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save))
+    for (char *t = strtok_r(list, ", ", &save); t; t = strtok_r(NULL, ", ", &save))
         if (strcmp(t, "ipc") && strcmp(t, "ipc-kernel") && strcmp(t, "memcpy-peer")) return 1;
     return 0;
 }

@@ -448,6 +448,8 @@ int hx_tune_main(int argc, char **argv)
     }
     if (cfg->backend == HX_BACKEND_AUTO) cfg->backend = min_gpus > 0 ? HX_BACKEND_CUDA : HX_BACKEND_CPU;
     int cuda = cfg->backend == HX_BACKEND_CUDA;
+    /* here, not from the candidates' runs, whose stderr is captured */
+    if (cuda) hx_cli_note_one_core(MPI_COMM_WORLD, o.transport);
     int radius = hx_stencil_get(cfg->stencil)->radius;
 
     t.budget = o.budget;
