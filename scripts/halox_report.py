@@ -79,32 +79,32 @@ LINESTYLES = ["-", "--", ":", "-."]
 MARKERS = ["o", "s", "^", "v", "D", "P", "X", "*"]
 
 
-def style_of(rows, keys):
-    """Series told apart by look, not by a colour cycle that repeats after ten: the first varying key
-    (the transport when it varies) picks the colour, the second the line style, the third the marker;
-    a fourth and later only label. Returns row -> plot keyword arguments."""
-    order = sorted(keys, key=lambda k: k != "transport")
-    values = [list(OrderedDict.fromkeys(r.get(k, "") for r in rows)) for k in order[:3]]
+def colour_map(n):
+    """Enough distinct colours for n series (matplotlib's tab10 repeats after ten)."""
     import matplotlib
-    cmap = matplotlib.colormaps["tab10" if not values or len(values[0]) <= 10 else "tab20"]
+    return matplotlib.colormaps["tab10" if n <= 10 else "tab20"]
+
+
+def looks_of(rows, keys):
+    """Series told apart by look, not by a colour cycle that repeats: the first of keys (put the
+    transport first) picks the colour, the second the line style, the third the marker; later keys
+    only label. Returns (style, rank): style(row) gives plot keyword arguments, rank(row) a sort key
+    that lists each colour's series together, in the order the rows first show the values."""
+    values = {k: list(OrderedDict.fromkeys(r.get(k, "") for r in rows)) for k in keys}
+    cmap = colour_map(len(values[keys[0]]) if keys else 1)
+
+    def rank(row):
+        return [values[k].index(row.get(k, "")) for k in keys]
 
     def style(row):
-        idx = [vals.index(row.get(k, "")) for k, vals in zip(order, values)]
+        idx = rank(row)
         kw = {"color": cmap(idx[0] % cmap.N) if idx else cmap(0), "marker": "o", "ls": "-"}
         if len(idx) > 1:
             kw["ls"] = LINESTYLES[idx[1] % len(LINESTYLES)]
         if len(idx) > 2:
             kw["marker"] = MARKERS[idx[2] % len(MARKERS)]
         return kw
-    return style
-
-
-def in_style_order(groups, rows, keys):
-    """The groups' series sorted as style_of assigns looks (transport first), so that the legend
-    lists each colour's lines together."""
-    order = sorted(keys, key=lambda k: k != "transport")
-    first = {k: list(OrderedDict.fromkeys(r.get(k, "") for r in rows)) for k in order}
-    return sorted(groups.values(), key=lambda g: [first[k].index(g[0].get(k, "")) for k in order])
+    return style, rank
 
 
 def legend_outside(ax, fontsize=7):
@@ -144,11 +144,11 @@ def save(fig, out, name, written):
 
 
 def plot_runs(plt, runs, out, written):
-    # transport first: it picks the colour (style_of) and leads each label
+    # transport first: it picks the colour (looks_of) and leads each label
     lab_keys = sorted((k for k in varying(runs, RUN_CONFIG) if k != "depth"), key=lambda k: k != "transport")
     keys, groups = series(runs, {"depth"})
-    style = style_of(runs, lab_keys)
-    ordered = in_style_order(groups, runs, lab_keys)
+    style, rank = looks_of(runs, lab_keys)
+    ordered = sorted(groups.values(), key=lambda g: rank(g[0]))
 
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for g in ordered:
@@ -200,9 +200,8 @@ def plot_runs(plt, runs, out, written):
             ds, us = by_depth(rs, lambda r: number(r["us_per_sweep"]))
             pts = [(d, base[d] / u) for d, u in zip(ds, us) if d in base and u > 0]
             if pts:
-                lines.append((tr, pts, " ".join([tr, label_of(g[0], lab_nt)]).strip(), style(rs[0])))
-    transports = list(OrderedDict.fromkeys(r.get("transport", "") for r in runs))
-    for tr, pts, label, kw in sorted(lines, key=lambda ln: transports.index(ln[0])):  # each colour's lines together
+                lines.append((rank(rs[0]), pts, " ".join([tr, label_of(g[0], lab_nt)]).strip(), style(rs[0])))
+    for _, pts, label, kw in sorted(lines, key=lambda ln: ln[0]):  # each colour's lines together
         ax.plot([p[0] for p in pts], [p[1] for p in pts], label=label, **kw)
         drawn += 1
     if drawn:
@@ -271,10 +270,9 @@ def plot_pings(plt, pings, out, written):
         return s
 
     # a colour a transport (and backend), a marker a pair: every pair of a --pairs all run stays told apart
-    import matplotlib
     looks = list(OrderedDict.fromkeys((k[0], k[1]) for k in groups))
     pairs = list(OrderedDict.fromkeys((k[2], k[3]) for k in groups))
-    cmap = matplotlib.colormaps["tab10" if len(looks) <= 10 else "tab20"]
+    cmap = colour_map(len(looks))
 
     def colour_of(k):
         return cmap(looks.index((k[0], k[1])) % cmap.N)
