@@ -34,6 +34,19 @@ expect_refusal() {
         fail=$((fail + 1))
     fi
 }
+# expect_note_pair NOTED,QUIET BIND_NOTED BIND_QUIET: the one-core note comes with transport NOTED
+# on ranks bound by BIND_NOTED (naming every rank: "N of N ranks"), and not with transport QUIET on
+# ranks bound by BIND_QUIET
+expect_note_pair() {
+    local tr_noted=${1%,*} tr_quiet=${1#*,} noted quiet
+    runs=$((runs + 1))
+    noted=$(MPIRUN "$NP" --bind-to "$2" "$HALOX" run --backend cuda --transport "$tr_noted" --size 64x64 --iters 2 --quiet 2>&1)
+    quiet=$(MPIRUN "$NP" --bind-to "$3" "$HALOX" run --backend cuda --transport "$tr_quiet" --size 64x64 --iters 2 --quiet 2>&1)
+    if ! grep -q "halox: note: $NP of $NP ranks may run on one core only" <<<"$noted" || grep -q "on one core only" <<<"$quiet"; then
+        echo "FAIL (np=$NP): the one-core note: $tr_noted bound to $2: '$(grep note <<<"$noted")'; $tr_quiet bound to $3: '$(grep note <<<"$quiet")'"
+        fail=$((fail + 1))
+    fi
+}
 if grep -q "^  nccl " <<<"$info"; then
     export NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 NCCL_IB_DISABLE=1 NCCL_NET=Socket NCCL_SOCKET_IFNAME=lo
     net="-x NCCL_P2P_DISABLE -x NCCL_SHM_DISABLE -x NCCL_IB_DISABLE -x NCCL_NET -x NCCL_SOCKET_IFNAME"
@@ -62,13 +75,7 @@ if grep -q "^  nccl " <<<"$info"; then
     fi
     unset NCCL_P2P_DISABLE NCCL_SHM_DISABLE NCCL_IB_DISABLE NCCL_NET NCCL_SOCKET_IFNAME
     # ranks bound to one core each get a note (NCCL's proxy thread shares the core), unbound ones none
-    runs=$((runs + 1))
-    bound=$(MPIRUN "$NP" --bind-to core "$HALOX" run --backend cuda --transport nccl --size 64x64 --iters 2 --quiet 2>&1)
-    free=$(MPIRUN "$NP" --bind-to none "$HALOX" run --backend cuda --transport nccl --size 64x64 --iters 2 --quiet 2>&1)
-    if ! grep -q "halox: note: $NP of $NP ranks may run on one core only" <<<"$bound" || grep -q "on one core only" <<<"$free"; then
-        echo "FAIL (np=$NP): the one-core note: bound to cores: '$(grep note <<<"$bound")'; unbound: '$(grep note <<<"$free")'"
-        fail=$((fail + 1))
-    fi
+    expect_note_pair nccl,nccl core none
 fi
 # ipc's links routed over MPI, as between nodes: kernels cannot put there, so transport ipc-put and
 # ipc's device schedules refuse in set-up, in one line naming the cycle schedule
@@ -81,13 +88,7 @@ done
 unset HALOX_IPC_FALLBACK
 # the one-core note for every transport but ipc (session 40: host-staged mpi 2-2.6x slower with a
 # core a rank, ipc alike): mpi bound notes it, ipc bound does not
-runs=$((runs + 1))
-bound_mpi=$(MPIRUN "$NP" --bind-to core "$HALOX" run --backend cuda --transport mpi --size 64x64 --iters 2 --quiet 2>&1)
-bound_ipc=$(MPIRUN "$NP" --bind-to core "$HALOX" run --backend cuda --transport ipc --size 64x64 --iters 2 --quiet 2>&1)
-if ! grep -q "halox: note: $NP of $NP ranks may run on one core only" <<<"$bound_mpi" || grep -q "on one core only" <<<"$bound_ipc"; then
-    echo "FAIL (np=$NP): the one-core note: mpi bound: '$(grep note <<<"$bound_mpi")'; ipc bound: '$(grep note <<<"$bound_ipc")'"
-    fail=$((fail + 1))
-fi
+expect_note_pair mpi,ipc core core
 # nvshmem with its peer-to-peer path off needs a remote transport; without InfiniBand, halox refuses
 if grep -q "^  nvshmem " <<<"$info" && [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]; then
     NVSHMEM_DISABLE_P2P=1 expect_refusal "NVSHMEM_DISABLE_P2P=1 without InfiniBand" \
