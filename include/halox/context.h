@@ -22,14 +22,40 @@ typedef struct hx_context hx_context;
 
 typedef enum { HX_BACKEND_AUTO = 0, HX_BACKEND_CPU = 1, HX_BACKEND_CUDA = 2 } hx_backend_kind;
 
+/* Diagnostics. The library never writes to stdout or stderr by itself: what it has to say goes to
+ * the callback of hx_context_options, and only at or below the level asked for. */
+typedef enum {
+    HX_LOG_OFF = 0,   /* nothing */
+    HX_LOG_ERROR = 1, /* a failure; the call also returns its status and hx_context_error says why */
+    HX_LOG_WARN = 2,  /* a setting that will run, but slower or otherwise than asked */
+    HX_LOG_INFO = 3,  /* what was chosen: kernels, tiles, message plans */
+    HX_LOG_DEBUG = 4  /* per-run detail: profiles, device tables */
+} hx_log_level;
+
+/* One message, without a trailing newline. rank: the context's rank that speaks. */
+typedef void (*hx_log_fn)(hx_log_level level, int rank, const char *msg, void *user);
+
 typedef struct {
+    size_t struct_size;      /* sizeof(hx_context_options) as the caller was compiled; 0 = this
+                                version (hx_context_defaults sets it) */
     hx_backend_kind backend; /* AUTO: cuda when every rank sees a GPU, else cpu */
     const char *devices;     /* comma list of GPU ordinals, taken by node-local rank modulo its
                                 length; NULL or "": node-local rank modulo the device count */
+    hx_log_level log_level;  /* messages above this level are not formatted (default HX_LOG_OFF) */
+    hx_log_fn log;           /* receives the messages; NULL: none are delivered */
+    void *log_user;          /* passed to log */
+    int threads;             /* CPU backend: OpenMP threads of this rank; 0 = automatic (the cores
+                                of the rank's binding, or its share of the node's cores) */
 } hx_context_options;
 
-/* Zeroed options: automatic backend and devices. */
+/* Automatic backend and devices, no log, automatic threads; struct_size set. */
 hx_context_options hx_context_defaults(void);
+/* Change the log level or callback of a live context (e.g. after it was created quiet). */
+void hx_context_set_log(hx_context *ctx, hx_log_level level, hx_log_fn fn, void *user);
+/* A callback that writes "halox: LEVEL: msg" lines to the FILE * passed as user (stderr when
+ * NULL); what the command-line tool uses. */
+void hx_log_to_file(hx_log_level level, int rank, const char *msg, void *user);
+const char *hx_log_level_name(hx_log_level l);
 
 /* Collective over comm (which is duplicated; the caller keeps its own). *out is set even on
  * failure, so that hx_context_error() can say why; destroy it either way. opts may be NULL. */

@@ -33,7 +33,41 @@ typedef struct hx_sweeper hx_sweeper;
 typedef enum { HX_SCHEDULE_CYCLE = 0, HX_SCHEDULE_FUSED = 1, HX_SCHEDULE_PERSISTENT = 2 } hx_schedule;
 const char *hx_schedule_name(hx_schedule s);
 
+/* Which kernel family a device schedule (FUSED, PERSISTENT) runs. AUTO follows documented rules
+ * (docs/design.md): RESIDENT where a 2D rank's block fits in shared memory with the direct
+ * pattern, PASSES otherwise. Asking for one that cannot run here is an HX_ERR_INPUT at
+ * hx_sweeper_create, agreed by every rank. */
+typedef enum {
+    HX_KERNEL_AUTO = 0,
+    HX_KERNEL_RESIDENT = 1, /* persistent: each block keeps its tile in shared memory for the run,
+                               tiles trade halos as flagged words (2D; 3D on request) */
+    HX_KERNEL_PASSES = 2,   /* fused, persistent: the field streamed in passes of `fuse` sweeps */
+    HX_KERNEL_ROLES = 3     /* fused, depth 1, direct pattern: one receiver block, N sender and
+                               interior blocks, M boundary blocks (the GPUDirect Async design) */
+} hx_kernel;
+const char *hx_kernel_name(hx_kernel k);
+
+/* Launch shapes of the CUDA kernels. Zero (or HX_AUTO for the switches) everywhere means "by
+ * halox's rules", which is what hx_sweep_defaults gives; a value outside its range is an
+ * HX_ERR_INPUT at hx_sweeper_create. `halox tune` searches these. */
+#define HX_AUTO (-1)
 typedef struct {
+    int block_rows; /* plain sweeps: threads of a block in y (1..8); 0 auto */
+    int march;      /* plain sweeps: cells each thread marches along the slow axis (2..64); 0 auto */
+    int zsplit;     /* fused 3D passes: z chunks of a pass (1..1024); 0 auto */
+    int lanes;      /* fused 3D passes of floats: lanes of a tile row (16 or 32); 0 auto */
+    int inplace;    /* resident kernel: one buffer swept in bands (1), two (0), HX_AUTO */
+    int prefetch;   /* plain sweeps of fields larger than L2: prefetch into L2 (1/0/HX_AUTO) */
+    int pdl;        /* plain sweeps and packing as programmatic dependent launches, sm_90 (1/0/HX_AUTO) */
+    int tma;        /* plain 3D sweeps fed by bulk tensor copies, sm_90 (1/0/HX_AUTO) */
+} hx_tuning;
+
+/* Every field automatic. */
+hx_tuning hx_tuning_defaults(void);
+
+typedef struct {
+    size_t struct_size;  /* sizeof(hx_sweep_options) as the caller was compiled; hx_sweep_defaults
+                            sets it, 0 is taken as this version */
     hx_stencil_id stencil;
     hx_schedule schedule;
     int depth;           /* sweeps per exchange; the layout's halo must be >= depth x radius */
@@ -42,6 +76,10 @@ typedef struct {
     int fuse;            /* sweeps per pass over memory (cuda backend), 1 = off */
     long norm_every;     /* every K sweeps, ||u_new - u_old||_2 over all ranks; 0 = never */
     int desync_barrier;  /* an MPI barrier before each exchange, timed as "desync" */
+    hx_kernel kernel;    /* device schedules' kernel family (AUTO) */
+    hx_tuning tuning;    /* launch shapes (all automatic) */
+    int profile;         /* device schedules: count where each block's cycles go; the summary is
+                            logged at HX_LOG_INFO when the sweeper is destroyed */
 } hx_sweep_options;
 
 /* depth 1, overlap off, no graph, fuse 1, no norms, for stencil s */

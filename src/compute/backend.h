@@ -93,6 +93,7 @@ struct hx_backend {
     int host_accessible; /* backend memory can be handed to plain MPI (CPU backend) */
     int async;           /* operations return before they complete (CUDA) */
     char err[256];       /* why the last operation failed */
+    const struct hx_logger *log; /* the context's diagnostics (core/log.h); NULL: none */
     void *impl;
 };
 

@@ -45,6 +45,7 @@ hx_context_options hx_context_defaults(void)
 {
     hx_context_options o;
     memset(&o, 0, sizeof o);
+    o.struct_size = sizeof o;
     return o;
 }
 
@@ -69,10 +70,17 @@ static int choose_device(hx_context *ctx, const hx_context_options *o)
 
 int hx_context_create(MPI_Comm comm, const hx_context_options *opts, hx_context **out)
 {
-    hx_context_options o = opts ? *opts : hx_context_defaults();
+    /* a caller compiled against an older, shorter struct: its fields, the rest by default */
+    hx_context_options o = hx_context_defaults();
+    if (opts) memcpy(&o, opts, opts->struct_size && opts->struct_size < sizeof o ? opts->struct_size : sizeof o);
+    o.struct_size = sizeof o;
     hx_context *ctx = calloc(1, sizeof *ctx);
     *out = ctx;
     if (!ctx) return HX_ERR_RUNTIME;
+    ctx->log.level = o.log_level;
+    ctx->log.fn = o.log;
+    ctx->log.user = o.log_user;
+    ctx->threads = o.threads;
     ctx->comm = MPI_COMM_NULL;
     if (MPI_Comm_dup(comm, &ctx->comm) != MPI_SUCCESS) {
         ctx->comm = MPI_COMM_NULL;
@@ -82,6 +90,7 @@ int hx_context_create(MPI_Comm comm, const hx_context_options *opts, hx_context 
     MPI_Comm_set_errhandler(ctx->comm, MPI_ERRORS_RETURN);
     MPI_Comm_rank(ctx->comm, &ctx->rank);
     MPI_Comm_size(ctx->comm, &ctx->size);
+    ctx->log.rank = ctx->rank;
     int st = hx_node_rank(ctx->comm, &ctx->node_rank, &ctx->node_size)
                  ? hx_fail(ctx, HX_ERR_RUNTIME, "MPI_Comm_split_type failed")
                  : HX_OK;
@@ -92,8 +101,17 @@ int hx_context_create(MPI_Comm comm, const hx_context_options *opts, hx_context 
     st = hx_backend_create(&ctx->bk, kind, NULL, HX_JACOBI5, HX_FLOAT, ctx->device, why, sizeof why) ? HX_ERR_RUNTIME : HX_OK;
     if (st) hx_fail(ctx, st, "%s", why[0] ? why : "creating the backend failed");
     else ctx->have_backend = 1;
+    ctx->bk.log = &ctx->log;
     if (st == HX_OK && ctx->kind == HX_BACKEND_CUDA) hx_cuda_device_name(ctx->device, ctx->device_name, sizeof ctx->device_name);
     return hx_agree(ctx, st);
+}
+
+void hx_context_set_log(hx_context *ctx, hx_log_level level, hx_log_fn fn, void *user)
+{
+    if (!ctx) return;
+    ctx->log.level = level;
+    ctx->log.fn = fn;
+    ctx->log.user = user;
 }
 
 void *hx_context_shared(hx_context *ctx, hx_shared_kind k) { return ctx->shared[k]; }

@@ -4,6 +4,7 @@
 #define HALOX_OBJECTS_H
 
 #include "compute/backend.h"
+#include "core/log.h"
 #include "core/timing.h"
 #include "exec/schedule.h"
 #include "halox/halox.h"
@@ -24,6 +25,8 @@ struct hx_context {
     void *shared[HX_NUM_SHARED];
     void (*release[HX_NUM_SHARED])(void *);
     int shared_order[HX_NUM_SHARED], nshared;
+    hx_logger log; /* the caller's diagnostics callback and level (hx_context_options) */
+    int threads;   /* CPU backend: OpenMP threads asked for (0 = automatic) */
     char err[512];
     int err_secondary; /* the last failure only reacts to another rank's (hx_agree prefers the cause) */
 };

@@ -27,13 +27,34 @@ const char *hx_device_kernel(const hx_sim *s)
 /* Two ranks of this context's node on one GPU: kernels that spin for each other could starve. */
 static int shares_gpu(hx_context *ctx, int *other) { return hx_node_shares_gpu(ctx->comm, ctx->device, other); }
 
+hx_tuning hx_tuning_defaults(void)
+{
+    hx_tuning t;
+    memset(&t, 0, sizeof t);
+    t.inplace = t.prefetch = t.pdl = t.tma = HX_AUTO;
+    return t;
+}
+
+const char *hx_kernel_name(hx_kernel k)
+{
+    switch (k) {
+    case HX_KERNEL_AUTO: return "auto";
+    case HX_KERNEL_RESIDENT: return "resident";
+    case HX_KERNEL_PASSES: return "passes";
+    case HX_KERNEL_ROLES: return "roles";
+    }
+    return "?";
+}
+
 hx_sweep_options hx_sweep_defaults(hx_stencil_id s)
 {
     hx_sweep_options o;
     memset(&o, 0, sizeof o);
+    o.struct_size = sizeof o;
     o.stencil = s;
     o.depth = 1;
     o.fuse = 1;
+    o.tuning = hx_tuning_defaults();
     return o;
 }
 
