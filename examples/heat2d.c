@@ -1,6 +1,7 @@
 /* heat2d: a 2D heat (Jacobi) loop of the caller's own, on halox's public API. The caller owns the
  * fields and the stencil loop; halox fills the ghost cells (hx_exchange_run) and sums the result.
- *   mpirun -np 4 heat2d [--backend cpu|cuda] [--transport mpi] [--size 512x384] [--iters 20] [--seed 42]
+ *   mpirun -np 4 heat2d [--backend cpu|cuda] [--transport NAME] [--size 512x384] [--iters 20] [--seed 42]
+ * --transport takes any name of `halox info` (default mpi, which every build and backend has).
  * Rank 0 prints "checksum <uint64>", equal to that of `halox reference --stencil jacobi5
  * --boundary periodic --dtype float` with the same size, iterations and seed. */
 #include <halox/halox.h>
@@ -57,6 +58,10 @@ int main(int argc, char **argv)
     int st;
     hx_context_options opts = hx_context_defaults();
     opts.backend = strcmp(backend, "cuda") ? HX_BACKEND_CPU : HX_BACKEND_CUDA;
+    /* The library prints nothing by itself: its warnings come here, as "halox: ..." lines on stderr. */
+    opts.log_level = HX_LOG_WARN;
+    opts.log = hx_log_to_file;
+    opts.log_user = stderr;
     CHECK(hx_context_create(MPI_COMM_WORLD, &opts, &ctx));
     hx_layout_desc desc = {.dim = 2, .global = {nx, ny, 1}, .halo = 1, .dtype = HX_FLOAT, .boundary = HX_PERIODIC};
     CHECK(hx_layout_create(ctx, &desc, &l));
