@@ -32,7 +32,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 case $1 in -h | --help) usage; exit 0 ;; esac
 suite=$1
 shift
-out=bench-results H= cpu=0 quick=0
+out=bench-results H='' cpu=0 quick=0
 while [ $# -gt 0 ]; do
     case $1 in
     --out) [ $# -ge 2 ] || die "--out needs a folder"; out=$2; shift 2 ;;
