@@ -220,6 +220,10 @@ int mg_sub_status(mg_solver *s, int st);
 /* Collective: gather f of level s->agg onto rank 0 and hand it to the sub-solver's ranks, run there
  * one V-cycle from zero (fmg 0) or one F-cycle (fmg 1), bring its u back into u of level s->agg. */
 int mg_agglom_cycle(mg_solver *s, int fmg);
+/* mg_timing.c: a timed operation of level L begins (*mark: its first mark, -1 with the marks off)
+ * and ends (op: its timer; calls: operations it counts as) */
+int mg_span_begin(mg_solver *s, int *mark);
+int mg_span_end(mg_solver *s, const mg_level *L, int op, int a, long calls);
 /* ghosts of fld on level L from the neighbours, and the boundary condition (mg_cycles.c) */
 int mg_exchange(mg_solver *s, mg_level *L, hx_field *fld);
 /* the direct bottom solver (mg_direct.c): the largest coarsest level it factors (a factor of n^2
