@@ -1,7 +1,7 @@
 /* The CPU backend's OpenMP threads (hx_context_options.threads): the automatic count as a pure
  * function; the count a context sets when OMP_NUM_THREADS is unset; one warning, on node rank 0
- * only, when the ranks of a node are forced to more threads than its cores; struct_size honoured.
- * Run by tests/threads.sh at 2 ranks started unbound, without OMP_NUM_THREADS. */
+ * only, when the ranks of a node are forced to more threads than its cores; struct_size honoured;
+ * a negative count refused. Run by tests/threads.sh at 2 ranks started unbound, without OMP_NUM_THREADS. */
 #define _GNU_SOURCE /* sched_getaffinity */
 #include <halox/halox.h>
 #include <omp.h>
@@ -16,6 +16,7 @@
 
 typedef struct {
     int warn, other;
+    int threads; /* hx_context_threads */
     char last[1024];
 } log_count;
 
@@ -43,7 +44,7 @@ static void check_auto_threads(void)
 /* A CPU context with threads and a counting log at level; returns the counts. */
 static log_count create(int threads, hx_log_level level, size_t struct_size)
 {
-    log_count c = {0, 0, ""};
+    log_count c = {0, 0, 0, ""};
     hx_context_options o = hx_context_defaults();
     o.backend = HX_BACKEND_CPU;
     o.threads = threads;
@@ -55,6 +56,7 @@ static log_count create(int threads, hx_log_level level, size_t struct_size)
     int st = hx_context_create(MPI_COMM_WORLD, &o, &ctx);
     CHECK_EQ(st, HX_OK);
     if (st) fprintf(stderr, "hx_context_create: %s\n", hx_context_error(ctx));
+    else c.threads = hx_context_threads(ctx);
     hx_context_destroy(ctx);
     return c;
 }
@@ -77,6 +79,7 @@ int main(int argc, char **argv)
     int whole = sched_getaffinity(0, sizeof mask, &mask) == 0 && CPU_COUNT(&mask) == cores;
     CHECK(getenv("OMP_NUM_THREADS") == NULL);
     log_count c = create(0, HX_LOG_DEBUG, 0);
+    CHECK_EQ(c.threads, omp_get_max_threads());
     if (whole) CHECK_EQ(omp_get_max_threads(), cores / nsize > 1 ? cores / nsize : 1);
     else if (rank == 0) printf("note: ranks are bound here; the unbound count is checked by the unit checks only\n");
     CHECK_EQ(c.warn, 0);
@@ -85,6 +88,7 @@ int main(int argc, char **argv)
     const int many = cores >= 64 ? cores : 64;
     c = create(many, HX_LOG_WARN, 0);
     CHECK_EQ(omp_get_max_threads(), many);
+    CHECK_EQ(c.threads, many);
     CHECK_EQ(c.warn, nrank == 0 ? 1 : 0);
     CHECK_EQ(c.other, 0);
     if (c.warn) {
@@ -104,6 +108,15 @@ int main(int argc, char **argv)
     c = create(many, HX_LOG_WARN, offsetof(hx_context_options, threads));
     CHECK_EQ(c.warn, 0);
     if (whole) CHECK_EQ(omp_get_max_threads(), cores / nsize > 1 ? cores / nsize : 1);
+
+    /* a negative count is refused, on every rank */
+    hx_context_options o = hx_context_defaults();
+    o.backend = HX_BACKEND_CPU;
+    o.threads = -1;
+    hx_context *ctx;
+    CHECK_EQ(hx_context_create(MPI_COMM_WORLD, &o, &ctx), HX_ERR_INPUT);
+    CHECK(strstr(hx_context_error(ctx), "threads") != NULL);
+    hx_context_destroy(ctx);
 
     int failed = hx_test_failures, any = 0;
     MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

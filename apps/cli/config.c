@@ -101,7 +101,7 @@ static const hx_option run_options[] = {
      .what = "a number of threads", .def_text = "0 (automatic)",
      .help = "cpu backend: OpenMP threads per rank; 0 = OMP_NUM_THREADS when set, else the cores of the rank's "
              "binding, shared with the node's ranks bound alike (unbound ranks: cores / ranks on the node)",
-     F(threads)},
+     F(threads), .report = "threads"},
     {.name = "transport", .type = HX_OPT_STRING, .meta = "NAME|all", .def = "mpi", .flags = SW, .group = EXCHANGE,
      .what = "a transport name (see halox info)",
      .help = "communication model: mpi, mpi-cuda, ipc, ipc-put, nccl or nvshmem (halox info lists those of this build); "

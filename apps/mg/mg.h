@@ -29,7 +29,7 @@
 /* Timed operations, per level (HPGMG's table). Smooth, residual, restrict and interpolate time
  * their kernels only; exchange is every hx_exchange_run plus the boundary condition; bottom is the
  * whole bottom solve, its exchanges included (they are also counted under exchange). MG_AGGLOM
- * (after the first version's MG_NOPS columns) is rank 0's gather of the right-hand side and
+ * (after the MG_NOPS columns) is rank 0's gather of the right-hand side and
  * scatter of the correction at the agglomeration level. */
 enum { MG_SMOOTH = 0, MG_RESIDUAL, MG_RESTRICT, MG_INTERP, MG_EXCHANGE, MG_BOTTOM, MG_NOPS, MG_AGGLOM = MG_NOPS, MG_NTIMERS };
 extern const char *const mg_op_names[MG_NTIMERS];

@@ -232,6 +232,10 @@ static int agglom_create(mg_solver *s, const char *transport, hx_pattern pattern
     if (member) {
         hx_context_options o = hx_context_defaults();
         o.backend = s->agg2 ? hx_context_backend(s->ctx) : HX_BACKEND_CPU;
+        o.threads = hx_context_threads(s->ctx); /* its share of the node, not every core of it */
+        o.log = hx_log_to_file;
+        o.log_user = stderr;
+        o.log_level = HX_LOG_WARN;
         if (hx_context_create(comm, &o, &G->ctx) != HX_OK) {
             bad = 1;
             snprintf(msg, sizeof msg, "mg: the context of the coarse levels' ranks: %s", hx_context_error(G->ctx));

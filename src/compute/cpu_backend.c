@@ -260,17 +260,24 @@ int hx_cpu_auto_threads(int mask_cores, int sharers)
     return n > 1 ? n : 1;
 }
 
-int hx_cpu_set_threads(int requested, int automatic)
+int hx_cpu_thread_count(int requested, int automatic)
 {
+    if (requested > 0) return requested;
 #ifdef _OPENMP
     /* OpenMP's own variable: a user who set it has chosen */
     const char *env = getenv("OMP_NUM_THREADS");
-    if (requested > 0) omp_set_num_threads(requested);
-    else if (!env || !env[0]) omp_set_num_threads(automatic > 0 ? automatic : 1);
+    if (env && env[0]) return omp_get_max_threads();
+#endif
+    return automatic > 0 ? automatic : 1;
+}
+
+int hx_cpu_set_threads(int n)
+{
+#ifdef _OPENMP
+    omp_set_num_threads(n > 0 ? n : 1);
     return omp_get_max_threads();
 #else
-    (void)requested;
-    (void)automatic;
+    (void)n;
     return 1;
 #endif
 }

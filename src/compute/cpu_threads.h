@@ -12,10 +12,13 @@ extern "C" {
  * whole node as their mask, so each takes cores / ranks. */
 int hx_cpu_auto_threads(int mask_cores, int sharers);
 
-/* Set the threads of the CPU backend's parallel regions (omp_set_num_threads) and return the
- * count they will run with: requested when > 0; else, when the user set OMP_NUM_THREADS, what
+/* The threads a CPU rank runs: requested when > 0; else, when the user set OMP_NUM_THREADS, what
  * OpenMP took from it; else automatic. */
-int hx_cpu_set_threads(int requested, int automatic);
+int hx_cpu_thread_count(int requested, int automatic);
+
+/* Set the threads of the CPU backend's parallel regions (omp_set_num_threads, for the whole
+ * process) to n; returns the count they will run with. */
+int hx_cpu_set_threads(int n);
 
 #ifdef __cplusplus
 }

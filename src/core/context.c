@@ -90,7 +90,8 @@ static int sharers(const cpu_set_t *masks, int n, int i)
     return k;
 }
 
-/* Collective over ctx->comm. The OpenMP threads of a CPU rank: ctx->threads when > 0, else
+/* Collective over ctx->comm. The OpenMP threads of a CPU rank (on a GPU rank too, for
+ * hx_context_threads, but set only on the CPU backend): ctx->threads when > 0, else
  * OMP_NUM_THREADS when the user set it, else the rank's share of the cores of its mask among the
  * node's ranks that have the same mask (ranks started unbound share the whole node). Spinning
  * threads on a shared core wait on each other at every barrier, so node rank 0 warns, once,
@@ -115,9 +116,8 @@ static int set_cpu_threads(hx_context *ctx)
         st = hx_fail(ctx, HX_ERR_RUNTIME, "MPI_Allgather of the ranks' core masks failed");
         goto done;
     }
-    t = ctx->kind == HX_BACKEND_CPU
-            ? hx_cpu_set_threads(ctx->threads, hx_cpu_auto_threads(CPU_COUNT(&mine), sharers(masks, n, nrank)))
-            : 0;
+    ctx->cpu_threads = hx_cpu_thread_count(ctx->threads, hx_cpu_auto_threads(CPU_COUNT(&mine), sharers(masks, n, nrank)));
+    t = ctx->kind == HX_BACKEND_CPU ? (ctx->cpu_threads = hx_cpu_set_threads(ctx->cpu_threads)) : 0;
     if (MPI_Gather(&t, 1, MPI_INT, threads, 1, MPI_INT, 0, node) != MPI_SUCCESS) {
         st = hx_fail(ctx, HX_ERR_RUNTIME, "MPI_Gather of the ranks' thread counts failed");
         goto done;
@@ -173,6 +173,9 @@ int hx_context_create(MPI_Comm comm, const hx_context_options *opts, hx_context 
                  ? hx_fail(ctx, HX_ERR_RUNTIME, "MPI_Comm_split_type failed")
                  : HX_OK;
     if ((st = hx_agree(ctx, st)) != HX_OK) return st;
+    if (o.threads < 0)
+        st = hx_fail(ctx, HX_ERR_INPUT, "hx_context_options.threads is %d: give 0 (automatic) or a thread count", o.threads);
+    if ((st = hx_agree(ctx, st)) != HX_OK) return st;
     if ((st = hx_agree(ctx, choose_device(ctx, &o))) != HX_OK) return st;
     char why[256] = "";
     hx_backend_kind kind = ctx->kind;
@@ -223,6 +226,7 @@ int hx_backend_built(hx_backend_kind k) { return k == HX_BACKEND_CPU || (k == HX
 MPI_Comm hx_context_comm(const hx_context *ctx) { return ctx->comm; }
 int hx_context_rank(const hx_context *ctx) { return ctx->rank; }
 int hx_context_size(const hx_context *ctx) { return ctx->size; }
+int hx_context_threads(const hx_context *ctx) { return ctx->cpu_threads; }
 
 void *hx_context_stream(const hx_context *ctx)
 {
