@@ -217,6 +217,10 @@ int mg_fail_agreed(mg_solver *s, int bad, const char *msg);
 int mg_vcycle_correction(mg_solver *s, int l);
 /* st, with the agglomeration sub-solver's message copied into s->err when it failed */
 int mg_sub_status(mg_solver *s, int st);
+/* Collective (mg_agglom.c): the agglomeration's buffers and sub-solver (mg_agglom), made by
+ * mg_create when s->agg > 0, released by mg_destroy */
+int mg_agglom_create(mg_solver *s, const char *transport, hx_pattern pattern);
+void mg_agglom_destroy(mg_solver *s);
 /* Collective: gather f of level s->agg onto rank 0 and hand it to the sub-solver's ranks, run there
  * one V-cycle from zero (fmg 0) or one F-cycle (fmg 1), bring its u back into u of level s->agg. */
 int mg_agglom_cycle(mg_solver *s, int fmg);
