@@ -8,6 +8,8 @@ set -u
 BIN=$1 HALOX=$2 MPIEXEC=$3
 . "$(dirname "$0")/mpi_env.sh"
 unset OMP_NUM_THREADS
+ERR=$(mktemp)
+trap 'rm -f "$ERR"' EXIT
 
 MPIRUN 2 --bind-to none "$BIN" || { echo "FAIL: test_threads at 2 unbound ranks"; exit 1; }
 
@@ -15,7 +17,7 @@ MPIRUN 2 --bind-to none "$BIN" || { echo "FAIL: test_threads at 2 unbound ranks"
 us_per_sweep() {
     local out
     out=$(MPIRUN 2 --bind-to "$1" "$HALOX" run --backend cpu --size 1024x1024 --stencil jacobi5 --iters 20 \
-        --warmup 5 --repeat 3 --format csv --quiet 2>&1) || { echo "FAIL: halox run --bind-to $1" >&2; echo "$out" >&2; return 1; }
+        --warmup 5 --repeat 3 --format csv --quiet 2>"$ERR") || { echo "FAIL: halox run, mpirun --bind-to $1" >&2; cat "$ERR" >&2; return 1; }
     awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "us_per_sweep") c = i } NR == 2 && c { print $c }' <<<"$out"
 }
 bound=$(us_per_sweep core:overload-allowed) || exit 1

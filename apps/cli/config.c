@@ -98,7 +98,7 @@ static const hx_option run_options[] = {
              "not a sweep",
      F(devices), .report = "devices"},
     {.name = "threads", .type = HX_OPT_INT, .meta = "N", .lo = 0, .hi = 4096, .def = "0", .group = EXCHANGE,
-     .what = "a number of threads", .def_text = "0 (automatic)",
+     .what = "a number of threads",
      .help = "cpu backend: OpenMP threads per rank; 0 = OMP_NUM_THREADS when set, else the cores of the rank's "
              "binding, shared with the node's ranks bound alike (unbound ranks: cores / ranks on the node)",
      F(threads), .report = "threads"},
