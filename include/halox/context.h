@@ -66,7 +66,8 @@ const char *hx_log_level_name(hx_log_level l);
 /* Collective over comm (which is duplicated; the caller keeps its own). *out is set even on
  * failure, so that hx_context_error() can say why; destroy it either way. opts may be NULL (the
  * defaults); fields past opts->struct_size take their defaults. Errors: HX_ERR_INPUT for a backend
- * this build or machine lacks, or a bad device list; HX_ERR_RUNTIME when MPI or the device fails. */
+ * this build or machine lacks, a bad device list or threads < 0; HX_ERR_RUNTIME when MPI or the
+ * device fails. */
 int hx_context_create(MPI_Comm comm, const hx_context_options *opts, hx_context **out);
 /* Collective. Destroy every exchange, layout and sweeper of the context first. NULL is a no-op. */
 void hx_context_destroy(hx_context *ctx);
