@@ -19,7 +19,7 @@ transports=mpi
 "$HALOX" info | grep -q '^  nccl ' && [ "$NP" -le "$gpu_count" ] && transports="$transports nccl"
 "$HALOX" info | grep -q '^  ipc-put ' && transports="$transports ipc-put"
 "$HALOX" info | grep -q '^  ipc ' && transports="$transports ipc"
-# nvshmem: one GPU per rank too (added in session 20, not yet run with mg on a GPU)
+# nvshmem: one GPU per rank too
 "$HALOX" info | grep -q '^  nvshmem ' && [ "$NP" -le "$gpu_count" ] && transports="$transports nvshmem"
 # checksums NAME: "shape checksum fmg_checksum" of every solve size: u after the V-cycles, and after
 # the timed F-cycles (replayed from CUDA graphs where mg can: ipc-put and nccl)

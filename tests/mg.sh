@@ -1,5 +1,4 @@
 #!/usr/bin/env bash
-# (About 410 lines: one scenario per block, each with its reason; they share the run/compare helpers.)
 # halox mg (geometric multigrid, CPU backend): at 1, 2 and 8 ranks, every V-cycle reduces the
 # residual at least 10x, the observed order log2(e_2h/e_h) is within 1.8-2.2, the error norms agree
 # across rank counts to 1e-10 relative (CG's dot products are global sums, so bits may differ),

@@ -97,6 +97,11 @@ static const hx_option run_options[] = {
      .help = "GPUs to use, e.g. 0,1,2,3: node-local rank i takes the (i modulo the list's length)-th; one list, "
              "not a sweep",
      F(devices), .report = "devices"},
+    {.name = "threads", .type = HX_OPT_INT, .meta = "N", .lo = 0, .hi = 4096, .def = "0", .group = EXCHANGE,
+     .what = "a number of threads",
+     .help = "cpu backend: OpenMP threads per rank; 0 = OMP_NUM_THREADS when set, else the cores of the rank's "
+             "binding, shared with the node's ranks bound alike (unbound ranks: cores / ranks on the node)",
+     F(threads), .report = "threads"},
     {.name = "transport", .type = HX_OPT_STRING, .meta = "NAME|all", .def = "mpi", .flags = SW, .group = EXCHANGE,
      .what = "a transport name (see halox info)",
      .help = "communication model: mpi, mpi-cuda, ipc, ipc-put, nccl or nvshmem (halox info lists those of this build); "

@@ -34,6 +34,7 @@ typedef struct {
     hx_backend_kind backend;
     char transport[32];
     char devices[128];   /* --devices list, "" = node-local rank % device count */
+    int threads;         /* --threads: CPU backend OpenMP threads per rank, 0 = automatic */
     int repeat;
     int warmup;          /* untimed sweeps, run once before the first timed repeat */
     int verify;

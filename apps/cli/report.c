@@ -97,6 +97,7 @@ GET(get_desync) { v->i = r->cfg->desync_barrier; }
 GET(get_norm_every) { v->i = r->cfg->norm_every; }
 GET(get_halo) { v->i = (long long)r->cfg->depth * stencil_of(r)->radius; }
 GET(get_exchanges) { v->i = (r->cfg->iters + r->cfg->depth - 1) / r->cfg->depth; }
+GET(get_threads) { v->i = r->cfg->threads; }
 /* host: the transport's host calls, waits included; device: events around the enqueued exchange */
 GET(get_message_kind)
 {
@@ -179,6 +180,8 @@ static const hx_report_field fields[] = {
      "--verify: the largest difference; empty (null) without --verify"},
     {"kernel", HX_RF_STR, HX_SEC_RESULT, "exchange", HX_IN_CSV | HX_IN_JSON, NULL, NULL, get_kernel,
      "the device schedule's kernel: resident (tiles kept in shared memory) or passes; - (null) for cycle"},
+    {"threads", HX_RF_INT, HX_SEC_CONFIG, "decomp", HX_IN_ALL, NULL, NULL, get_threads,
+     "--threads: OpenMP threads per rank of the cpu backend; 0 = automatic"},
 };
 enum { NFIELDS = (int)(sizeof fields / sizeof fields[0]) };
 

@@ -210,6 +210,7 @@ int hx_run(const hx_config *cfg_in, MPI_Comm comm)
     hx_context_options co = hx_context_defaults();
     co.backend = cfg.backend;
     co.devices = cfg.devices;
+    co.threads = cfg.threads;
     hx_context *ctx;
     int st = hx_context_create(comm, &co, &ctx);
     if (st) {

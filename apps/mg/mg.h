@@ -29,7 +29,7 @@
 /* Timed operations, per level (HPGMG's table). Smooth, residual, restrict and interpolate time
  * their kernels only; exchange is every hx_exchange_run plus the boundary condition; bottom is the
  * whole bottom solve, its exchanges included (they are also counted under exchange). MG_AGGLOM
- * (after the first version's MG_NOPS columns) is rank 0's gather of the right-hand side and
+ * (after the MG_NOPS columns) is rank 0's gather of the right-hand side and
  * scatter of the correction at the agglomeration level. */
 enum { MG_SMOOTH = 0, MG_RESIDUAL, MG_RESTRICT, MG_INTERP, MG_EXCHANGE, MG_BOTTOM, MG_NOPS, MG_AGGLOM = MG_NOPS, MG_NTIMERS };
 extern const char *const mg_op_names[MG_NTIMERS];
@@ -217,9 +217,17 @@ int mg_fail_agreed(mg_solver *s, int bad, const char *msg);
 int mg_vcycle_correction(mg_solver *s, int l);
 /* st, with the agglomeration sub-solver's message copied into s->err when it failed */
 int mg_sub_status(mg_solver *s, int st);
+/* Collective (mg_agglom.c): the agglomeration's buffers and sub-solver (mg_agglom), made by
+ * mg_create when s->agg > 0, released by mg_destroy */
+int mg_agglom_create(mg_solver *s, const char *transport, hx_pattern pattern);
+void mg_agglom_destroy(mg_solver *s);
 /* Collective: gather f of level s->agg onto rank 0 and hand it to the sub-solver's ranks, run there
  * one V-cycle from zero (fmg 0) or one F-cycle (fmg 1), bring its u back into u of level s->agg. */
 int mg_agglom_cycle(mg_solver *s, int fmg);
+/* mg_timing.c: a timed operation of level L begins (*mark: its first mark, -1 with the marks off)
+ * and ends (op: its timer; calls: operations it counts as) */
+int mg_span_begin(mg_solver *s, int *mark);
+int mg_span_end(mg_solver *s, const mg_level *L, int op, int a, long calls);
 /* ghosts of fld on level L from the neighbours, and the boundary condition (mg_cycles.c) */
 int mg_exchange(mg_solver *s, mg_level *L, hx_field *fld);
 /* the direct bottom solver (mg_direct.c): the largest coarsest level it factors (a factor of n^2

@@ -1,9 +1,11 @@
 /* halox mg: agglomeration (docs/multigrid.md). When a V-cycle or the F-cycle reaches level s->agg,
  * the ranks' f is gathered and handed to the sub-solver of the coarse levels, which solves there:
  * every rank's CPU (MPI_Allgatherv; each rank then takes its own block of u, no message back), rank
- * 0's CPU (MPI_Gatherv, and u back by MPI_Scatterv), or an eighth of the ranks. Public API only: the
- * fields move through hx_field_get_owned / hx_field_set_owned and MPI. */
+ * 0's CPU (MPI_Gatherv, and u back by MPI_Scatterv), or an eighth of the ranks. mg_agglom_create
+ * makes the buffers and that sub-solver, on its own context. Public API only: the fields move
+ * through hx_field_get_owned / hx_field_set_owned and MPI. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mg.h"
@@ -107,3 +109,108 @@ int mg_agglom_cycle(mg_solver *s, int fmg)
     return HX_OK;
 }
 
+/* Collective over comm (nr ranks): this rank's block g of a level of `cells` cells, and on rank 0
+ * (every: on each rank) every rank's block and the buffers to gather them. 0, or -1 on every rank
+ * with a line in msg on those that failed. */
+static int blocks_create(mg_blocks *B, MPI_Comm comm, int rank, int nr, const mg_geom *g, long cells, int every,
+                         char *msg, size_t n)
+{
+    const int mybox[6] = {g->n[0], g->n[1], g->n[2], g->off[0], g->off[1], g->off[2]};
+    const int holder = every || rank == 0;
+    int bad = !(B->mine = malloc(sizeof(double) * (size_t)g->n[0] * g->n[1] * g->n[2])), any = 0;
+    B->every = every;
+    if (holder) {
+        B->count = malloc(sizeof(int) * nr);
+        B->displ = malloc(sizeof(int) * nr);
+        B->box = malloc(sizeof(int) * 6 * nr);
+        B->all = malloc(sizeof(double) * cells);
+        bad = bad || !B->count || !B->displ || !B->box || !B->all;
+    }
+    if (bad) snprintf(msg, n, "mg: out of host memory for the agglomeration buffers");
+    if (MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS || any) return -1;
+    if ((every ? MPI_Allgather(mybox, 6, MPI_INT, B->box, 6, MPI_INT, comm)
+               : MPI_Gather(mybox, 6, MPI_INT, B->box, 6, MPI_INT, 0, comm)) != MPI_SUCCESS)
+        return snprintf(msg, n, "mg: %s of the agglomeration level's blocks failed", every ? "MPI_Allgather" : "MPI_Gather"), -1;
+    if (holder) {
+        long sum = 0;
+        for (int r = 0; r < nr; r++) {
+            B->count[r] = B->box[6 * r] * B->box[6 * r + 1] * B->box[6 * r + 2];
+            B->displ[r] = (int)sum;
+            sum += B->count[r];
+        }
+        if (sum != cells) return snprintf(msg, n, "mg: the ranks' blocks do not tile the agglomeration level"), -1;
+    }
+    return 0;
+}
+
+static void blocks_free(mg_blocks *B)
+{
+    free(B->count), free(B->displ), free(B->box), free(B->mine), free(B->all);
+    memset(B, 0, sizeof *B);
+}
+
+/* Collective: the agglomeration buffers, and on the sub-solver's members the solver of levels
+ * s->agg .. ntot-1: on a CPU context of MPI_COMM_SELF (transport mpi: no neighbour to talk to), on
+ * every rank (s->redundant) or on rank 0 alone, or, with s->agg2, job ranks 0 .. P'-1 over
+ * mg_fewer_grid on the job's backend and transport, agglomerating again at agg2 onto CPUs. */
+int mg_agglom_create(mg_solver *s, const char *transport, hx_pattern pattern)
+{
+    mg_agglom *G = &s->ag;
+    const int *NA = s->shape[s->agg];
+    const long cells = (long)NA[0] * NA[1] * NA[2];
+    const int redundant = s->redundant && !s->agg2;
+    char msg[400] = "";
+    int bad = blocks_create(&G->job, s->comm, s->rank, hx_context_size(s->ctx), &s->lev[s->agg].g, cells, redundant,
+                            msg, sizeof msg);
+    if (!bad && (s->rank == 0 || redundant) && !(G->glob = malloc(sizeof(double) * cells)))
+        bad = 1, snprintf(msg, sizeof msg, "mg: out of host memory for the agglomeration level");
+    if (mg_fail_agreed(s, bad, msg)) return HX_ERR_RUNTIME;
+
+    /* the members: job ranks 0 .. P'-1 (P' = 1 in one step), or every rank on its own */
+    int sub[3] = {1, 1, 1};
+    if (s->agg2) mg_fewer_grid(s->pgrid, sub);
+    const int member = redundant || s->rank < sub[0] * sub[1] * sub[2];
+    MPI_Comm comm = MPI_COMM_NULL;
+    bad = MPI_Comm_split(s->comm, member ? (redundant ? s->rank : 0) : MPI_UNDEFINED, s->rank, &comm) != MPI_SUCCESS;
+    if (mg_fail_agreed(s, bad, "mg: MPI_Comm_split for the coarse levels' ranks failed")) return HX_ERR_RUNTIME;
+    if (member) {
+        hx_context_options o = hx_context_defaults();
+        o.backend = s->agg2 ? hx_context_backend(s->ctx) : HX_BACKEND_CPU;
+        o.threads = hx_context_threads(s->ctx); /* its share of the node, not every core of it */
+        o.log = hx_log_to_file;
+        o.log_user = stderr;
+        o.log_level = HX_LOG_WARN;
+        if (hx_context_create(comm, &o, &G->ctx) != HX_OK) {
+            bad = 1;
+            snprintf(msg, sizeof msg, "mg: the context of the coarse levels' ranks: %s", hx_context_error(G->ctx));
+        } else if (!(G->sub = calloc(1, sizeof *G->sub))) {
+            bad = 1;
+            snprintf(msg, sizeof msg, "mg: out of host memory for the coarse levels");
+        } else {
+            mg_solver *q = G->sub;
+            q->nu = s->nu, q->smoother = s->smoother, q->cheby_degree = s->cheby_degree, q->cheby_ratio = s->cheby_ratio;
+            q->pde = s->pde, q->bottom = s->bottom, q->bottom_sweeps = s->bottom_sweeps, q->bottom_tol = s->bottom_tol;
+            q->bottom_maxit = s->bottom_maxit, q->agg = s->agg2 ? s->agg2 - s->agg : 0, q->agg2 = 0;
+            q->ghosts = s->ghosts, q->overlap = s->overlap, q->redundant = s->redundant;
+            if (mg_create(q, G->ctx, NA, sub, s->ntot - s->agg, s->agg2 ? transport : "mpi", pattern) != HX_OK)
+                bad = 1, snprintf(msg, sizeof msg, "%s (the coarse levels)", q->err);
+            else if (blocks_create(&G->coarse, q->comm, q->rank, hx_context_size(q->ctx), &q->lev[0].g, cells, 0,
+                                   msg, sizeof msg))
+                bad = 1;
+        }
+        MPI_Comm_free(&comm);
+    }
+    return mg_fail_agreed(s, bad, msg) ? HX_ERR_RUNTIME : HX_OK;
+}
+
+void mg_agglom_destroy(mg_solver *s)
+{
+    mg_agglom *G = &s->ag;
+    if (G->sub) mg_destroy(G->sub);
+    free(G->sub);
+    hx_context_destroy(G->ctx);
+    blocks_free(&G->job);
+    blocks_free(&G->coarse);
+    free(G->glob);
+    memset(G, 0, sizeof *G);
+}

@@ -8,8 +8,10 @@
 #include "mg.h"
 #include "options.h"
 
-/* --problem, --smoother and --bottom's names (mg_main.c), which the report prints too */
+/* --problem, --smoother and --bottom's names (mg_options.c), which the report prints too */
 extern const hx_opt_choice mg_problems[], mg_smoothers[], mg_bottoms[], mg_coarse_solves[];
+/* `halox mg`'s option table (mg_options.c) */
+extern const hx_command mg_command;
 
 typedef enum { MG_FORMAT_TABLE = 0, MG_FORMAT_CSV = 1, MG_FORMAT_JSON = 2 } mg_format;
 
@@ -52,9 +54,8 @@ typedef struct {
 } mg_config;
 
 #define MG_MAX_CYCLES_KEPT 64
-/* --agglomerate when not given: levels of at most 16^3 cells on rank 0's CPU. On 2 x H200 at 256^3
- * per GPU (docs/results.md, session 9) 4096 kept 2 ranks at 76% of 1 rank's speed, 8192 at 66%; a
- * 32^3 level on the CPU (65536) made one rank 1.8x slower; all levels on the GPUs, 1.9x slower. */
+/* --agglomerate when not given: levels of at most 16^3 cells on rank 0's CPU, where they cost less
+ * than as GPU kernel launches; larger ones cost more there than the GPUs save (docs/performance.md). */
 #define MG_AUTO_AGGLOMERATE 4096
 
 typedef struct {
@@ -91,6 +92,14 @@ typedef struct {
 
 /* Rank 0: the report in c->format (table, CSV or JSON, from one field table). */
 void mg_report_print(FILE *out, const mg_report *r);
+/* the table format (mg_report_table.c) */
+void mg_report_table(FILE *out, const mg_report *r);
+/* 1 when level l is solved on a CPU (rank 0's, or each rank's with --coarse-solve all; the first
+ * such level also on the ranks before it: the gather) */
+int mg_level_on_cpu(const mg_solver *s, int l);
+/* ranks that share level l's work: every rank, the eighth of the two-step agglomeration, or 1 (a
+ * CPU level: rank 0 alone, or every rank the same whole level with --coarse-solve all) */
+int mg_level_ranks(const mg_report *r, int l);
 
 /* mg_compare.c: several transports of one job side by side, per level of the fine solve: exchange
  * time, its share of the level's work, the gain over the first transport; F-cycle times; whether

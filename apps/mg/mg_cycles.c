@@ -1,6 +1,4 @@
-/* (About 440 lines: the smoothers, transfers and cycles share the timing and exchange helpers at
- * the top, which would otherwise become an internal interface.)
- * halox mg: smoothers, residual, transfers, bottom solver, V- and F-cycles, written once over
+/* halox mg: smoothers, residual, transfers, bottom solver, V- and F-cycles, written once over
  * the kernel table (mg_kernels.h) and hx_exchange_run on every level. Public API only.
  *
  * Every update is one fixed expression of values that do not depend on the decomposition (red-
@@ -8,8 +6,7 @@
  * any rank count and on either backend, except where a global reduction (a norm, CG's dot
  * products) feeds a decision or a coefficient: its sum over the ranks depends on the rank count.
  *
- * Timing: each operation is enclosed by two marks (CUDA events on the stream, or the host clock)
- * and read later (mg_timers_flush), so the GPU stream is never stopped to time a kernel. */
+ * Timing: each operation is enclosed by two marks (mg_span_begin, mg_span_end: mg_timing.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,9 +14,6 @@
 
 #include "mg.h"
 #include "mg_cell.h" /* mg_split_boxes */
-
-const char *const mg_op_names[MG_NTIMERS] = {"smooth",   "residual", "restrict",   "interpolate",
-                                             "exchange", "bottom",   "agglomerate"};
 
 /* a kernel call: on failure, its message */
 #define K(call, what)                              \
@@ -37,80 +31,6 @@ const char *const mg_op_names[MG_NTIMERS] = {"smooth",   "residual", "restrict",
 
 static double *D(const hx_field *f) { return mg_data(f); }
 
-/* ---- timing marks */
-
-/* the sub-solver's status, its message in s->err */
-int mg_sub_status(mg_solver *s, int st)
-{
-    if (st != HX_OK) snprintf(s->err, sizeof s->err, "%s", s->ag.sub->err);
-    return st;
-}
-
-int mg_timers_flush(mg_solver *s)
-{
-    if (s->ag.sub) TRY(mg_sub_status(s, mg_timers_flush(s->ag.sub)));
-    if (!s->nmarks) return HX_OK;
-    K(s->k->sync(&s->kc), "waiting for the kernels");
-    for (int i = 0; i < s->nspans; i++) {
-        const mg_span *sp = &s->span[i];
-        double dt = 0;
-        K(s->k->elapsed(&s->kc, sp->a, sp->b, &dt), "reading a timer");
-        s->lev[sp->lev].tm.t[sp->op] += dt;
-        s->lev[sp->lev].tm.n[sp->op] += sp->calls;
-    }
-    s->nmarks = s->nspans = 0;
-    return HX_OK;
-}
-
-int mg_reset_timers(mg_solver *s)
-{
-    K(s->k->sync(&s->kc), "waiting for the kernels");
-    s->nmarks = s->nspans = 0;
-    for (int l = 0; l < s->nlev; l++) memset(&s->lev[l].tm, 0, sizeof s->lev[l].tm);
-    s->bottom_iters = 0;
-    return s->ag.sub ? mg_sub_status(s, mg_reset_timers(s->ag.sub)) : HX_OK;
-}
-
-void mg_level_timers(const mg_solver *s, int l, mg_timers *out)
-{
-    memset(out, 0, sizeof *out);
-    if (l < s->nlev) *out = s->lev[l].tm;
-    const mg_solver *q = s->ag.sub;
-    if (!q || l < s->agg) return;
-    mg_timers sub; /* the coarse levels' ranks (and their own coarse levels, recursively) */
-    mg_level_timers(q, l - s->agg, &sub);
-    for (int op = 0; op < MG_NTIMERS; op++) {
-        out->t[op] += sub.t[op];
-        out->n[op] += sub.n[op];
-    }
-}
-
-long mg_bottom_iters(const mg_solver *s) { return s->bottom_iters + (s->ag.sub ? mg_bottom_iters(s->ag.sub) : 0); }
-
-void mg_timing_marks(mg_solver *s, int on)
-{
-    s->marks_off = !on;
-    if (s->ag.sub) mg_timing_marks(s->ag.sub, on);
-}
-
-static int span_begin(mg_solver *s, int *mark)
-{
-    if (s->marks_off) return *mark = -1, HX_OK;
-    if (s->nmarks + 2 > MG_MARKS) TRY(mg_timers_flush(s));
-    *mark = s->nmarks++;
-    K(s->k->mark(&s->kc, *mark), "recording a timer");
-    return HX_OK;
-}
-
-static int span_end(mg_solver *s, const mg_level *L, int op, int a, long calls)
-{
-    if (a < 0) return HX_OK;
-    const int b = s->nmarks++;
-    K(s->k->mark(&s->kc, b), "recording a timer");
-    s->span[s->nspans++] = (mg_span){.lev = L->index, .op = op, .a = a, .b = b, .calls = calls};
-    return HX_OK;
-}
-
 /* ---- level operations */
 
 static int exchange_failed(mg_solver *s, const mg_level *L)
@@ -123,11 +43,11 @@ static int exchange_failed(mg_solver *s, const mg_level *L)
 static int exchange_bc(mg_solver *s, mg_level *L, hx_field *fld, int bc)
 {
     int a, issue;
-    TRY(span_begin(s, &a));
+    TRY(mg_span_begin(s, &a));
     TRY(mg_seg_issue(s, &issue));
     if (issue && hx_exchange_run(L->xch, fld, NULL) != HX_OK) return exchange_failed(s, L);
     if (bc) G(s->k->bc(&s->kc, &L->g, D(fld)), "boundary condition");
-    return span_end(s, L, MG_EXCHANGE, a, 1);
+    return mg_span_end(s, L, MG_EXCHANGE, a, 1);
 }
 
 /* u's ghosts, all layers, and the boundary condition: fresh again */
@@ -142,7 +62,7 @@ int mg_exchange(mg_solver *s, mg_level *L, hx_field *fld) { return exchange_bc(s
 
 /* the rings' f, where the smoothers update rings (has_ring) and f was written since its last
  * exchange (restricted into this level, or handed over by the agglomeration): the finest level's f,
- * set with its ring, is exchanged never, four GPUs' largest message of an F-cycle (session 22) */
+ * set with its ring, is never exchanged: it would be an F-cycle's largest message */
 static int exchange_f(mg_solver *s, mg_level *L)
 {
     if (L->f_fresh) return HX_OK;
@@ -198,23 +118,23 @@ static int gsrb_split(mg_solver *s, mg_level *L, int c, int *done)
     if (!s->overlap || !faces_rank(L) || L->fresh >= 1 ||
         2 * mg_split_boxes(&L->g, L->g.ghost - 1, &inner, &shell) < (long)L->g.n[0] * L->g.n[1] * L->g.n[2])
         return HX_OK;
-    TRY(span_begin(s, &a));
+    TRY(mg_span_begin(s, &a));
     TRY(mg_seg_issue(s, &issue));
     if (issue && hx_exchange_start(L->xch, &L->u, NULL) != HX_OK) return exchange_failed(s, L);
-    TRY(span_end(s, L, MG_EXCHANGE, a, 1));
-    TRY(span_begin(s, &a));
+    TRY(mg_span_end(s, L, MG_EXCHANGE, a, 1));
+    TRY(mg_span_begin(s, &a));
     G(s->k->gsrb_boxes(&s->kc, &L->g, &L->A, D(&L->u), D(&L->f), c, &inner), "smoothing");
-    TRY(span_end(s, L, MG_SMOOTH, a, 0));
-    TRY(span_begin(s, &a));
+    TRY(mg_span_end(s, L, MG_SMOOTH, a, 0));
+    TRY(mg_span_begin(s, &a));
     TRY(mg_seg_issue(s, &issue));
     if (issue && hx_exchange_finish(L->xch, &L->u, NULL) != HX_OK) return exchange_failed(s, L);
     G(s->k->bc(&s->kc, &L->g, D(&L->u)), "boundary condition");
-    TRY(span_end(s, L, MG_EXCHANGE, a, 0));
-    TRY(span_begin(s, &a));
+    TRY(mg_span_end(s, L, MG_EXCHANGE, a, 0));
+    TRY(mg_span_begin(s, &a));
     G(s->k->gsrb_boxes(&s->kc, &L->g, &L->A, D(&L->u), D(&L->f), c, &shell), "smoothing");
     L->fresh = L->g.ghost - 1;
     *done = 1;
-    return span_end(s, L, MG_SMOOTH, a, c);
+    return mg_span_end(s, L, MG_SMOOTH, a, c);
 }
 
 /* Red-black Gauss-Seidel: `sweeps` times colour 0 then colour 1 ((gx + gy + gz) % 2 on global
@@ -232,10 +152,10 @@ static int gsrb(mg_solver *s, mg_level *L, int sweeps)
             TRY(gsrb_split(s, L, c, &done));
             if (done) continue;
             TRY(need_u(s, L, 1));
-            TRY(span_begin(s, &a));
+            TRY(mg_span_begin(s, &a));
             G(s->k->gsrb(&s->kc, &L->g, &L->A, D(&L->u), D(&L->f), c, L->fresh - 1), "smoothing");
             L->fresh--;
-            TRY(span_end(s, L, MG_SMOOTH, a, c));
+            TRY(mg_span_end(s, L, MG_SMOOTH, a, c));
         }
     return HX_OK;
 }
@@ -252,7 +172,7 @@ static int cheby(mg_solver *s, mg_level *L, int apps)
             int a;
             TRY(need_u(s, L, 1));
             const int ring = k == 0 || L->fresh - 1 < dring ? L->fresh - 1 : dring;
-            TRY(span_begin(s, &a));
+            TRY(mg_span_begin(s, &a));
             G(s->k->cheby(&s->kc, &L->g, &L->A, D(&L->ct), D(&L->cd), D(&L->u), D(&L->f), s->cheby_c1[k],
                           s->cheby_c2[k], k == 0, ring),
               "Chebyshev smoothing");
@@ -260,7 +180,7 @@ static int cheby(mg_solver *s, mg_level *L, int apps)
             L->u = L->ct;
             L->ct = t;
             L->fresh = dring = ring;
-            TRY(span_end(s, L, MG_SMOOTH, a, k == s->cheby_degree - 1));
+            TRY(mg_span_end(s, L, MG_SMOOTH, a, k == s->cheby_degree - 1));
         }
     }
     return HX_OK;
@@ -276,9 +196,9 @@ static int residual(mg_solver *s, mg_level *L)
 {
     int a;
     TRY(need_u(s, L, 1));
-    TRY(span_begin(s, &a));
+    TRY(mg_span_begin(s, &a));
     G(s->k->residual(&s->kc, &L->g, &L->A, D(&L->r), D(&L->u), D(&L->f)), "residual");
-    return span_end(s, L, MG_RESIDUAL, a, 1);
+    return mg_span_end(s, L, MG_RESIDUAL, a, 1);
 }
 
 int mg_residual_norm(mg_solver *s, int l, double *norm)
@@ -305,38 +225,38 @@ int mg_rhs_norm(mg_solver *s, int l, double *norm)
 static int restrict_to(mg_solver *s, mg_level *F, const hx_field *from, mg_level *C)
 {
     int a;
-    TRY(span_begin(s, &a));
+    TRY(mg_span_begin(s, &a));
     G(s->k->restrict8(&s->kc, &F->g, D(from), &C->g, D(&C->f)), "restriction");
     C->f_fresh = 0;
-    return span_end(s, C, MG_RESTRICT, a, 1);
+    return mg_span_end(s, C, MG_RESTRICT, a, 1);
 }
 
 /* u of F += u of its parent (piecewise constant); reads no ghost */
 static int interpolate_pc(mg_solver *s, mg_level *F, mg_level *C)
 {
     int a;
-    TRY(span_begin(s, &a));
+    TRY(mg_span_begin(s, &a));
     G(s->k->interp_pc(&s->kc, &F->g, D(&F->u), &C->g, D(&C->u)), "interpolation");
     F->fresh = 0;
-    return span_end(s, F, MG_INTERP, a, 1);
+    return mg_span_end(s, F, MG_INTERP, a, 1);
 }
 
 /* u of F = trilinear interpolation of u of C, whose ghosts (edges and corners too) are valid: on
  * F's owned cells and on as many of its ghost layers facing other ranks as C's exchanged layers
  * reach (layer k reads C's layers up to k / 2 + 1), then the boundary condition: those layers are
  * then up to date, as the neighbours compute the same cells from the same values, so the V-cycle
- * that follows needs no exchange of u before its first smoothing (on four GPUs, one exchange a
- * level an F-cycle fewer; session 22) */
+ * that follows needs no exchange of u before its first smoothing (one exchange a level an F-cycle
+ * fewer) */
 static int interpolate_linear(mg_solver *s, mg_level *F, mg_level *C)
 {
     int a;
     TRY(exchange_u(s, C)); /* edge and corner ghosts too, which smoothing leaves stale */
     const int reach = 2 * C->fresh - 1, ring = F->g.ghost < reach ? F->g.ghost : reach;
-    TRY(span_begin(s, &a));
+    TRY(mg_span_begin(s, &a));
     G(s->k->interp_linear(&s->kc, &F->g, D(&F->u), &C->g, D(&C->u), ring), "linear interpolation");
     G(s->k->bc(&s->kc, &F->g, D(&F->u)), "boundary condition");
     F->fresh = ring;
-    return span_end(s, F, MG_INTERP, a, 1);
+    return mg_span_end(s, F, MG_INTERP, a, 1);
 }
 
 /* unpreconditioned CG from the current u to a relative residual of s->bottom_tol */

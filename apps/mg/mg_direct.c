@@ -2,11 +2,10 @@
  * on one rank, as it does with agglomeration). The coarsest operator as a dense matrix, built once
  * by applying the level's own operator (the kernel table's, boundary condition and all) to each unit
  * vector, its Cholesky factor (the operator is symmetric positive definite for both problems), and
- * per bottom solve one forward and one backward substitution on rank 0's host. Why: agglomerated
- * four GPUs end at an 8x2x2 coarsest grid where CG took 7 iterations (2 on one GPU's 2^3), each a
- * few host-side steps, about 15 us a bottom solve against 5 on the critical path of every V-cycle
- * (session 22, docs/results.md); one substitution pair of at most MG_DIRECT_MAX^2 flops is below
- * either. Deterministic: one rank, a fixed order of operations. Public API only. */
+ * per bottom solve one forward and one backward substitution on rank 0's host. Why: CG on an
+ * elongated coarsest grid takes several iterations, each a few host-side steps and a global sum on
+ * the critical path of every V-cycle; one substitution pair of at most MG_DIRECT_MAX^2 flops costs
+ * less. Deterministic: one rank, a fixed order of operations. Public API only. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* halox mg: F-cycles replayed from CUDA graphs. A coarse level's work is a few microseconds of GPU
- * time per kernel, but each launch costs the host about as much (session 14's per-level tables), so
- * the host, not the GPU, sets the pace there. With s->graphs, the first F-cycle records every
+ * time per kernel, but each launch costs the host about as much, so the host, not the GPU, sets the
+ * pace there. With s->graphs, the first F-cycle records every
  * stretch of GPU work between two host synchronisations (the agglomeration's gather, the bottom
  * solve, a norm) as one CUDA graph, kernels and exchanges alike; later F-cycles from the same level
  * run the same host code but, instead of issuing each operation, launch each stretch's graph where

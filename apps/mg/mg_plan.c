@@ -71,9 +71,8 @@ static int grid_aspect(const int p[3])
 /* --size-per-rank: the blocks are cubes whatever the grid, so every grid moves the same faces a rank
  * and differs in the ranks each exchange waits for. Start from the most cubic grid and take one whose
  * busiest rank has fewer neighbours, at most 4 ranks along an axis per rank along another (an
- * elongated coarsest grid slows CG), x first: 4 ranks get 4x1x1 (3 neighbours -> 2). On 4 H200s,
- * 256^3 a rank: F-cycle 3.43 ms over 4x1x1 against 3.86 over 2x2x1 and 3.31 on one GPU (session 21,
- * docs/results.md). */
+ * elongated coarsest grid slows CG), x first: 4 ranks get 4x1x1 (3 neighbours -> 2), which ran the
+ * F-cycle faster than 2x2x1 (docs/performance.md). */
 static void weak_grid(int nranks, int pgrid[3])
 {
     int best[3] = {pgrid[0], pgrid[1], pgrid[2]};

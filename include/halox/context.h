@@ -44,8 +44,14 @@ typedef struct {
     hx_log_level log_level;  /* messages above this level are not formatted (default HX_LOG_OFF) */
     hx_log_fn log;           /* receives the messages; NULL: none are delivered */
     void *log_user;          /* passed to log */
-    int threads;             /* CPU backend: OpenMP threads of this rank; 0 = automatic (the cores
-                                of the rank's binding, or its share of the node's cores) */
+    int threads;             /* CPU backend: OpenMP threads of this rank (omp_set_num_threads, which
+                                the whole process shares). 0 = automatic: OMP_NUM_THREADS when the
+                                user set it, else the cores of the rank's affinity mask divided
+                                among the node's ranks that have the same mask (ranks bound to
+                                their own cores take them all; ranks started unbound share the
+                                node: cores / ranks, at least 1). When the node's ranks still ask
+                                for more threads than their cores, node rank 0 logs one
+                                HX_LOG_WARN message at creation. */
 } hx_context_options;
 
 /* Automatic backend and devices, no log, automatic threads; struct_size set. */
@@ -58,7 +64,10 @@ void hx_log_to_file(hx_log_level level, int rank, const char *msg, void *user);
 const char *hx_log_level_name(hx_log_level l);
 
 /* Collective over comm (which is duplicated; the caller keeps its own). *out is set even on
- * failure, so that hx_context_error() can say why; destroy it either way. opts may be NULL. */
+ * failure, so that hx_context_error() can say why; destroy it either way. opts may be NULL (the
+ * defaults); fields past opts->struct_size take their defaults. Errors: HX_ERR_INPUT for a backend
+ * this build or machine lacks, a bad device list or threads < 0; HX_ERR_RUNTIME when MPI or the
+ * device fails. */
 int hx_context_create(MPI_Comm comm, const hx_context_options *opts, hx_context **out);
 /* Collective. Destroy every exchange, layout and sweeper of the context first. NULL is a no-op. */
 void hx_context_destroy(hx_context *ctx);
@@ -76,6 +85,10 @@ int hx_gpu_count(void);
 MPI_Comm hx_context_comm(const hx_context *ctx);           /* the context's duplicate */
 int hx_context_rank(const hx_context *ctx);
 int hx_context_size(const hx_context *ctx);
+/* The OpenMP threads of this rank's CPU work, as hx_context_options.threads chose them: the CPU
+ * backend's count, or on a GPU rank the count a CPU context made by this rank should ask for (e.g.
+ * for work moved off the GPU) so that the node's ranks do not oversubscribe its cores. */
+int hx_context_threads(const hx_context *ctx);
 /* The stream halox computes and exchanges on when a caller passes none (a cudaStream_t; NULL on the CPU). */
 void *hx_context_stream(const hx_context *ctx);
 /* Wait for all work halox issued on its own streams (with the context's timeout). */

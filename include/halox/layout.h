@@ -34,7 +34,10 @@ typedef struct {
     int pitch[2]; /* cells per row, rows per plane */
 } hx_field;
 
-/* Collective. Fails (on every rank) when the grid does not fit the rank count or a block is
+/* Every call returns HX_OK or a status (HX_ERR_INPUT: bad arguments; HX_ERR_RUNTIME: memory, MPI
+ * or the device failed), with hx_context_error(ctx) saying why.
+ *
+ * Collective. Fails (on every rank) when the grid does not fit the rank count or a block is
  * smaller than the halo. */
 int hx_layout_create(hx_context *ctx, const hx_layout_desc *desc, hx_layout **out);
 void hx_layout_destroy(hx_layout *l);

@@ -3,8 +3,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "compute/backend.h"
+#include "compute/cpu_threads.h"
 
 typedef struct {
     double stamp[HX_NUM_EVENTS];
@@ -249,6 +253,34 @@ static const hx_backend_ops cpu_ops = {
     .native_stream = cpu_native_stream,
     .destroy = cpu_destroy,
 };
+
+int hx_cpu_auto_threads(int mask_cores, int sharers)
+{
+    const int n = mask_cores / (sharers > 1 ? sharers : 1);
+    return n > 1 ? n : 1;
+}
+
+int hx_cpu_thread_count(int requested, int automatic)
+{
+    if (requested > 0) return requested;
+#ifdef _OPENMP
+    /* OpenMP's own variable: a user who set it has chosen */
+    const char *env = getenv("OMP_NUM_THREADS");
+    if (env && env[0]) return omp_get_max_threads();
+#endif
+    return automatic > 0 ? automatic : 1;
+}
+
+int hx_cpu_set_threads(int n)
+{
+#ifdef _OPENMP
+    omp_set_num_threads(n > 0 ? n : 1);
+    return omp_get_max_threads();
+#else
+    (void)n;
+    return 1;
+#endif
+}
 
 int hx_cpu_backend_create(hx_backend *bk, char *err, size_t errlen)
 {

@@ -1,9 +1,14 @@
-/* hx_context: device choice, the rank's backend, shared communication resources, errors. */
+/* hx_context: device choice, the rank's backend and its threads, shared communication resources,
+ * errors. */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_EQUAL */
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "compute/cpu_threads.h"
 #include "core/node.h"
 #include "core/objects.h"
 
@@ -68,6 +73,79 @@ static int choose_device(hx_context *ctx, const hx_context_options *o)
     return HX_OK;
 }
 
+/* The cores this process may run on: its affinity mask, or every online core where none is known. */
+static void affinity(cpu_set_t *mask)
+{
+    CPU_ZERO(mask);
+    if (sched_getaffinity(0, sizeof *mask, mask) == 0 && CPU_COUNT(mask) > 0) return;
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    for (long c = 0; c < n && c < CPU_SETSIZE; c++) CPU_SET((int)c, mask);
+}
+
+/* Ranks of the node whose mask equals masks[i], itself included. */
+static int sharers(const cpu_set_t *masks, int n, int i)
+{
+    int k = 0;
+    for (int j = 0; j < n; j++) k += CPU_EQUAL(&masks[i], &masks[j]) != 0;
+    return k;
+}
+
+/* Collective over ctx->comm. The OpenMP threads of a CPU rank (on a GPU rank too, for
+ * hx_context_threads, but set only on the CPU backend): ctx->threads when > 0, else
+ * OMP_NUM_THREADS when the user set it, else the rank's share of the cores of its mask among the
+ * node's ranks that have the same mask (ranks started unbound share the whole node). Spinning
+ * threads on a shared core wait on each other at every barrier, so node rank 0 warns, once,
+ * when the node's ranks still ask for more threads than their masks hold (and than one a rank). */
+static int set_cpu_threads(hx_context *ctx)
+{
+    MPI_Comm node;
+    if (MPI_Comm_split_type(ctx->comm, MPI_COMM_TYPE_SHARED, ctx->rank, MPI_INFO_NULL, &node) != MPI_SUCCESS)
+        return hx_fail(ctx, HX_ERR_RUNTIME, "MPI_Comm_split_type failed");
+    int nrank, n, st = HX_OK;
+    MPI_Comm_rank(node, &nrank);
+    MPI_Comm_size(node, &n);
+    cpu_set_t mine, *masks = malloc((size_t)n * sizeof *masks);
+    int *threads = malloc((size_t)n * sizeof *threads);
+    affinity(&mine);
+    int bad = !masks || !threads, anybad = 1, t;
+    if (MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, node) != MPI_SUCCESS || anybad) {
+        st = hx_fail(ctx, HX_ERR_RUNTIME, bad ? "out of host memory" : "another rank of the node failed");
+        goto done;
+    }
+    if (MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, masks, (int)sizeof mine, MPI_BYTE, node) != MPI_SUCCESS) {
+        st = hx_fail(ctx, HX_ERR_RUNTIME, "MPI_Allgather of the ranks' core masks failed");
+        goto done;
+    }
+    ctx->cpu_threads = hx_cpu_thread_count(ctx->threads, hx_cpu_auto_threads(CPU_COUNT(&mine), sharers(masks, n, nrank)));
+    t = ctx->kind == HX_BACKEND_CPU ? (ctx->cpu_threads = hx_cpu_set_threads(ctx->cpu_threads)) : 0;
+    if (MPI_Gather(&t, 1, MPI_INT, threads, 1, MPI_INT, 0, node) != MPI_SUCCESS) {
+        st = hx_fail(ctx, HX_ERR_RUNTIME, "MPI_Gather of the ranks' thread counts failed");
+        goto done;
+    }
+    if (nrank == 0) {
+        cpu_set_t all;
+        CPU_ZERO(&all);
+        int sum = 0, squeezed = 0;
+        for (int i = 0; i < n; i++) {
+            CPU_OR(&all, &all, &masks[i]);
+            sum += threads[i];
+            squeezed |= threads[i] > 1 && threads[i] * sharers(masks, n, i) > CPU_COUNT(&masks[i]);
+        }
+        /* one thread a rank is the least there is: more ranks than cores is the launcher's choice */
+        if (sum > (CPU_COUNT(&all) > n ? CPU_COUNT(&all) : n) || squeezed)
+            hx_logf(&ctx->log, HX_LOG_WARN,
+                    "the CPU backend's OpenMP threads oversubscribe this node's cores (%d threads over %d ranks, %d "
+                    "cores in their bindings): threads that share a core wait on each other at every step; ask for "
+                    "fewer threads per rank (hx_context_options.threads or OMP_NUM_THREADS) or leave the count automatic",
+                    sum, n, CPU_COUNT(&all));
+    }
+done:
+    free(masks);
+    free(threads);
+    MPI_Comm_free(&node);
+    return st;
+}
+
 int hx_context_create(MPI_Comm comm, const hx_context_options *opts, hx_context **out)
 {
     /* a caller compiled against an older, shorter struct: its fields, the rest by default */
@@ -95,6 +173,9 @@ int hx_context_create(MPI_Comm comm, const hx_context_options *opts, hx_context 
                  ? hx_fail(ctx, HX_ERR_RUNTIME, "MPI_Comm_split_type failed")
                  : HX_OK;
     if ((st = hx_agree(ctx, st)) != HX_OK) return st;
+    if (o.threads < 0)
+        st = hx_fail(ctx, HX_ERR_INPUT, "hx_context_options.threads is %d: give 0 (automatic) or a thread count", o.threads);
+    if ((st = hx_agree(ctx, st)) != HX_OK) return st;
     if ((st = hx_agree(ctx, choose_device(ctx, &o))) != HX_OK) return st;
     char why[256] = "";
     hx_backend_kind kind = ctx->kind;
@@ -103,7 +184,8 @@ int hx_context_create(MPI_Comm comm, const hx_context_options *opts, hx_context 
     else ctx->have_backend = 1;
     ctx->bk.log = &ctx->log;
     if (st == HX_OK && ctx->kind == HX_BACKEND_CUDA) hx_cuda_device_name(ctx->device, ctx->device_name, sizeof ctx->device_name);
-    return hx_agree(ctx, st);
+    if ((st = hx_agree(ctx, st)) != HX_OK) return st;
+    return hx_agree(ctx, set_cpu_threads(ctx));
 }
 
 void hx_context_set_log(hx_context *ctx, hx_log_level level, hx_log_fn fn, void *user)
@@ -144,6 +226,7 @@ int hx_backend_built(hx_backend_kind k) { return k == HX_BACKEND_CPU || (k == HX
 MPI_Comm hx_context_comm(const hx_context *ctx) { return ctx->comm; }
 int hx_context_rank(const hx_context *ctx) { return ctx->rank; }
 int hx_context_size(const hx_context *ctx) { return ctx->size; }
+int hx_context_threads(const hx_context *ctx) { return ctx->cpu_threads; }
 
 void *hx_context_stream(const hx_context *ctx)
 {

@@ -26,7 +26,8 @@ struct hx_context {
     void (*release[HX_NUM_SHARED])(void *);
     int shared_order[HX_NUM_SHARED], nshared;
     hx_logger log; /* the caller's diagnostics callback and level (hx_context_options) */
-    int threads;   /* CPU backend: OpenMP threads asked for (0 = automatic) */
+    int threads;     /* CPU backend: OpenMP threads asked for (0 = automatic) */
+    int cpu_threads; /* the count chosen from it (hx_context_threads) */
     char err[512];
     int err_secondary; /* the last failure only reacts to another rank's (hx_agree prefers the cause) */
 };
