@@ -87,7 +87,7 @@ int cu_sweep_fused(hx_backend *bk, int stream, int levels, const hx_box *boxes, 
     }
     if (hx_box_cells(&boxes[levels - 1]) == 0) return 0;
     if (cu_off_vector(bk, src, dst, "fused 2D pass")) return -1;
-    fn(d, boxes, src, dst, state(bk)->stream[stream], state(bk)->tile.sms);
+    fn(d, boxes, src, dst, state(bk)->stream[stream], state(bk)->dev.sms);
     CU_LAUNCHED(bk);
     return 0;
 }

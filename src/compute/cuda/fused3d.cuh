@@ -271,20 +271,6 @@ template <typename T, int R, int L, int S = 32> struct fused3d_tile {
     enum { P = 2 * R + 1 };
 };
 
-/* L = 1 is a plain sweep through the same march (PIPE 4 of HALOX_TILE, the "shared tile"): every
- * plane read from DRAM once per z chunk into the ring, y neighbours from shared memory. Its
- * candidates: 16 warps of two rows (98 KiB for R = 1, two blocks per multiprocessor; 160 KiB for
- * R = 2). A tuning build may set HX_TILE3D_BY and HX_TILE3D_RY. */
-template <typename T, int R, int S> struct fused3d_tile<T, R, 1, S> {
-    static_assert(S == 32, "the one-level march has tile rows of 32 lanes");
-#ifdef HX_TILE3D_BY
-    enum { BY = HX_TILE3D_BY, RY = HX_TILE3D_RY };
-#else
-    enum { BY = 32, RY = 2 };
-#endif
-    enum { P = 2 * R + 1 };
-};
-
 /* The launch of a pass (fused3d.cu; tests/test_fused3d_emu.cpp runs the same): the arguments from
  * the level boxes and the allocation (alloc: cells per row, rows, planes), z cut into chunks for
  * `slots` blocks resident at once (or into `zsplit` chunks where it is > 0), the grid of S x BY
@@ -329,7 +315,7 @@ static inline fused3d_launch fused3d_plan(const hx_box *boxes, const int *alloc,
         const double cost = (double)((tx * ty * k + slots - 1) / slots) * (chunk + 2 * H + 2 * R);
         if (cost < best_cost * 0.999) best_cost = cost, best = k;
     }
-    if (zsplit > 0) best = zsplit < nz ? zsplit : nz; /* a tuning run's fixed split (HALOX_FUSED3D_ZSPLIT) */
+    if (zsplit > 0) best = zsplit < nz ? zsplit : nz; /* a fixed split (hx_tuning.zsplit) */
     a.zchunk = (nz + best - 1) / best;
     l.cost = (double)((tx * ty * best + slots - 1) / slots) * (a.zchunk + 2 * H + 2 * R);
     /* Level j+1 at a cell of box j+1 reads level j within R: inside box j when box j+1 is box j
@@ -345,15 +331,6 @@ static inline fused3d_launch fused3d_plan(const hx_box *boxes, const int *alloc,
     l.grid = dim3((unsigned)tx, (unsigned)ty, nzc);
     l.smem = fused3d_smem<T, R, L, C::BY, C::P, S>();
     return l;
-}
-
-/* HALOX_FUSED3D_LANES (tuning runs): 16 or 32 fixes the floats' tile rows; 0 where unset (the
- * model's choice), -1 where malformed (the backend refuses it at creation). */
-static inline int fused3d_lanes_env(void)
-{
-    const char *e = getenv("HALOX_FUSED3D_LANES");
-    if (!e || !*e) return 0;
-    return strcmp(e, "16") == 0 ? 16 : strcmp(e, "32") == 0 ? 32 : -1;
 }
 
 /* The narrow tile's march costs 4-10% more per block and step than the wide one's (session 17,

@@ -267,84 +267,11 @@ __device__ __forceinline__ void sweep3d_body(const T *__restrict__ src, T *__res
     else sweep3d_index_body<T, R, ZCHUNK, AHEAD, PF, true>(src, dst, a, g, tile);
 }
 
-/* ---------------------------------------------------------------- 3D sweep, RY rows per thread
- * As sweep3d_body, but a thread owns RY consecutive rows y0 .. y0+RY-1 of its vector: the y
- * neighbours of its inner rows are the other rows' windows, already in registers, so a plane costs
- * RY + 2R vector loads instead of RY (1 + 2R), at RY times the registers.
- * tile: x 32 vectors, y blockDim.y * RY rows, z ZCHUNK planes (sweep3d_grid). */
-template <typename T, int R, int ZCHUNK, int RY>
-__device__ __forceinline__ void sweep3d_rows_body(const T *__restrict__ src, T *__restrict__ dst, const sweep_args &a,
-                                                  const uint3 tile)
+/* The grid of the pipelined launch: blocks of 32 x by threads, a thread one vector of one row, a
+ * block `chunk` planes. groups: vectors across the box in x. */
+static inline dim3 sweep3d_grid(int groups, int ny, int nz, int by, int chunk)
 {
-    const int V = vec16<T>::n, NR = RY + 2 * R; /* rows read: y0-R .. y0+RY+R-1 */
-    const int x0 = a.xbase + (tile.x * blockDim.x + threadIdx.x) * V;
-    const int y0 = a.lo[1] + (tile.y * blockDim.y + threadIdx.y) * RY;
-    const int z0 = a.lo[2] + tile.z * ZCHUNK;
-    if (x0 >= a.hi[0] || y0 >= a.hi[1] || z0 >= a.hi[2]) return;
-    const int z1 = min(z0 + ZCHUNK, a.hi[2]);
-    /* rows past the box's last row + R only feed rows that are not stored: clamped into the
-     * allocation, never read past it */
-    long row[NR];
-#pragma unroll
-    for (int j = 0; j < NR; j++) row[j] = (long)min(y0 - R + j, a.hi[1] - 1 + R) * a.sy;
-    const T *base = src + x0;
-    cells<T> win[RY][2 * R + 1]; /* row k's planes z-R .. z+R */
-    cells<T> ahead[RY];          /* row k's plane z+1+R */
-    cells<T> halo[2 * R];        /* the rows around them at plane z+1: y0-R .. y0-1, y0+RY .. y0+RY+R-1 */
-#pragma unroll
-    for (int k = 0; k < RY; k++) {
-#pragma unroll
-        for (int m = 0; m < 2 * R; m++) win[k][m] = load_vec(base + row[R + k] + (long)(z0 - R + m) * a.sz);
-        ahead[k] = load_vec(base + row[R + k] + (long)(z0 + R) * a.sz);
-    }
-#pragma unroll
-    for (int j = 0; j < R; j++) {
-        halo[j] = load_vec(base + row[j] + (long)z0 * a.sz);
-        halo[R + j] = load_vec(base + row[R + RY + j] + (long)z0 * a.sz);
-    }
-    for (int z = z0; z < z1; z++) {
-        cells<T> cur[2 * R]; /* plane z's halo rows; halo takes plane z+1's */
-#pragma unroll
-        for (int k = 0; k < RY; k++) win[k][2 * R] = ahead[k];
-#pragma unroll
-        for (int j = 0; j < 2 * R; j++) cur[j] = halo[j];
-        if (z + 1 < z1) {
-#pragma unroll
-            for (int k = 0; k < RY; k++) ahead[k] = load_vec(base + row[R + k] + (long)(z + 1 + R) * a.sz);
-#pragma unroll
-            for (int j = 0; j < R; j++) {
-                halo[j] = load_vec(base + row[j] + (long)(z + 1) * a.sz);
-                halo[R + j] = load_vec(base + row[R + RY + j] + (long)(z + 1) * a.sz);
-            }
-        }
-#pragma unroll
-        for (int k = 0; k < RY; k++) {
-            if (y0 + k >= a.hi[1]) break;
-            cells<T> ys[2 * R]; /* y-R .. y-1, y+1 .. y+R: a halo row or another row's centre */
-#pragma unroll
-            for (int j = 0; j < R; j++) {
-                const int below = k - R + j, above = k + 1 + j;
-                ys[j] = below < 0 ? cur[below + R] : win[below < 0 ? 0 : below][R];
-                ys[R + j] = above >= RY ? cur[R + above - RY] : win[above >= RY ? 0 : above][R];
-            }
-            const T *plane_row = src + row[R + k] + (long)z * a.sz;
-            xrow<T, R> c = load_xrow<T, R>(plane_row, win[k][R], x0, a.pitch);
-            store_cells(dst + x0 + row[R + k] + (long)z * a.sz, stencil_row3<T, R>(c, ys, win[k]), x0, a.lo[0],
-                        a.hi[0]);
-        }
-#pragma unroll
-        for (int k = 0; k < RY; k++)
-#pragma unroll
-            for (int m = 0; m < 2 * R; m++) win[k][m] = win[k][m + 1];
-    }
-}
-
-/* The grid of the RY-rows and pipelined launches: blocks of 32 x by threads, a thread one vector
- * of `rows` rows, a block `chunk` planes. groups: vectors across the box in x. */
-static inline dim3 sweep3d_grid(int groups, int ny, int nz, int by, int rows, int chunk)
-{
-    return dim3((unsigned)((groups + 31) / 32), (unsigned)((ny + by * rows - 1) / (by * rows)),
-                (unsigned)((nz + chunk - 1) / chunk));
+    return dim3((unsigned)((groups + 31) / 32), (unsigned)((ny + by - 1) / by), (unsigned)((nz + chunk - 1) / chunk));
 }
 
 #endif

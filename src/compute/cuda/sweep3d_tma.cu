@@ -171,8 +171,8 @@ template <typename T, int R> static int launch_tma(hx_backend *bk, const sweep_l
     tma_args ta;
     ta.s = *l.a;
     ta.vt = vt;
-    /* l.chunk: planes a march where HALOX_TILE sets them, 0 for the waves' rule */
-    ta.layers = l.chunk > 0 ? (nz + l.chunk - 1) / l.chunk : tma_layers((long)ntx * nty, nz, R, (long)max(per_sm, 1) * state(bk)->tile.sms);
+    /* l.chunk: planes a march where the tuning sets them, 0 for the waves' rule */
+    ta.layers = l.chunk > 0 ? (nz + l.chunk - 1) / l.chunk : tma_layers((long)ntx * nty, nz, R, (long)max(per_sm, 1) * state(bk)->dev.sms);
     ta.shift = shift;
     ta.line0 = (int)((uintptr_t)base % 128 / bk->elem);
     ta.timeout_ns = (unsigned long long)(hx_timeout_seconds() * 1e9);
