@@ -14,14 +14,10 @@
  * either side in y and, in x, from the 128-byte line at or below the tile's x - R to a line past
  * it (the tile at slot column c0, between R and R + LINE - 1), as the bulk copy lays it out: rows
  * of vt * V + 2 * LINE cells, end to end. TY / CW rows a computing thread.
- * Boxes that start on a line: session 38's probe (scripts/bench/tma13.cu, one H200, star13 fp32,
- * 64-plane marches) ran 84.7% of memcpy with the box 4 floats before the tile (16 bytes into a
- * line), 88.1% from the sector (8 floats) and 89.9% from the line (32 floats) before it, although
- * that reads more; a copy without any halo ran 90.5%, one with the y halo alone 90.2%.
- * Measured in the probe scripts/bench/tma13.cu (session 37, one H200, star13 fp32): 32 rows beat
- * 16 and 48 (512^3 82.9% of memcpy against 80.5 and 79.7), 16 computing warps tie 8, a ring of 6
- * ties 8 and 10, a block a tile beats blocks that march on through tiles (75%). */
-#ifndef HX_TMA_TY /* tuning builds (scripts/variant_build.sh) set others */
+ * Boxes start on a line: from the line before the tile they stream faster than from the vector or
+ * sector before it, although that reads more. The shape (32 rows, 16 computing warps, a ring of 6,
+ * a block a tile) is the fastest of those measured (docs/performance.md). */
+#ifndef HX_TMA_TY /* a tuning build may set others */
 #define HX_TMA_TY 32
 #endif
 #ifndef HX_TMA_CW
