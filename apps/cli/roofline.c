@@ -277,14 +277,14 @@ static const hx_option roofline_options[] = {
      .help = "capture each batch of sweeps into a CUDA graph once and time its replays, as halox run --graph issues a "
              "cycle: the device's rate without the host's cost of each launch (cuda backend; copies are issued as without)",
      F(graph)},
-    {.name = "block-rows", .type = HX_OPT_INT, .meta = "N", .lo = 0, .hi = 8, .def = "0", .def_text = "0 (automatic)",
+    {.name = "block-rows", .type = HX_OPT_INT, .meta = "N", .lo = 0, .hi = 8, .def = "0",
      .group = "tuning (cuda backend; as halox run)", .what = "threads of a block in y",
      .help = "plain sweeps: threads of a block in y, 1 to 8 (automatic: 4 in 2D, 8 in 3D)", F(tuning.block_rows)},
-    {.name = "march", .type = HX_OPT_INT, .meta = "N", .lo = 0, .hi = 64, .def = "0", .def_text = "0 (automatic)",
+    {.name = "march", .type = HX_OPT_INT, .meta = "N", .lo = 0, .hi = 64, .def = "0",
      .group = "tuning (cuda backend; as halox run)", .what = "cells a thread marches",
      .help = "plain sweeps: rows (2D: 2, 4, ... 64) or planes (3D: 4, 8, ... 64) each thread marches along the slow axis; "
              "since every run times 3D rows, 4 to 64 (automatic: by the box and the GPU)", F(tuning.march)},
-    {.name = "zsplit", .type = HX_OPT_INT, .meta = "N", .lo = 0, .hi = 1024, .def = "0", .def_text = "0 (automatic)",
+    {.name = "zsplit", .type = HX_OPT_INT, .meta = "N", .lo = 0, .hi = 1024, .def = "0",
      .group = "tuning (cuda backend; as halox run)", .what = "a number of z chunks",
      .help = "fused 3D passes: z chunks of a pass, 1 to 1024 (automatic: a cost model over waves and halo planes)",
      F(tuning.zsplit)},
