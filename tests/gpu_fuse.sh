@@ -60,26 +60,24 @@ done
 run_case --size 96x80x40 --fuse 2 --depth 2 --iters 8 --graph --pattern direct --dtype double
 run_case --size 33x30x70 --fuse 3 --depth 3 --iters 6 --pattern staged --dtype double --no-overlap
 run_case --size 300x130x50 --stencil star13 --fuse 2 --depth 2 --iters 5 --dtype double --boundary fixed
-# floats in tile rows of 16 and of 32 lanes (HALOX_FUSED3D_LANES; unset above: the cost model's);
-# then tiles inside every level's box (the fused march's fast steps), whole rounds of ring steps
-# and remainders
-export HALOX_FUSED3D_LANES=
+# floats in tile rows of 16 and of 32 lanes (--lanes; above: the cost model's); then tiles inside
+# every level's box (the fused march's fast steps), whole rounds of ring steps and remainders
 for lanes in 16 32; do
-    export HALOX_FUSED3D_LANES=$lanes
-    RUN_MPI="-x HALOX_FUSED3D_LANES" RUN_KNOB="HALOX_FUSED3D_LANES=$lanes "
-    export RUN_MPI RUN_KNOB
-    run_case --size 131x67x45 --fuse 4 --depth 4 --iters 9 --pattern direct --dtype float --boundary fixed
-    run_case --size 48x44x42 --stencil star13 --fuse 2 --depth 3 --iters 9 --norm-every 3 --dtype float --boundary fixed
-    run_case --size 520x100x61 --fuse 4 --depth 4 --iters 9 --pattern direct --dtype float
-    run_case --size 400x120x47 --fuse 3 --depth 3 --iters 7 --pattern staged --dtype float --no-overlap
-    run_case --size 256x128x128 --fuse 4 --depth 4 --iters 9 --graph --pattern direct --dtype float --no-overlap
+    run_case --size 131x67x45 --fuse 4 --depth 4 --iters 9 --pattern direct --dtype float --boundary fixed --lanes $lanes
+    run_case --size 48x44x42 --stencil star13 --fuse 2 --depth 3 --iters 9 --norm-every 3 --dtype float --boundary fixed --lanes $lanes
+    run_case --size 520x100x61 --fuse 4 --depth 4 --iters 9 --pattern direct --dtype float --lanes $lanes
+    run_case --size 400x120x47 --fuse 3 --depth 3 --iters 7 --pattern staged --dtype float --no-overlap --lanes $lanes
+    run_case --size 256x128x128 --fuse 4 --depth 4 --iters 9 --graph --pattern direct --dtype float --no-overlap --lanes $lanes
 done
-unset HALOX_FUSED3D_LANES RUN_MPI RUN_KNOB
-# a malformed HALOX_FUSED3D_LANES is refused in one line
+# fixed z splits of the fused 3D passes (--zsplit; above: the cost model's), more chunks than planes
+for z in 1 3 1024; do
+    run_case --size 131x67x45 --fuse 2 --depth 2 --iters 6 --pattern direct --dtype double --zsplit $z
+done
+# a malformed --lanes is refused in one line
 runs=$((runs + 1))
-out=$(HALOX_FUSED3D_LANES=24 "$HALOX" run --backend cuda --size 64x64x64 --fuse 2 --depth 2 --iters 4 2>&1)
-if [ $? -eq 0 ] || ! grep -q "HALOX_FUSED3D_LANES='24': give 16 or 32" <<<"$out"; then
-    echo "FAIL: HALOX_FUSED3D_LANES=24 was not refused as it should be"; tail -3 <<<"$out"; fail=$((fail + 1))
+out=$("$HALOX" run --backend cuda --size 64x64x64 --fuse 2 --depth 2 --iters 4 --lanes 24 2>&1)
+if [ $? -eq 0 ] || ! grep -q -- "--lanes '24'" <<<"$out"; then
+    echo "FAIL: --lanes 24 was not refused as it should be"; tail -3 <<<"$out"; fail=$((fail + 1))
 fi
 
 echo "np=$NP fused sweeps: $runs runs, $fail failed"

@@ -30,29 +30,30 @@ for args in "--size 67x53 --depth 3 --pattern staged --overlap" \
             "--size 20x18x16 --stencil star13 --depth 1 --pattern staged --no-overlap --norm-every 2"; do
     memcheck "" "$args"
 done
-# the plain sweeps' L2 prefetches (session 19; on by the L2 rule only for fields beyond L2, forced here)
+# the plain sweeps' L2 prefetches (on by the L2 rule only for fields beyond L2, forced here)
 for args in "--size 67x53 --stencil star9 --depth 2 --pattern direct" \
             "--size 20x18x16 --stencil star13 --depth 1 --pattern staged --dtype double" \
             "--size 20x18x16 --stencil jacobi7 --depth 2 --pattern direct --dtype double --boundary fixed"; do
-    memcheck HALOX_SWEEP_PREFETCH=1 "$args"
+    memcheck "" "$args --prefetch on"
 done
-# the 3D float sweeps of four floats a thread (the default at these sizes is two: sweep3d_pair.cuh)
-memcheck HALOX_SWEEP_PAIR=0 "--size 20x18x16 --stencil jacobi7,star13 --depth 2 --pattern direct --boundary fixed"
-# fields with a lead (radius 1 takes one by default: the jacobi7 cases above), forced for star13 in
-# both dtypes (fp64: the pipelined march) and 1-cell rows of the 16-byte march
-memcheck HALOX_FIELD_LEAD=1 "--size 20x18x16 --stencil star13 --depth 2 --pattern direct --dtype double"
-memcheck "HALOX_FIELD_LEAD=1 HALOX_SWEEP_PAIR=0" "--size 20x18x16 --stencil jacobi7,star13 --depth 1 --pattern staged --boundary fixed"
+# the 3D float sweeps of four floats a thread for star13 (small boxes take two a thread:
+# sweep3d_pair.cuh): 512^2 planes, one z layer of blocks per rank
+memcheck "" "--size 512x512x12 --grid 1x1x2 --stencil star13 --depth 2 --pattern direct --boundary fixed"
+# fields with a lead (radius 1 takes one by default: the jacobi7 cases above) for star13 where the
+# march fed by bulk copies runs (forced; sm_90), both dtypes, and its 1-cell rows
+memcheck "" "--size 20x18x16 --stencil star13 --depth 2 --pattern direct --dtype double --tma on"
+memcheck "" "--size 20x18x16 --stencil jacobi7,star13 --depth 1 --pattern staged --boundary fixed --tma on"
 # a malformed tuning switch is refused in one line
-for knob in HALOX_SWEEP_PAIR HALOX_PDL HALOX_SWEEP_FLIP; do
-    out=$(env $knob=2 "$HALOX" run --backend cuda --size 32x32x32 --iters 4 2>&1)
-    if [ $? -eq 0 ] || ! grep -q "$knob='2': give 0 or 1" <<<"$out"; then
-        echo "FAIL: $knob=2 was not refused as it should be"; tail -3 <<<"$out"; fail=$((fail + 1))
+for flag in prefetch pdl tma; do
+    out=$("$HALOX" run --backend cuda --size 32x32x32 --iters 4 --$flag 2 2>&1)
+    if [ $? -eq 0 ] || ! grep -q -- "--$flag '2'" <<<"$out"; then
+        echo "FAIL: --$flag 2 was not refused as it should be"; tail -3 <<<"$out"; fail=$((fail + 1))
     fi
 done
 # a march with no kernel (3D 2-plane marches; 2D has them) is refused in one line
-out=$(HALOX_TILE=4,8,8,2 "$HALOX" run --backend cuda --size 32x32x32 --iters 4 2>&1)
-if [ $? -eq 0 ] || ! grep -q "HALOX_TILE='4,8,8,2': give" <<<"$out"; then
-    echo "FAIL: HALOX_TILE=4,8,8,2 was not refused as it should be"; tail -3 <<<"$out"; fail=$((fail + 1))
+out=$("$HALOX" run --backend cuda --size 32x32x32 --iters 4 --march 2 2>&1)
+if [ $? -eq 0 ] || ! grep -q "march 2: give 4, 8, 16, 32 or 64 planes" <<<"$out"; then
+    echo "FAIL: --march 2 in 3D was not refused as it should be"; tail -3 <<<"$out"; fail=$((fail + 1))
 fi
 # halox mg's kernels, --overlap's shell slabs (k_gsrb_boxes) included: 64^3 on 2 ranks splits level 0
 out=$(timeout 600 "$MPIEXEC" -np 2 "$CS" --tool memcheck --error-exitcode 9 "$HALOX" mg --backend cuda --transport mpi \

@@ -49,21 +49,17 @@ if [ -n "$EXTRA" ]; then
     run_case --size 131x67x45 --stencil star13 --depth 2 --iters 5 --pattern direct --dtype float
     run_case --size 131x67x45 --depth 3 --iters 7 --pattern staged --dtype double --no-overlap
     # the march fed by bulk tensor copies (sm_90 on; elsewhere the setting falls back), forced at
-    # boxes L2 holds: both radii and dtypes, overlap's thin boxes, fields with and without a lead
-    # tma_case LEAD ARGS...: run_case with the march forced and fields with (1) or without (0) a lead
-    tma_case() {
-        local lead=$1
-        shift
-        RUN_MPI="-x HALOX_SWEEP_TMA -x HALOX_FIELD_LEAD" RUN_KNOB="HALOX_SWEEP_TMA=1 HALOX_FIELD_LEAD=$lead " \
-            HALOX_SWEEP_TMA=1 HALOX_FIELD_LEAD=$lead run_case "$@"
-    }
+    # boxes L2 holds: both radii and dtypes, overlap's thin boxes, fields with a lead (plain cycles)
+    # and without (the plain sweep after a fused pass)
     for dtype in float double; do
-        for lead in 0 1; do
-            tma_case $lead --size 131x67x45 --stencil star13 --depth $((lead + 1)) --iters 5 --pattern direct --overlap \
-                --boundary fixed --dtype $dtype
-            tma_case $lead --size 70x97x33 --stencil jacobi7 --depth 2 --iters 5 --pattern staged --no-overlap \
-                --boundary periodic --dtype $dtype
-        done
+        run_case --size 131x67x45 --stencil star13 --depth 1 --iters 5 --pattern direct --overlap --boundary fixed \
+            --dtype $dtype --tma on
+        run_case --size 131x67x45 --stencil star13 --depth 3 --fuse 2 --iters 5 --pattern direct --boundary fixed \
+            --dtype $dtype --tma on
+        run_case --size 70x97x33 --stencil jacobi7 --depth 2 --iters 5 --pattern staged --no-overlap --boundary periodic \
+            --dtype $dtype --tma on
+        run_case --size 70x97x33 --stencil jacobi7 --depth 3 --fuse 2 --iters 5 --pattern staged --no-overlap \
+            --boundary periodic --dtype $dtype --tma on
     done
 fi
 

@@ -3,7 +3,8 @@
 # as given (2D N^2; 3D N^3 or NXxNYxNZ) and positive figures in every column (time, cells/s, GB/s, of
 # copy, own copy), the latency-bound rows from --small down to 128, and on the cpu backend the note
 # that it has no fused passes. BACKEND cuda (the GPU suite) also checks the fused-pass table and runs
-# everything again with --graph. What the figures are worth is for benchmarks, not tests.
+# everything again with --graph and with the tuning flags set. A tuning that does not hold for both
+# the 2D and the 3D rows is refused in one line. What the figures are worth is for benchmarks, not tests.
 # Usage: roofline.sh HALOX MPIEXEC [BACKEND]
 set -u
 HALOX=$1 MPIEXEC=$2 BACKEND=${3:-cpu}
@@ -43,5 +44,10 @@ check() { # ARGS3D LABEL3D [EXTRA...]
 check 24 "24^3"
 check 16x24x32 "16x24x32"
 [ "$BACKEND" = cuda ] && check 32 "32^3" --graph
+[ "$BACKEND" = cuda ] && check 32 "32^3" --block-rows 4 --march 4 --zsplit 3 --lanes 16 --prefetch on --pdl off --tma on
+out=$(MPIRUN 1 "$HALOX" roofline --backend "$BACKEND" --march 2 2>&1)
+if [ $? -eq 0 ] || ! grep -q "^halox: error: tuning: march 2: give 4, 8, 16, 32 or 64 planes .*(for the 3D rows)" <<<"$out"; then
+    bad "--march 2 was not refused for the 3D rows: $(echo "$out" | tail -2)"
+fi
 echo "roofline ($BACKEND): $fail failed"
 [ $fail -eq 0 ]

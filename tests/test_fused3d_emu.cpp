@@ -105,17 +105,15 @@ template <typename T, int R, int L> static void run_levels()
 
 template <typename T> static void run_dtype()
 {
-    run_levels<T, 1, 1>(); /* one level: the plain sweep of HALOX_TILE's PIPE 4 */
-    run_levels<T, 2, 1>();
     run_levels<T, 1, 2>();
     run_levels<T, 1, 3>();
     run_levels<T, 1, 4>();
     run_levels<T, 2, 2>();
 }
 
-/* fused3d_pick_lanes at the blocks it was measured at (one H200, 132 SMs, a pass of 4 jacobi7
- * sweeps of floats at depth 4; docs/results.md, session 17): the narrow tile at a 4-GPU rank's
- * block (26% faster there), the wide one at 512x256x256 (6% faster there). */
+/* fused3d_pick_lanes at the blocks it was chosen for (132 SMs, a pass of 4 jacobi7 sweeps of
+ * floats at depth 4): the narrow tile at a 4-GPU rank's block, the wide one at 512x256x256, where
+ * each was the faster (docs/performance.md). */
 static void check_lanes_choice(void)
 {
     const struct {

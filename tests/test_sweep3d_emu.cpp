@@ -2,7 +2,7 @@
  * tests/emu/cuda_runtime.h, every block and thread in turn, against a plain loop over the same
  * stencil expressions: bit-identical inside the box, nothing written outside it. Checks the
  * bodies' index arithmetic, clamping and grids (march_grid, sweep3d_grid) on machines without a GPU, for one
- * row per thread (the entering plane 1 to 3 planes ahead), for RY rows and for two floats a thread (sweep3d_pair.cuh), both dtypes, radius 1 and 2, boxes that start off the vector
+ * row per thread (the entering plane 1 to 3 planes ahead) and for two floats a thread (sweep3d_pair.cuh), both dtypes, radius 1 and 2, boxes that start off the vector
  * boundary and reach into the ghost cells, partial blocks in every axis; and the 2D body the same way. Timing and memory
  * ordering on a real GPU are the GPU suite's (tests/gpu_*.sh). */
 #include <stdint.h>
@@ -32,11 +32,11 @@ struct grid_case {
     int by;     /* threads per block in y */
 };
 
-/* PAIR: the march of two floats a thread (T float, RY 1), its grid of pairs across x; lead: the
+/* PAIR: the march of two floats a thread (T float), its grid of pairs across x; lead: the
  * field's origin lies that many cells into its allocation (compute/backend.h: hx_field_lead), which
  * moves its vectors to x = -lead (mod V), with slack after the field as hx_backend_alloc_field
  * leaves; the emulator's __ldg refuses a vector off its alignment */
-template <typename T, int R, int CHUNK, int RY, int AHEAD = 1, int PF = 0, bool PAIR = false>
+template <typename T, int R, int CHUNK, int AHEAD = 1, int PF = 0, bool PAIR = false>
 static void run_case(const grid_case &gc, int lead = 0)
 {
     const int V = vec16<T>::n;
@@ -45,7 +45,7 @@ static void run_case(const grid_case &gc, int lead = 0)
     alloc[0] = (alloc[0] + 7) / 8 * 8; /* rows padded as the layouts pad them */
     const long sy = alloc[0], sz = (long)alloc[0] * alloc[1], cells = sz * alloc[2] + lead + 64;
     std::vector<T> src((size_t)cells), dst((size_t)cells), want((size_t)cells);
-    uint64_t s = 0x9e3779b97f4a7c15ULL * (uint64_t)(R + 3 * RY + 7 * CHUNK + gc.n[0] + 11 * AHEAD);
+    uint64_t s = 0x9e3779b97f4a7c15ULL * (uint64_t)(R + 3 + 7 * CHUNK + gc.n[0] + 11 * AHEAD);
     for (long i = 0; i < cells; i++) {
         s = hx_splitmix64(s);
         src[(size_t)i] = (T)((double)(s >> 11) * 0x1.0p-53 - 0.5);
@@ -72,11 +72,10 @@ static void run_case(const grid_case &gc, int lead = 0)
     const int groups = (a.hi[0] - a.xbase + per - 1) / per;
     const int rows = a.hi[1] - a.lo[1];
     const march_grid g = march_grid_for(groups, march_tail_column<R>()); /* as sweep3d.cu launches one row a thread */
-    const dim3 grid = RY == 1 ? march_dim(g, rows, gc.by, a.hi[2] - a.lo[2], CHUNK) : sweep3d_grid(groups, rows, a.hi[2] - a.lo[2], gc.by, RY, CHUNK);
+    const dim3 grid = march_dim(g, rows, gc.by, a.hi[2] - a.lo[2], CHUNK);
     hx_emu_launch(grid, dim3(32, (unsigned)gc.by), [&] {
         if (PAIR) sweep3d_pair_body<R, AHEAD, PF>((const float *)in, (float *)out, a, g, blockIdx, CHUNK);
-        else if (RY == 1) sweep3d_body<T, R, CHUNK, AHEAD, PF>(in, out, a, g, blockIdx);
-        else sweep3d_rows_body<T, R, CHUNK, RY>(in, out, a, blockIdx);
+        else sweep3d_body<T, R, CHUNK, AHEAD, PF>(in, out, a, g, blockIdx);
     });
     checks++;
     if (memcmp(dst.data(), want.data(), (size_t)cells * sizeof(T)) == 0) return;
@@ -84,8 +83,8 @@ static void run_case(const grid_case &gc, int lead = 0)
     for (long i = 0; i < cells; i++)
         if (memcmp(&dst[(size_t)i], &want[(size_t)i], sizeof(T))) {
             const long c = i - lead;
-            printf("FAIL %s%s R=%d chunk=%d rows=%d ahead=%d by=%d n=%dx%dx%d expand=%d lead=%d: first difference at x=%ld y=%ld "
-                   "z=%ld (%.9g, want %.9g)\n", sizeof(T) == 4 ? "float" : "double", PAIR ? " pairs" : "", R, CHUNK, RY, AHEAD, gc.by, gc.n[0], gc.n[1],
+            printf("FAIL %s%s R=%d chunk=%d ahead=%d by=%d n=%dx%dx%d expand=%d lead=%d: first difference at x=%ld y=%ld "
+                   "z=%ld (%.9g, want %.9g)\n", sizeof(T) == 4 ? "float" : "double", PAIR ? " pairs" : "", R, CHUNK, AHEAD, gc.by, gc.n[0], gc.n[1],
                    gc.n[2], gc.expand, lead, c % sy, c / sy % alloc[1], c / sz, (double)dst[(size_t)i], (double)want[(size_t)i]);
             return;
         }
@@ -115,33 +114,27 @@ template <typename T, int R> static void run_radius()
         {{264 - R, 45, 3}, R, 0, 4},
     };
     for (const grid_case &gc : cases) {
-        run_case<T, R, 8, 1>(gc);
-        run_case<T, R, 16, 1>(gc);
-        run_case<T, R, 8, 1, 2>(gc); /* the entering plane 2 and 3 planes ahead */
-        run_case<T, R, 16, 1, 3>(gc);
-        run_case<T, R, 8, 1, 1, 2>(gc); /* with prefetches (no-ops here: their bounds and the march) */
-        run_case<T, R, 16, 1, 1, 8>(gc);
-        run_case<T, R, 8, 2>(gc);
-        run_case<T, R, 16, 2>(gc);
-        run_case<T, R, 8, 4>(gc);
-        run_case<T, R, 32, 4>(gc);
-        run_case<T, R, 4, 1>(gc); /* 4-plane marches (HALOX_TILE), shorter than the window and planes ahead */
-        run_case<T, R, 4, 1, 3, 2>(gc);
-        run_case<T, R, 4, 2>(gc);
+        run_case<T, R, 8>(gc);
+        run_case<T, R, 16>(gc);
+        run_case<T, R, 8, 2>(gc); /* the entering plane 2 and 3 planes ahead */
+        run_case<T, R, 16, 3>(gc);
+        run_case<T, R, 8, 1, 2>(gc); /* with prefetches (no-ops here: their bounds and the march) */
+        run_case<T, R, 16, 1, 8>(gc);
+        run_case<T, R, 32>(gc);
+        run_case<T, R, 4>(gc); /* 4-plane marches (tuning.march), shorter than the window and planes ahead */
+        run_case<T, R, 4, 3, 2>(gc);
         if (sizeof(T) == 4) { /* two floats a thread, its planes ahead and prefetches, and others */
-            run_case<T, R, 8, 1, sweep3d_pair_ahead<R>(), sweep3d_pair_prefetch<R>(), true>(gc);
-            run_case<T, R, 6, 1, sweep3d_pair_ahead<R>(), sweep3d_pair_prefetch<R>(), true>(gc); /* small boxes' march */
-            run_case<T, R, 4, 1, sweep3d_pair_ahead<R>(), sweep3d_pair_prefetch<R>(), true>(gc);
-            run_case<T, R, 16, 1, sweep3d_pair_ahead<R>(), sweep3d_pair_prefetch<R>(), true>(gc);
-            run_case<T, R, 8, 1, 3, 0, true>(gc);
+            run_case<T, R, 8, sweep3d_pair_ahead<R>(), sweep3d_pair_prefetch<R>(), true>(gc);
+            run_case<T, R, 6, sweep3d_pair_ahead<R>(), sweep3d_pair_prefetch<R>(), true>(gc); /* small boxes' march */
+            run_case<T, R, 4, sweep3d_pair_ahead<R>(), sweep3d_pair_prefetch<R>(), true>(gc);
+            run_case<T, R, 16, sweep3d_pair_ahead<R>(), sweep3d_pair_prefetch<R>(), true>(gc);
+            run_case<T, R, 8, 3, 0, true>(gc);
         }
         /* the first owned cell on a line (hx_field_lead's lead), and a lead of every phase */
         for (int lead : {(32 - gc.g % 32) % 32, 1, 2, 3}) {
-            run_case<T, R, 8, 1>(gc, lead);
-            run_case<T, R, 16, 1, 3, 2>(gc, lead);
-            run_case<T, R, 8, 2>(gc, lead);
-            run_case<T, R, 16, 4>(gc, lead);
-            if (sizeof(T) == 4) run_case<T, R, 8, 1, sweep3d_pair_ahead<R>(), sweep3d_pair_prefetch<R>(), true>(gc, lead);
+            run_case<T, R, 8>(gc, lead);
+            run_case<T, R, 16, 3, 2>(gc, lead);
+            if (sizeof(T) == 4) run_case<T, R, 8, sweep3d_pair_ahead<R>(), sweep3d_pair_prefetch<R>(), true>(gc, lead);
         }
     }
 }

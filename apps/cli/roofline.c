@@ -48,8 +48,8 @@ static double median(double *v, int n)
 /* Seconds per call of op (sweep or copy), median over `repeat` batches of `batch` calls. With
  * `graph`, the batch is captured once into a CUDA graph and each timed batch is one replay of it, as
  * `halox run --graph` issues a cycle: the device's rate without the host's cost of each launch.
- * Copies are never captured: a graph's copy node of 512 MiB ran at 66% of the stream's copy bandwidth
- * (session 34, one H200), so it would be no floor. */
+ * Copies are never captured: a graph's copy node of a large buffer runs well below the stream's copy
+ * bandwidth, so it would be no floor. */
 typedef int (*timed_op)(hx_backend *bk, void *ctx, int i);
 
 static int issue_batch(hx_backend *bk, timed_op op, void *ctx, int batch)
@@ -121,6 +121,7 @@ typedef struct {
     int device_set;     /* --device given */
     int fused;          /* time the fused passes too */
     int graph;          /* each timed batch one replay of a captured graph */
+    hx_tuning tuning;   /* launch shapes of the sweeps and passes (halox run's tuning flags) */
 } roofline_opts;
 
 /* One row: a plain sweep (levels 0: the sweep table), or a pass of `levels` fused sweeps (1 is the
@@ -138,6 +139,11 @@ static int run_one(const roofline_opts *o, hx_stencil_id st, hx_dtype dt, const 
     if (hx_decomp_init(&d, info->dim, global, pg, 0, 1, HX_PERIODIC, halo, err, sizeof err) ||
         hx_backend_create(&bk, o->backend, &d, st, dt, o->device, err, sizeof err)) {
         fprintf(stderr, "halox: error: %s\n", err);
+        return -1;
+    }
+    if (hx_backend_set_tuning(&bk, &o->tuning)) { /* checked in hx_roofline_main: not reached */
+        fprintf(stderr, "halox: error: %s\n", bk.err);
+        bk.ops->destroy(&bk);
         return -1;
     }
     if (levels > 1 && !bk.ops->sweep_fused) {
@@ -243,6 +249,8 @@ static int fused_table(const roofline_opts *o, double bw)
 /* The options of `halox roofline`, one table (options.h): --help, defaults and parsing. */
 static const hx_opt_choice roofline_backends[] = {
     {"auto", HX_BACKEND_AUTO}, {"cpu", HX_BACKEND_CPU}, {"cuda", HX_BACKEND_CUDA}, {NULL, 0}};
+static const hx_opt_choice roofline_switch[] = {{"auto", HX_AUTO}, {"on", 1}, {"off", 0}, {NULL, 0}};
+static const hx_opt_choice roofline_lanes[] = {{"auto", 0}, {"16", 16}, {"32", 32}, {NULL, 0}};
 #define F(member) HX_OPT_FIELD(roofline_opts, member)
 static const hx_option roofline_options[] = {
     {.name = "backend", .type = HX_OPT_CHOICE, .choices = roofline_backends, .def = "auto",
@@ -269,6 +277,28 @@ static const hx_option roofline_options[] = {
      .help = "capture each batch of sweeps into a CUDA graph once and time its replays, as halox run --graph issues a "
              "cycle: the device's rate without the host's cost of each launch (cuda backend; copies are issued as without)",
      F(graph)},
+    {.name = "block-rows", .type = HX_OPT_INT, .meta = "N", .lo = 0, .hi = 8, .def = "0",
+     .group = "tuning (cuda backend; as halox run)", .what = "threads of a block in y",
+     .help = "plain sweeps: threads of a block in y, 1 to 8 (automatic: 4 in 2D, 8 in 3D)", F(tuning.block_rows)},
+    {.name = "march", .type = HX_OPT_INT, .meta = "N", .lo = 0, .hi = 64, .def = "0",
+     .group = "tuning (cuda backend; as halox run)", .what = "cells a thread marches",
+     .help = "plain sweeps: rows (2D: 2, 4, ... 64) or planes (3D: 4, 8, ... 64) each thread marches along the slow axis; "
+             "since every run times 3D rows, 4 to 64 (automatic: by the box and the GPU)", F(tuning.march)},
+    {.name = "zsplit", .type = HX_OPT_INT, .meta = "N", .lo = 0, .hi = 1024, .def = "0",
+     .group = "tuning (cuda backend; as halox run)", .what = "a number of z chunks",
+     .help = "fused 3D passes: z chunks of a pass, 1 to 1024 (automatic: a cost model over waves and halo planes)",
+     F(tuning.zsplit)},
+    {.name = "lanes", .type = HX_OPT_CHOICE, .choices = roofline_lanes, .def = "auto", .group = "tuning (cuda backend; as halox run)",
+     .help = "fused 3D passes of floats: lanes of a tile row (auto: the cost model's choice)", F(tuning.lanes)},
+    {.name = "prefetch", .type = HX_OPT_CHOICE, .choices = roofline_switch, .def = "auto", .group = "tuning (cuda backend; as halox run)",
+     .help = "plain sweeps prefetch rows or planes ahead into L2 (auto: where the two fields do not fit in L2)",
+     F(tuning.prefetch)},
+    {.name = "pdl", .type = HX_OPT_CHOICE, .choices = roofline_switch, .def = "auto", .group = "tuning (cuda backend; as halox run)",
+     .help = "plain sweeps launch as programmatic dependents of the kernel before them (auto and on: where the GPU and "
+             "the build are sm_90 or later)", F(tuning.pdl)},
+    {.name = "tma", .type = HX_OPT_CHOICE, .choices = roofline_switch, .def = "auto", .group = "tuning (cuda backend; as halox run)",
+     .help = "plain 3D sweeps take the march fed by bulk tensor copies, sm_90 and later (auto: radius 2 where the two fields "
+             "do not fit in L2 and the tiles use 85% of their lanes)", F(tuning.tma)},
 };
 #undef F
 
@@ -354,6 +384,12 @@ int hx_roofline_main(int argc, char **argv)
                 o.size3d);
         return HX_ERR_INPUT;
     }
+    /* the tuning applies to the 2D and the 3D rows alike: it must hold for both */
+    for (int dim = 2; dim <= 3; dim++)
+        if (hx_tuning_check(&o.tuning, dim, err, sizeof err)) {
+            fprintf(stderr, "halox: error: %s (for the %dD rows)\n", err, dim);
+            return HX_ERR_INPUT;
+        }
     if (o.backend == HX_BACKEND_AUTO) o.backend = hx_cuda_device_count() > 0 ? HX_BACKEND_CUDA : HX_BACKEND_CPU;
     if (o.backend == HX_BACKEND_CPU && o.device_set) {
         fprintf(stderr, "halox: error: --device %d: this roofline runs on the cpu (%s): use --backend cuda on a "

@@ -52,14 +52,17 @@ const char *hx_kernel_name(hx_kernel k);
  * HX_ERR_INPUT at hx_sweeper_create. `halox tune` searches these. */
 #define HX_AUTO (-1)
 typedef struct {
-    int block_rows; /* plain sweeps: threads of a block in y (1..8); 0 auto */
-    int march;      /* plain sweeps: cells each thread marches along the slow axis (2..64); 0 auto */
-    int zsplit;     /* fused 3D passes: z chunks of a pass (1..1024); 0 auto */
+    int block_rows; /* plain sweeps: threads of a block in y (1..8); 0 auto (2D 4, 3D 8) */
+    int march;      /* plain sweeps: cells each thread marches along the slow axis, a power of two:
+                       2D 2..64 rows, 3D 4..64 planes; 0 auto (by the box and the GPU) */
+    int zsplit;     /* fused 3D passes: z chunks of a pass (1..1024); 0 auto (a cost model) */
     int lanes;      /* fused 3D passes of floats: lanes of a tile row (16 or 32); 0 auto */
     int inplace;    /* resident kernel: one buffer swept in bands (1), two (0), HX_AUTO */
-    int prefetch;   /* plain sweeps of fields larger than L2: prefetch into L2 (1/0/HX_AUTO) */
-    int pdl;        /* plain sweeps and packing as programmatic dependent launches, sm_90 (1/0/HX_AUTO) */
-    int tma;        /* plain 3D sweeps fed by bulk tensor copies, sm_90 (1/0/HX_AUTO) */
+    int prefetch;   /* plain sweeps prefetch into L2 (1/0); HX_AUTO: where the fields exceed L2 */
+    int pdl;        /* plain sweeps and packing as programmatic dependent launches where the GPU
+                       and the build are sm_90 or later (1 or HX_AUTO), never (0) */
+    int tma;        /* plain 3D sweeps fed by bulk tensor copies on sm_90 and later (1/0);
+                       HX_AUTO: radius 2 where the fields exceed L2 */
 } hx_tuning;
 
 /* Every field automatic. */

@@ -94,6 +94,8 @@ struct hx_backend {
     int async;           /* operations return before they complete (CUDA) */
     char err[256];       /* why the last operation failed */
     const struct hx_logger *log; /* the context's diagnostics (core/log.h); NULL: none */
+    hx_tuning tuning;    /* launch shapes of this view's sweeps (hx_backend_set_tuning; automatic
+                            where never set) */
     void *impl;
 };
 
@@ -109,19 +111,50 @@ int hx_cuda_backend_create(hx_backend *bk, int device, char *err, size_t errlen)
  * (pitches are multiples of HX_ROW_ALIGN cells), so x = ghost lies ghost cells into one and a 3D
  * row of 2^k owned cells ends one vector past whole warps of lanes, with its first and last 32-byte
  * sectors written in part. Moving the field's origin (cell 0) `lead` cells into its allocation
- * puts x = ghost on a line (docs/results.md, session 31, one H200, `halox roofline`: jacobi7 fp32
- * 256x256x512 83.8 -> 78.8 us, 512^3 296.0 -> 291.5; fp64 148.7 -> 145.5, 561.4 -> 554.3; star13
- * 3-5% slower in both dtypes, so radius 2 keeps x = 0 on the line). The sweep kernels find their
- * vectors from the field's address, so any lead is correct; the lead is what pays.
+ * puts x = ghost on a line, which pays for radius 1 (radius 2 is faster with x = 0 on the line).
+ * The sweep kernels find their vectors from the field's address, so any lead is correct.
  * hx_field_lead: the lead for fields of d swept one sweep a pass (plain sweeps) by stencils of
- * `radius` on bk: on a GPU, in 3D, for radius 1, unless a tuning run asks for the shared-tile
- * sweep (which takes x = 0 on a vector); 0 otherwise. */
+ * `radius` on bk (its tuning applies: set it first); 0 where none pays. */
 int hx_field_lead(hx_backend *bk, const hx_decomp *d, int radius);
 /* `bytes` of backend memory for a field whose origin lies `lead` cells in (returned: the origin),
  * with 2 x HX_ROW_ALIGN cells of slack after them for the vector loads of the last row; NULL with
  * bk->err on failure. Freed by hx_backend_free_field with the same lead. */
 void *hx_backend_alloc_field(hx_backend *bk, size_t bytes, int lead);
 void hx_backend_free_field(hx_backend *bk, void *origin, int lead);
+
+/* Whether t's launch shapes are in range for a dim-D field (include/halox/sweeper.h): 0, or -1 with
+ * one line in err naming the field and its valid range. */
+static inline int hx_tuning_check(const hx_tuning *t, int dim, char *err, size_t errlen)
+{
+    const int m = t->march;
+    const char *sw = t->prefetch < -1 || t->prefetch > 1 ? "prefetch" : t->pdl < -1 || t->pdl > 1 ? "pdl"
+                   : t->tma < -1 || t->tma > 1         ? "tma"
+                                                       : NULL;
+    if (t->block_rows < 0 || t->block_rows > 8)
+        snprintf(err, errlen, "tuning: block_rows %d: give 1 to 8 threads of a block in y, or 0 (automatic)", t->block_rows);
+    else if (m != 0 && (m < (dim == 3 ? 4 : 2) || m > 64 || (m & (m - 1))))
+        snprintf(err, errlen, "tuning: march %d: give %s 64 %s a thread marches, or 0 (automatic)", m,
+                 dim == 3 ? "4, 8, 16, 32 or" : "2, 4, 8, 16, 32 or", dim == 3 ? "planes" : "rows");
+    else if (t->zsplit < 0 || t->zsplit > 1024)
+        snprintf(err, errlen, "tuning: zsplit %d: give 1 to 1024 z chunks of a fused 3D pass, or 0 (automatic)", t->zsplit);
+    else if (t->lanes != 0 && t->lanes != 16 && t->lanes != 32)
+        snprintf(err, errlen, "tuning: lanes %d: give 16 or 32 lanes of a fused 3D tile row, or 0 (automatic)", t->lanes);
+    else if (sw)
+        snprintf(err, errlen, "tuning: %s: give 1 (on), 0 (off) or HX_AUTO (-1)", sw);
+    else
+        return 0;
+    return -1;
+}
+
+/* Give the view bk the launch shapes t for its sweeps and packing, checked against its
+ * decomposition: 0, or -1 with bk->err (an input error). Views bound later from the base backend
+ * keep the automatic shapes. */
+static inline int hx_backend_set_tuning(hx_backend *bk, const hx_tuning *t)
+{
+    if (hx_tuning_check(t, bk->decomp ? bk->decomp->dim : 3, bk->err, sizeof bk->err)) return -1;
+    bk->tuning = *t;
+    return 0;
+}
 
 /* How long a wait for a neighbour may last before it is reported as an error: the environment
  * variable HALOX_TIMEOUT in seconds, default 60. */

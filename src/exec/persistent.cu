@@ -297,7 +297,7 @@ static int f3_choose_lanes(hx_sim *s, hx_device_run *r, hx_f3_kernel *f3, int pe
     if (hx_f3_pick(s->bk->dtype, s->bk->stencil, s->opt.fuse, 16, &narrow)) return 0; /* doubles: none */
     const hx_decomp *d = s->bk->decomp;
     const double c16 = narrow.cost(d, s->opt.depth, r->grid), c32 = f3->cost(d, s->opt.depth, r->grid);
-    if (fused3d_pick_lanes<float>(c16, c32, fused3d_lanes_env()) != 16) return 0;
+    if (fused3d_pick_lanes<float>(c16, c32, s->bk->tuning.lanes) != 16) return 0;
     int narrow_per_sm = 0;
     DEV_TRY(cudaFuncSetAttribute(narrow.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)narrow.smem));
     DEV_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&narrow_per_sm, narrow.kernel, narrow.threads, narrow.smem));

@@ -142,6 +142,7 @@ int hx_sweeper_create(hx_layout *l, hx_exchange *x, const hx_sweep_options *o, h
         s->x = x;
         s->opt = *o;
         hx_backend_bind(&s->bk, &ctx->bk, &x->d, o->stencil, l->desc.dtype);
+        if (hx_backend_set_tuning(&s->bk, &o->tuning)) st = hx_fail(ctx, HX_ERR_INPUT, "sweeper: %s", s->bk.err);
         size_t bytes = (size_t)hx_alloc_cells(&x->d) * s->bk.elem;
         /* the first owned cell on a 128-byte line where plain sweeps alone touch the fields (the
          * device schedules' kernels take x = 0 on a vector) */

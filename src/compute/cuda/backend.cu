@@ -245,8 +245,7 @@ extern "C" int hx_cuda_backend_create(hx_backend *bk, int device, char *err, siz
     bk->host_accessible = 0;
     bk->async = 1;
     bk->impl = NULL;
-    tile_shape t;
-    if (cu_tile_shape(&t, err, errlen)) return -1;
+    bk->tuning = hx_tuning_defaults();
     cudaError_t e = cudaSetDevice(device);
     if (e != cudaSuccess) {
         cudaGetLastError();
@@ -259,16 +258,17 @@ extern "C" int hx_cuda_backend_create(hx_backend *bk, int device, char *err, siz
         return -1;
     }
     bk->impl = s;
-    s->tile = t;
+    s->dev.sms = 132; /* where the attributes cannot be read */
+    s->dev.l2 = 50L << 20;
     int sms = 0;
-    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess && sms > 0) s->tile.sms = sms;
+    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess && sms > 0) s->dev.sms = sms;
     else cudaGetLastError(); /* keep the default; a later launch check must not see this */
     int major = 0;
     if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess) cudaGetLastError();
-    /* griddepcontrol needs sm_90, in the device and in the code it runs; HALOX_PDL=1 cannot force it past either */
-    s->tile.pdl = s->tile.pdl != 0 && major >= 9 && cu_pdl_compiled();
+    /* griddepcontrol needs sm_90, in the device and in the code it runs */
+    s->dev.pdl_ok = major >= 9 && cu_pdl_compiled();
     int l2 = 0;
-    if (cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device) == cudaSuccess && l2 > 0) s->tile.l2 = l2;
+    if (cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device) == cudaSuccess && l2 > 0) s->dev.l2 = l2;
     else cudaGetLastError();
     int lo = 0, hi = 0;
     const char *step = "cudaDeviceGetStreamPriorityRange";

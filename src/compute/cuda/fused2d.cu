@@ -3,14 +3,10 @@
 #include "compute/cuda/ops.h"
 
 /* 128 threads and at least 4 blocks (16 warps) per multiprocessor, so ptxas keeps a thread to 128
- * registers: side by side on one H200 at 16384^2 (docs/results.md, session 11) that made the
- * passes that needed more 6-15% faster (fp32 jacobi5 N = 7 1662 -> 1481 us, N = 8 1793 -> 1690;
- * fp64 N = 7 3325 -> 2826, no spill; fp32 N = 7 and 8 spill 24-128 bytes, in L1) and changed the
- * rest by under 0.5%, but fp64 radius 1 with N = 5 and 6 (1-2% slower): those keep 2 blocks,
- * where ptxas takes what it needs (up to 255 registers) without spilling. With the fast steps
- * (session 24, side by side) fp32 radius 1 with N = 6 and 7 gains 11-15% from 2 blocks (16384^2 N = 7
- * 813 -> 706 us, 8192^2 231 -> 196); N = 8 and the rest gain under 2% or lose. A tuning build may set
- * HX_FUSED2D_MINB for every instance. */
+ * registers: that made the passes that needed more faster (fp32 N = 7 and 8 spill 24-128 bytes, in
+ * L1) and changed the rest little, but fp64 radius 1 with N = 5 and 6 and fp32 radius 1 with N = 6
+ * and 7 run faster with 2 blocks, where ptxas takes what it needs (up to 255 registers) without
+ * spilling. A tuning build may set HX_FUSED2D_MINB for every instance. */
 template <typename T, int R, int L> constexpr int fused2d_min_blocks()
 {
 #ifdef HX_FUSED2D_MINB
@@ -87,7 +83,7 @@ int cu_sweep_fused(hx_backend *bk, int stream, int levels, const hx_box *boxes, 
     }
     if (hx_box_cells(&boxes[levels - 1]) == 0) return 0;
     if (cu_off_vector(bk, src, dst, "fused 2D pass")) return -1;
-    fn(d, boxes, src, dst, state(bk)->stream[stream], state(bk)->tile.sms);
+    fn(d, boxes, src, dst, state(bk)->stream[stream], state(bk)->dev.sms);
     CU_LAUNCHED(bk);
     return 0;
 }

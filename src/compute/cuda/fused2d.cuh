@@ -50,12 +50,8 @@ __device__ __forceinline__ cells<T> level_row(const cells<T> (&w)[2 * R + 1])
 /* Cells of one level's row outside that sweep's box take the source value (clamped reads: lanes
  * outside the allocation only feed cells that are never stored). Its addresses come from opaque
  * copies, as in the 3D body, so that ptxas does not hoist them into the march's registers (fp32
- * N = 6: 148 -> 125 registers, 16 warps per multiprocessor instead of 12): side by side on one
- * H200 (docs/results.md, session 11) that made 16 of the 20 passes 1-18% faster (fp32 jacobi5
- * N = 6 1519 -> 1276 us, star9 N = 3 1239 -> 1027) and four 0.1-1.4% slower: fp32 radius 1 with
- * N = 4, 5, 7, 8. Those kept the plain addresses where the loss was above noise (N = 4 and 8);
- * with the fast steps (session 24, side by side, call 11) N = 8 gains 7.6% from them (16384^2 764 ->
- * 706 us, 8192^2 219 -> 203) and N = 4 still loses 5%, so only N = 4 keeps the plain addresses.
+ * N = 6: 148 -> 125 registers, 16 warps per multiprocessor instead of 12). That made most passes
+ * faster; fp32 radius 1 with N = 4 loses with them, so only it keeps the plain addresses.
  * A tuning build may force either with HX_FUSED2D_OPAQUE=0 or 1. */
 template <typename T, int R, int L> __host__ __device__ constexpr bool fused2d_opaque()
 {
@@ -202,7 +198,7 @@ __device__ __forceinline__ void sweep2d_fused_body(const T *__restrict__ src, T 
     t += 2 * R;
     const int last = Y1 - 1 + L * R;
     /* Fast steps: where no level's fix-up can matter, the march skips its tests (the pass is bound
-     * by issued instructions; session 24, Nsight Compute: they were a fifth of a step's). That is
+     * by issued instructions, and the tests were a fifth of a step's). That is
      * every step where the boxes are nested (a.nested), else the steps t in [tf0, tf1) whose rows
      * t-(j+1)R lie inside box j for every level, in a strip whose every lane lies inside every box
      * in x (warp-uniform: all lanes agree). */
@@ -246,12 +242,9 @@ __device__ __forceinline__ void sweep2d_fused_body(const T *__restrict__ src, T 
 }
 
 /* Level-0 rows in flight per thread in the cycle kernel: a queue of 6 rows in shared memory
- * (12 KiB a block of 128 threads) instead of 2R+1 in registers. Nsight Compute showed the deep
- * passes waiting on those loads (session 11: `long_scoreboard` first, DRAM at 23-31% of peak);
- * side by side on one H200 at 16384^2 (docs/results.md) the queue made 16 of 20 passes 2-34%
- * faster (fp32 jacobi5 N = 7 1500 -> 996 us: 2.37x -> 3.58x copy; fp64 N = 7 2876 -> 1948) and
- * fp64 radius 1 with N = 2, 3 5-18% slower: those keep the registers. 9 rows measured the same
- * or slower than 6. A tuning build may set HX_FUSED2D_RING for every instance (0: registers). */
+ * (12 KiB a block of 128 threads) instead of 2R+1 in registers, because the deep passes wait on
+ * those loads (`long_scoreboard` first, DRAM far from its peak). fp64 radius 1 with N = 2, 3 is
+ * slower with the queue and keeps the registers; 9 rows are no better than 6. A tuning build may set HX_FUSED2D_RING for every instance (0: registers). */
 template <typename T, int R, int L> __host__ __device__ constexpr int fused2d_ring()
 {
 #ifdef HX_FUSED2D_RING
@@ -313,19 +306,16 @@ template <int R, int L> __host__ __device__ inline int fused2d_march_rows(int st
  * cycle's kernel on a small block, fused2d_plan's any_rows, where `warps` is what the GPU holds at
  * once) and the pass ends with the last: a pass lasts about rounds x (rows + 2LR) row steps (a march
  * recomputes 2LR rows to start). Chunks per strip are chosen so that the marches fill whole
- * rounds (1 to 4 tried): session 8 measured half of a 4096 x 2048 pass at the grid barrier with
- * the cycle kernel's power-of-two rows (about 1200 marches of 64 rows for 1056 warps: a second
- * round for about 150). Marches stay at most HX_MARCH2D_MAX_ROWS rows long, taking more rounds
- * when they must: on 2 x H200 (session 9, d16, fuse 8) one round of 1024-row marches at 16384^2
- * took 181 us a sweep, 128-row marches 149; 8192^2 43.1 against 47.7 uncapped (256: 43.8, 512:
- * 47.7); 4096^2 unchanged (14.6; 63 rows either way). The model does not see why long marches
- * lose; the cap is measured. */
+ * rounds (1 to 4 tried): with power-of-two rows a pass can spend half its time at the grid barrier
+ * (a second round for a few marches). Marches stay at most HX_MARCH2D_MAX_ROWS rows long, taking
+ * more rounds when they must: long marches lose, though the model does not see why; the cap is
+ * measured. */
 template <int R, int L> __host__ __device__ inline int hx_march2d_rows(int strips, int ny, long warps)
 {
-#ifdef HX_MARCH2D_POW2_ROWS /* a tuning build (scripts/variant_build.sh): the rule session 8 measured */
+#ifdef HX_MARCH2D_POW2_ROWS /* a tuning build: the power-of-two rule of fused2d_march_rows */
     return fused2d_march_rows<R, L>(strips, ny, warps);
 #endif
-#ifndef HX_MARCH2D_MAX_ROWS /* a tuning build may set it (scripts/variant_build.sh) */
+#ifndef HX_MARCH2D_MAX_ROWS /* a tuning build may set it */
 #define HX_MARCH2D_MAX_ROWS 128
 #endif
     int best = ny;
@@ -343,22 +333,19 @@ template <int R, int L> __host__ __device__ inline int hx_march2d_rows(int strip
     return best;
 }
 
-/* Deep marches of 256 rows for doubles, 128 for floats: side by side on one H200 at 16384^2
- * (docs/results.md, session 11), 256 rows made every fp64 pass with L x R > 4 1.1-2.5% faster
- * (jacobi5 N = 8 3607 -> 3516 us) and every such fp32 pass 4.7-6.6% slower (N = 6 1276 -> 1336:
- * a float strip is twice as wide, so half the marches, and the last wave of blocks runs part
- * empty). 128-row marches for L x R <= 4 won or lost 1-3% by case: 64 stays. */
+/* Deep marches of 256 rows for doubles, 128 for floats: 256 rows made every fp64 pass with
+ * L x R > 4 faster and every such fp32 pass slower (a float strip is twice as wide, so half the
+ * marches, and the last wave of blocks runs part empty). 128-row marches for L x R <= 4 won or
+ * lost by case: 64 stays. */
 template <typename T> constexpr int fused2d_deep_rows()
 {
     return sizeof(T) == 8 ? 256 : 128;
 }
 
 /* held: the warps of the any-rows instance the GPU holds at once (0: unknown). Where the usual
- * power-of-two marches do not fill them (a small block: at 4096^2 on one H200 2240 marches of 64
- * rows for 3168 warps), the marches are cut to fill whole rounds instead (hx_march2d_rows): one
- * H200 (session 18), fp32 jacobi5 at 4096^2 N = 2-4 0.93-1.39x -> 1.06-1.43x copy, one rank of
- * 2048 x 4096 d16 fuse 4 13.16 -> 12.41 us a sweep. Larger blocks keep the power-of-two marches,
- * which measured faster there than whole rounds (8192^2 N = 4 2.30x against 1.95x). */
+ * power-of-two marches do not fill them (a small block: at 4096^2 on 132 SMs 2240 marches of 64
+ * rows for 3168 warps), the marches are cut to fill whole rounds instead (hx_march2d_rows). Larger
+ * blocks keep the power-of-two marches, which are faster there than whole rounds. */
 template <typename T, int R, int L>
 static inline fused2d_launch fused2d_plan(const hx_box *boxes, const int *alloc, int sms, long held = 0)
 {

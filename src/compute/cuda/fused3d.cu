@@ -2,9 +2,9 @@
 #include "compute/cuda/fused3d.cuh"
 #include "compute/cuda/ops.h"
 
-/* One block per multiprocessor (shared memory), but two for the one-level tile of radius 1 (98 KiB) */
+/* One block per multiprocessor (shared memory) */
 template <typename T, int R, int L, int BY, int P, int RY, int S>
-__global__ void __launch_bounds__(S * BY / RY, L == 1 && R == 1 ? 2 : 1) sweep3d_fused(const T *__restrict__ src, T *__restrict__ dst, fused3d_args a)
+__global__ void __launch_bounds__(S * BY / RY, 1) sweep3d_fused(const T *__restrict__ src, T *__restrict__ dst, fused3d_args a)
 {
     extern __shared__ __align__(16) unsigned char fused3d_raw[];
     grid_dep_enter();
@@ -36,13 +36,11 @@ template <typename T, int R, int L, int S> static void prepare_one(int dslot)
 template <typename T, int R, int L> static void prepare_levels(int dslot)
 {
     prepare_one<T, R, L, 32>(dslot);
-    if constexpr (sizeof(T) == 4 && L > 1) prepare_one<T, R, L, 16>(dslot);
+    if constexpr (sizeof(T) == 4) prepare_one<T, R, L, 16>(dslot);
 }
 
 template <typename T> static void prepare_dtype(int dslot)
 {
-    prepare_levels<T, 1, 1>(dslot);
-    prepare_levels<T, 2, 1>(dslot);
     prepare_levels<T, 1, 2>(dslot);
     prepare_levels<T, 1, 3>(dslot);
     prepare_levels<T, 1, 4>(dslot);
@@ -59,17 +57,13 @@ void cu_fused3d_prepare(void)
 }
 
 /* 0 where the instance of `levels` sweeps of radius r runs on this GPU; else -1 with bk->err naming
- * it (levels 1: the shared-tile sweep) and the reason prepare_one saw. Formats only on failure. */
+ * it and the reason prepare_one saw. Formats only on failure. */
 static int fused3d_refused(hx_backend *bk, int dslot, int r, int levels)
 {
     if (fused3d_occ[dslot][r - 1][levels - 1][0] >= 1) return 0;
-    const char *why = cudaGetErrorString(fused3d_why[dslot][r - 1][levels - 1][0]);
-    if (levels == 1)
-        snprintf(bk->err, sizeof bk->err, "the shared-tile 3D sweep of radius %d cannot run on GPU %d: %s (it needs %s)", r, bk->device,
-                 why, "up to 160 KiB of shared memory per block and an sm_90 image");
-    else
-        snprintf(bk->err, sizeof bk->err, "the fused 3D kernel for %d sweeps of radius %d cannot run on GPU %d: %s (it needs %s)", levels,
-                 r, bk->device, why, "up to 196 KiB of shared memory per block and an sm_90 image");
+    snprintf(bk->err, sizeof bk->err, "the fused 3D kernel for %d sweeps of radius %d cannot run on GPU %d: %s (it needs %s)", levels,
+             r, bk->device, cudaGetErrorString(fused3d_why[dslot][r - 1][levels - 1][0]),
+             "up to 196 KiB of shared memory per block and an sm_90 image");
     return -1;
 }
 
@@ -83,14 +77,14 @@ template <typename T, int R, int L, int S> static void launch_one(const fused3d_
  * (and its kernel runs here) */
 template <typename T, int R, int L>
 static void launch_fused3d(const hx_decomp *d, const hx_box *boxes, const void *src, void *dst, cudaStream_t st, int sms, int dslot,
-                           const tile_shape *t)
+                           const hx_tuning *t)
 {
     const int *occ = fused3d_occ[dslot][R - 1][L - 1];
-    const fused3d_launch wide = fused3d_plan<T, R, L, 32>(boxes, d->alloc, (long)sms * occ[0], t->zsplit3);
-    if constexpr (sizeof(T) == 4 && L > 1) {
+    const fused3d_launch wide = fused3d_plan<T, R, L, 32>(boxes, d->alloc, (long)sms * occ[0], t->zsplit);
+    if constexpr (sizeof(T) == 4) {
         if (occ[1] >= 1) {
-            const fused3d_launch narrow = fused3d_plan<T, R, L, 16>(boxes, d->alloc, (long)sms * occ[1], t->zsplit3);
-            if (fused3d_pick_lanes<T>(narrow.cost, wide.cost, t->lanes3) == 16) return launch_one<T, R, L, 16>(narrow, src, dst, st);
+            const fused3d_launch narrow = fused3d_plan<T, R, L, 16>(boxes, d->alloc, (long)sms * occ[1], t->zsplit);
+            if (fused3d_pick_lanes<T>(narrow.cost, wide.cost, t->lanes) == 16) return launch_one<T, R, L, 16>(narrow, src, dst, st);
         }
     }
     launch_one<T, R, L, 32>(wide, src, dst, st);
@@ -98,7 +92,7 @@ static void launch_fused3d(const hx_decomp *d, const hx_box *boxes, const void *
 
 static_assert(HX_FUSE_MAX_3D == 4, "fused3d_table holds levels x radius <= 4");
 
-typedef void (*fused3d_fn)(const hx_decomp *, const hx_box *, const void *, void *, cudaStream_t, int, int, const tile_shape *);
+typedef void (*fused3d_fn)(const hx_decomp *, const hx_box *, const void *, void *, cudaStream_t, int, int, const hx_tuning *);
 
 /* [dtype: float, double][radius 1, 2][levels 2, 3, 4]: levels x radius <= HX_FUSE_MAX_3D (4) */
 static const fused3d_fn fused3d_table[2][2][3] = {
@@ -121,27 +115,7 @@ int cu_sweep_fused3d(hx_backend *bk, int stream, int levels, const hx_box *boxes
     if (hx_box_cells(&boxes[levels - 1]) == 0) return 0;
     if (cu_off_vector(bk, src, dst, "fused 3D pass")) return -1;
     if (fused3d_refused(bk, dslot, r, levels)) return -1;
-    fn(d, boxes, src, dst, state(bk)->stream[stream], state(bk)->tile.sms, dslot, &state(bk)->tile);
-    CU_LAUNCHED(bk);
-    return 0;
-}
-
-/* [dtype: float, double][radius 1, 2]: the one-level march, a plain sweep */
-static const fused3d_fn tile3d_table[2][2] = {
-    {launch_fused3d<float, 1, 1>, launch_fused3d<float, 2, 1>},
-    {launch_fused3d<double, 1, 1>, launch_fused3d<double, 2, 1>},
-};
-
-int cu_sweep_tile3d(hx_backend *bk, int stream, const hx_box *box, const void *src, void *dst)
-{
-    const int r = hx_stencil_get(bk->stencil)->radius, dslot = dtype_slot(bk);
-    if (bk->decomp->dim != 3 || r < 1 || r > 2) {
-        snprintf(bk->err, sizeof bk->err, "the shared-tile sweep is 3D, radius 1 or 2 (asked %dD, radius %d)", bk->decomp->dim, r);
-        return -1;
-    }
-    if (cu_off_vector(bk, src, dst, "shared-tile 3D sweep")) return -1;
-    if (fused3d_refused(bk, dslot, r, 1)) return -1;
-    tile3d_table[dslot][r - 1](bk->decomp, box, src, dst, state(bk)->stream[stream], state(bk)->tile.sms, dslot, &state(bk)->tile);
+    fn(d, boxes, src, dst, state(bk)->stream[stream], state(bk)->dev.sms, dslot, &bk->tuning);
     CU_LAUNCHED(bk);
     return 0;
 }

@@ -33,12 +33,10 @@
  * a cell outside a box, and the march skips that fix-up; fixed sides need it. */
 
 /* Skip the ramp's unread planes (sweep3d_fused_body) in the float passes of 4 sweeps: 1, or 0 in a
- * tuning build for the side-by-side timing. A z chunk re-reads 2(LR + R) planes, and at a 4-GPU
- * rank's block (256x128x128: chunks of 16-18 planes) the ramp's unread levels were about 12% of a
- * pass's level updates. One H200 (session 26, call 7): float N = 4 at 256x140x140 30.8 -> 28.7 us a
- * pass, and at 512^3, where the ramp is negligible, 529 -> 496-500 (the march's code scheduled
- * differently); N = 3 (RY = 2) and doubles lost as much (512^3 float N = 3 430 -> 471), so they
- * keep the march as it was. Four H200s, 3D 256^3 depth 12 fuse 4: 10.99 -> 10.43 us a sweep. */
+ * tuning build. A z chunk re-reads 2(LR + R) planes, and at a 4-GPU rank's block (256x128x128:
+ * chunks of 16-18 planes) the ramp's unread levels were about 12% of a pass's level updates; the
+ * float passes of 4 sweeps gained with the skip, those of 3 (RY = 2) and doubles lost as much, so
+ * they keep the march as it was. */
 #ifndef HX_FUSED3D_RAMP_SKIP
 #define HX_FUSED3D_RAMP_SKIP 1
 #endif
@@ -84,8 +82,8 @@ __device__ __forceinline__ void fused3d_outside(const T *__restrict__ src, const
                                                 cells<T> &out)
 {
     const int V = vec16<T>::n, x0 = hx_opaque(x0_), y = hx_opaque(y_), z = hx_opaque(z_);
-    /* y is tested twice, in xy_in and yz_in: written once (session 11) it measured 1-4% slower on
-     * every fused 3D pass (ptxas scheduled the fix-up differently), so it stays */
+    /* y is tested twice, in xy_in and yz_in: written once it ran slower on every fused 3D pass
+     * (ptxas scheduled the fix-up differently), so it stays */
     const bool z_in = (unsigned)(z - a.lo[j][2]) < (unsigned)(a.hi[j][2] - a.lo[j][2]);
     const bool xy_in = x0 >= a.lo[j][0] && x0 + V <= a.hi[j][0] && y >= a.lo[j][1] && y < a.hi[j][1];
     if (z_in && xy_in) return;
@@ -254,8 +252,8 @@ __device__ __forceinline__ void sweep3d_fused_body(const T *__restrict__ src, T 
 /* The tile of each instance: a block of S x BY/RY threads, a thread RY rows (RY = 2 halves the
  * shared loads for y neighbours but doubles the register windows: 128 registers a thread at 14-16
  * warps, which spills for fp32 N = 4), one block per multiprocessor (shared memory 128 to 196 KiB,
- * 2(2R+1) planes of level 0 and two copies of each later level's centre plane). Chosen side by side
- * on one H200 at 512^3 (docs/results.md, session 10): a tile recomputes 2LR of its BY rows, so BY
+ * 2(2R+1) planes of level 0 and two copies of each later level's centre plane). The fastest at
+ * 512^3: a tile recomputes 2LR of its BY rows, so BY
  * as large as registers and shared memory allow. S = 16 (floats only: 16 lanes of doubles are 32
  * cells, too narrow for a margin of 4) is the narrow tile: rows of 64 cells and twice the rows for
  * the same threads and shared memory, chosen per pass by fused3d_lanes. A tuning build may set
@@ -267,20 +265,6 @@ template <typename T, int R, int L, int S = 32> struct fused3d_tile {
 #else
     enum { RY = R == 2 || L == 3 || (L == 4 && sizeof(T) == 8) ? 2 : 1 };
     enum { BY = (L == 4 && RY == 1 ? 28 : 32) * 32 / S };
-#endif
-    enum { P = 2 * R + 1 };
-};
-
-/* L = 1 is a plain sweep through the same march (PIPE 4 of HALOX_TILE, the "shared tile"): every
- * plane read from DRAM once per z chunk into the ring, y neighbours from shared memory. Its
- * candidates: 16 warps of two rows (98 KiB for R = 1, two blocks per multiprocessor; 160 KiB for
- * R = 2). A tuning build may set HX_TILE3D_BY and HX_TILE3D_RY. */
-template <typename T, int R, int S> struct fused3d_tile<T, R, 1, S> {
-    static_assert(S == 32, "the one-level march has tile rows of 32 lanes");
-#ifdef HX_TILE3D_BY
-    enum { BY = HX_TILE3D_BY, RY = HX_TILE3D_RY };
-#else
-    enum { BY = 32, RY = 2 };
 #endif
     enum { P = 2 * R + 1 };
 };
@@ -329,7 +313,7 @@ static inline fused3d_launch fused3d_plan(const hx_box *boxes, const int *alloc,
         const double cost = (double)((tx * ty * k + slots - 1) / slots) * (chunk + 2 * H + 2 * R);
         if (cost < best_cost * 0.999) best_cost = cost, best = k;
     }
-    if (zsplit > 0) best = zsplit < nz ? zsplit : nz; /* a tuning run's fixed split (HALOX_FUSED3D_ZSPLIT) */
+    if (zsplit > 0) best = zsplit < nz ? zsplit : nz; /* a fixed split (hx_tuning.zsplit) */
     a.zchunk = (nz + best - 1) / best;
     l.cost = (double)((tx * ty * best + slots - 1) / slots) * (a.zchunk + 2 * H + 2 * R);
     /* Level j+1 at a cell of box j+1 reads level j within R: inside box j when box j+1 is box j
@@ -347,18 +331,8 @@ static inline fused3d_launch fused3d_plan(const hx_box *boxes, const int *alloc,
     return l;
 }
 
-/* HALOX_FUSED3D_LANES (tuning runs): 16 or 32 fixes the floats' tile rows; 0 where unset (the
- * model's choice), -1 where malformed (the backend refuses it at creation). */
-static inline int fused3d_lanes_env(void)
-{
-    const char *e = getenv("HALOX_FUSED3D_LANES");
-    if (!e || !*e) return 0;
-    return strcmp(e, "16") == 0 ? 16 : strcmp(e, "32") == 0 ? 32 : -1;
-}
-
-/* The narrow tile's march costs 4-10% more per block and step than the wide one's (session 17,
- * one H200: fused passes of 2-4 sweeps at 512x256x256, where the model ties), so it is taken only
- * where the model says it saves more than that. */
+/* The narrow tile's march costs 4-10% more per block and step than the wide one's (fused passes
+ * of 2-4 sweeps where the model ties), so it is taken only where the model says it saves more. */
 #define HX_FUSED3D_NARROW_COST 1.08
 
 /* The lanes of a tile row for the passes whose costs the two plans give (the sums over a cycle's

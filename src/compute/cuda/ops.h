@@ -1,4 +1,4 @@
-/* Host side of the CUDA backend shared by its files: error macros, the backend state, tile shapes, and the ops each file implements. */
+/* Host side of the CUDA backend shared by its files: error macros, the backend state, and the ops each file implements. */
 #ifndef HALOX_CUDA_OPS_H
 #define HALOX_CUDA_OPS_H
 
@@ -18,38 +18,13 @@
     } while (0)
 #define CU_LAUNCHED(bk) CU_TRY(bk, cudaGetLastError())
 
-/* Tile shape: threads per block in y (x is one warp of vectors) and cells each thread marches
- * along the slow axis. Longer marches re-read fewer of the 2R planes that start a march. */
+/* What the launch rules need to know of the device, read at backend creation. The launch shapes
+ * themselves come from each view's hx_tuning (bk->tuning): 0 or HX_AUTO there is the rule. */
 typedef struct {
-    int by2, chunk2; /* 2D: block 32 x by2, rows per thread */
-    int by3, chunk3; /* 3D: block 32 x by3, planes per block */
-    int pipe;        /* 3D: planes copied ahead through shared memory (1..3); 0 = register kernel;
-                        -1 = by stencil: measured on an H200, the pipeline wins only for radius 2
-                        in fp64 (77% vs 70% of copy bandwidth) and loses for radius 1 (66% vs 79%);
-                        4 = the shared tile, fused3d.cuh's march with one level */
-    int rows3;       /* 3D register kernel: rows per thread (1, 2, 4); more rows share their y
-                        neighbours in registers (not yet measured on a GPU: default 1) */
-    int sms;         /* multiprocessors: small boxes get shorter marches to fill them */
-    int zsplit3;     /* fused 3D passes: z chunks of a pass, 0 = by the cost model (HALOX_FUSED3D_ZSPLIT
-                        fixes it for tuning runs) */
-    int lanes3;      /* fused 3D passes of floats: lanes of a tile row, 0 = by the cost model
-                        (HALOX_FUSED3D_LANES = 16 or 32 fixes it for tuning runs) */
-    long l2;         /* bytes of L2: plain sweeps of fields that do not fit prefetch into it */
-    int prefetch;    /* -1: by that rule; 0 or 1 forced (HALOX_SWEEP_PREFETCH, for tuning runs) */
-    int pair;        /* 3D fp32 register sweeps with two floats a thread (sweep3d_pair.cuh): -1 where the
-                        16-byte march would hold two or more chunk layers at once; 0 or 1 forced
-                        (HALOX_SWEEP_PAIR, for tuning runs) */
-    int lead;        /* fields of plain 3D sweeps with their first owned cell on a 128-byte line
-                        (cu_field_lead): -1 by its rule; 0 or 1 forced (HALOX_FIELD_LEAD, for tuning runs) */
-    int pdl;         /* plain sweep and pack/unpack kernels launched as programmatic dependents
-                        (launch_sweep_kernel): -1 or 1 where the device and the code it runs are sm_90 or
-                        later; 0 off (HALOX_PDL=0, for tuning runs). Fused passes launch plainly (fused2d.cu) */
-    int flip;        /* plain sweeps: a sweep that reads what the sweep before it wrote takes its layers in
-                        the other order from that one (sweep_tile, common.cuh): -1 by cu_sweep's rule (2D,
-                        and 3D floats of radius 1), 0 never, 1 every stencil (HALOX_SWEEP_FLIP, for tuning runs) */
-    int tma;         /* plain 3D sweeps through the march fed by bulk tensor copies (sweep3d_tma.cu) on sm_90
-                        and later: -1 by cu_sweep's rule (tma_pays), 0 or 1 forced (HALOX_SWEEP_TMA) */
-} tile_shape;
+    int sms;    /* multiprocessors: small boxes get shorter marches to fill them */
+    long l2;    /* bytes of L2: plain sweeps of fields that do not fit prefetch into it */
+    int pdl_ok; /* the device and the code it runs are sm_90 or later (griddepcontrol) */
+} cu_device;
 
 typedef struct {
     cudaStream_t stream[HX_NUM_STREAMS]; /* what each slot runs on now */
@@ -57,7 +32,7 @@ typedef struct {
     cudaEvent_t event[HX_NUM_EVENTS];
     double *norm_dev;
     double *norm_host;
-    tile_shape tile;
+    cu_device dev;
     cudaGraphExec_t graph[HX_MAX_GRAPHS];
     const void *last_dst; /* the field the last plain sweep wrote, and whether it took its layers */
     int last_flip;        /* last to first (cu_sweep) */
@@ -68,9 +43,11 @@ static inline cuda_state *state(hx_backend *bk) { return (cuda_state *)bk->impl;
 /* Index of a dtype in the kernel dispatch tables: anything but double is float, as the ops always did. */
 static inline int dtype_slot(const hx_backend *bk) { return bk->dtype == HX_DOUBLE ? 1 : 0; }
 
-/* sweep.cu: the tile shape (defaults, or HALOX_TILE; -1 with a one-line reason when it is malformed)
- * and the sweep op, which picks the march length and hands the box to sweep2d.cu or sweep3d.cu */
-int cu_tile_shape(tile_shape *t, char *err, size_t errlen);
+/* Plain sweeps and packing launch as programmatic dependents: asked (tuning.pdl not 0) and possible */
+static inline int cu_pdl(hx_backend *bk) { return bk->tuning.pdl != 0 && state(bk)->dev.pdl_ok; }
+
+/* sweep.cu: the sweep op, which picks the kernel and march length and hands the box to sweep2d.cu,
+ * sweep3d.cu or sweep3d_tma.cu */
 int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *src, void *dst);
 int cu_field_lead(hx_backend *bk, const hx_decomp *d, int radius);
 /* 0 where src and dst start on a 16-byte vector, as the fused tiles take them (their tiles start at
@@ -101,9 +78,8 @@ struct sweep_launch {
 int cu_pdl_compiled(void);
 
 /* Fused passes (fused2d.cu, fused3d.cu) launch plainly (pdl 0), though their kernels wait and
- * release as the sweeps do: as dependents, 3D 512^3 d8 f4 on 4 H200s ran 48.4 -> 49.4 us a sweep
- * and 8192^2 d32 f8 8.54 -> 8.59 (4096^2 d48 f8 3.18 -> 3.14; session 33). Their release still
- * lets the sweep or pack after a pass be placed early. */
+ * release as the sweeps do: as dependents the large 2D and 3D passes measured slower. Their
+ * release still lets the sweep or pack after a pass be placed early. */
 enum { FUSED_PDL = 0 };
 
 /* A sweep kernel's launch, as a programmatic dependent where pdl is set: its blocks may be placed
@@ -133,14 +109,15 @@ static inline int chunk_slot(int chunk)
 {
     return chunk == 2 ? 0 : chunk == 4 ? 1 : chunk == 8 ? 2 : chunk == 16 ? 3 : chunk == 32 ? 4 : chunk == 64 ? 5 : -1;
 }
-/* -1 (and nothing launched) when no kernel is built for this dtype, radius, chunk or pipeline depth */
+/* -1 (and nothing launched) when no kernel is built for this dtype, radius or chunk */
 int cu_launch_sweep2d(const sweep_launch &l, int dslot, int radius);
-int cu_launch_sweep3d(const sweep_launch &l, int dslot, int radius, int rows);
-int cu_launch_sweep3d_pipe(const sweep_launch &l, int dslot, int radius, int pipe);
-/* Blocks of 32 x by threads a multiprocessor holds for the 3D sweep kernel these choose (pipe 1..3
- * the pipelined one, else rows 1, 2 or 4 and the prefetching flag), by the occupancy calculator and
- * kept per kernel; 0 when unknown */
-int cu_sweep3d_per_sm(int dslot, int radius, int by, int rows, int pipe, int prefetch);
+int cu_launch_sweep3d(const sweep_launch &l, int dslot, int radius);
+/* the march through a cp.async shared-memory ring (sweep3d_pipe.cuh): fp64 radius 2 only */
+int cu_launch_sweep3d_pipe(const sweep_launch &l, int dslot, int radius);
+/* Blocks of 32 x by threads a multiprocessor holds for the 3D sweep kernel these choose (pipe: the
+ * pipelined one, else the register march with or without prefetches), by the occupancy calculator
+ * and kept per kernel; 0 when unknown */
+int cu_sweep3d_per_sm(int dslot, int radius, int by, int pipe, int prefetch);
 
 /* sweep3d_tma.cu: 1 where this GPU and build can run the bulk-copy march (compute capability 9.0 or
  * later, kernels built for it, a driver with cuTensorMapEncodeTiled); its launch, -1 with bk->err
@@ -153,8 +130,6 @@ int cu_sweep_fused(hx_backend *bk, int stream, int levels, const hx_box *boxes, 
 /* fused3d.cu: 3D passes, and their set-up at backend creation (shared memory above 48 KiB, occupancy) */
 int cu_sweep_fused3d(hx_backend *bk, int stream, int levels, const hx_box *boxes, const void *src, void *dst);
 void cu_fused3d_prepare(void);
-/* A plain 3D sweep through the one-level march of fused3d.cuh (HALOX_TILE's PIPE 4) */
-int cu_sweep_tile3d(hx_backend *bk, int stream, const hx_box *box, const void *src, void *dst);
 /* cells.cu */
 int cu_sweep_shell(hx_backend *bk, int stream, int nbox, const hx_box *boxes, const void *src, void *dst);
 /* pack.cu */

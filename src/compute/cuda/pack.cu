@@ -77,7 +77,7 @@ static int launch_move(hx_backend *bk, int stream, const hx_phase *ph, void *fie
     if (blocks > 4096) blocks = 4096;
     dim3 grid((unsigned)blocks, (unsigned)ph->nmsg);
     const long sy = d->alloc[0], sz = (long)d->alloc[0] * d->alloc[1];
-    move_table[dtype_slot(bk)][to_buf](grid, threads, state(bk)->stream[stream], state(bk)->tile.pdl > 0, field, buf, dp, sy, sz);
+    move_table[dtype_slot(bk)][to_buf](grid, threads, state(bk)->stream[stream], cu_pdl(bk), field, buf, dp, sy, sz);
     CU_LAUNCHED(bk);
     return 0;
 }

@@ -5,10 +5,8 @@
 #include "compute/cuda/common.cuh"
 
 /* Rows beyond the entering one that a step prefetches into L2 in the kernels for fields that L2
- * does not hold (prefetch_l2). Side by side on one H200 (docs/results.md, session 19; 2, 4 and 8
- * rows against none): star9 fp32 16384^2 563 -> 525 us with 4, star9 fp64 1127 -> 1089 with 2;
- * jacobi5 fp32 loses (554 -> 594 with 2), jacobi5 fp64 gains at 4096^2 and loses at 16384^2, and
- * every case loses where the fields fit in L2. */
+ * does not hold (prefetch_l2), the fastest measured: 4 for star9 fp32, 2 for star9 fp64; jacobi5
+ * loses (fp64 gains at some sizes only), and every case loses where the fields fit in L2. */
 template <typename T, int R> __host__ __device__ constexpr int sweep2d_prefetch()
 {
     return R == 2 ? (sizeof(T) == 4 ? 4 : 2) : 0;

@@ -1,4 +1,4 @@
-/* 3D sweep kernels (register window of one or RY rows per thread, of two floats a thread, and the cp.async pipelined one) and their launch. */
+/* 3D sweep kernels (the register window, its march of two floats a thread, and the cp.async pipelined one) and their launch. */
 #include "compute/cuda/ops.h"
 #include "compute/cuda/sweep3d.cuh"
 #include "compute/cuda/sweep3d_pair.cuh"
@@ -36,16 +36,12 @@ __global__ void __launch_bounds__(256) sweep3d_pipe(const T *__restrict__ src, T
     sweep3d_pipe_body<T, R, P>(src, dst, pa, sweep_tile<true>(flip), reinterpret_cast<T *>(smem_raw));
 }
 
-template <typename T, int R, int ZCHUNK, int RY>
-__global__ void __launch_bounds__(256) sweep3d_rows(const T *__restrict__ src, T *__restrict__ dst, sweep_args a, int flip)
-{
-    grid_dep_enter();
-    sweep3d_rows_body<T, R, ZCHUNK, RY>(src, dst, a, sweep_tile<true>(flip));
-}
-
 typedef void (*launch_fn)(const sweep_launch &);
 
-template <typename T, int R, int P> static void launch_pipe(const sweep_launch &l)
+/* The pipelined march keeps 2 planes in flight ahead of the one it computes */
+enum { PIPE_AHEAD = 2 };
+
+template <typename T, int R> static void launch_pipe(const sweep_launch &l)
 {
     const hx_box *b = l.b;
     const int by = l.by, chunk = l.chunk, groups = l.groups;
@@ -53,12 +49,12 @@ template <typename T, int R, int P> static void launch_pipe(const sweep_launch &
     pa.s = *l.a;
     pa.rows = l.d->alloc[1];
     pa.chunk = chunk;
-    const size_t smem = sweep3d_pipe_smem<R, P>(by);
-    /* at most 6 slots x 12 rows x 544 bytes: below the 48 KiB that needs no opt-in */
+    const size_t smem = sweep3d_pipe_smem<R, PIPE_AHEAD>(by);
+    /* at most 5 slots x 12 rows x 544 bytes: below the 48 KiB that needs no opt-in */
     dim3 block(32, by);
     /* the register launch's grid, one row per thread (tests/test_sweep3d_pipe_emu.cpp uses it too) */
-    const dim3 grid = sweep3d_grid(groups, b->hi[1] - b->lo[1], b->hi[2] - b->lo[2], by, 1, chunk);
-    launch_sweep_kernel(sweep3d_pipe<T, R, P>, grid, block, smem, l.st, l.pdl, (const T *)l.src, (T *)l.dst, pa, l.flip);
+    const dim3 grid = sweep3d_grid(groups, b->hi[1] - b->lo[1], b->hi[2] - b->lo[2], by, chunk);
+    launch_sweep_kernel(sweep3d_pipe<T, R, PIPE_AHEAD>, grid, block, smem, l.st, l.pdl, (const T *)l.src, (T *)l.dst, pa, l.flip);
 }
 
 template <typename T, int R, int CHUNK> static void launch_chunk3d(const sweep_launch &l)
@@ -81,14 +77,6 @@ template <int R> static void launch_pair3d(const sweep_launch &l)
     launch_sweep_kernel(sweep3d_pair<R>, grid, dim3(32, l.by), 0, l.st, l.pdl, (const float *)l.src, (float *)l.dst, *l.a, g, l.chunk, l.flip);
 }
 
-template <typename T, int R, int CHUNK, int RY> static void launch_rows3d(const sweep_launch &l)
-{
-    const hx_box *b = l.b;
-    const dim3 grid = sweep3d_grid(l.groups, b->hi[1] - b->lo[1], b->hi[2] - b->lo[2], l.by, RY, CHUNK);
-    launch_sweep_kernel(sweep3d_rows<T, R, CHUNK, RY>, grid, dim3(32, l.by), 0, l.st, l.pdl, (const T *)l.src, (T *)l.dst, *l.a,
-                        l.flip);
-}
-
 /* no 2-plane marches in 3D: the window's 2R + 1 planes would be loaded for two */
 #define CHUNKS3D(T, R)                                                                                                 \
     {NULL, launch_chunk3d<T, R, 4>, launch_chunk3d<T, R, 8>, launch_chunk3d<T, R, 16>, launch_chunk3d<T, R, 32>,         \
@@ -99,24 +87,6 @@ static const launch_fn sweep3d_table[2][2][6] = {
     {CHUNKS3D(double, 1), CHUNKS3D(double, 2)},
 };
 #undef CHUNKS3D
-
-#define ROWS_CHUNKS(T, R, RY) \
-    {NULL, launch_rows3d<T, R, 4, RY>, launch_rows3d<T, R, 8, RY>, launch_rows3d<T, R, 16, RY>, launch_rows3d<T, R, 32, RY>, \
-     launch_rows3d<T, R, 64, RY>}
-/* [dtype: float, double][radius 1, 2][rows per thread 2, 4][chunk 2, 4, 8, 16, 32, 64: chunk_slot] */
-static const launch_fn rows3d_table[2][2][2][6] = {
-    {{ROWS_CHUNKS(float, 1, 2), ROWS_CHUNKS(float, 1, 4)}, {ROWS_CHUNKS(float, 2, 2), ROWS_CHUNKS(float, 2, 4)}},
-    {{ROWS_CHUNKS(double, 1, 2), ROWS_CHUNKS(double, 1, 4)}, {ROWS_CHUNKS(double, 2, 2), ROWS_CHUNKS(double, 2, 4)}},
-};
-#undef ROWS_CHUNKS
-
-/* [dtype: float, double][radius 1, 2][planes ahead 1, 2, 3] */
-static const launch_fn pipe_table[2][2][3] = {
-    {{launch_pipe<float, 1, 1>, launch_pipe<float, 1, 2>, launch_pipe<float, 1, 3>},
-     {launch_pipe<float, 2, 1>, launch_pipe<float, 2, 2>, launch_pipe<float, 2, 3>}},
-    {{launch_pipe<double, 1, 1>, launch_pipe<double, 1, 2>, launch_pipe<double, 1, 3>},
-     {launch_pipe<double, 2, 1>, launch_pipe<double, 2, 2>, launch_pipe<double, 2, 3>}},
-};
 
 /* Blocks of 32 x by threads of one kernel a multiprocessor holds (0: unknown) */
 template <typename K> static int blocks_per_sm(K kernel, int by, size_t smem)
@@ -129,28 +99,24 @@ template <typename K> static int blocks_per_sm(K kernel, int by, size_t smem)
     return n;
 }
 
-template <typename T, int R> static int per_sm_of(int by, int rows, int pipe, int prefetch)
+template <typename T, int R> static int per_sm_of(int by, int pipe, int prefetch)
 {
     constexpr int PF = sweep3d_prefetch<T, R>();
-    if (pipe == 1) return blocks_per_sm(sweep3d_pipe<T, R, 1>, by, sweep3d_pipe_smem<R, 1>(by));
-    if (pipe == 2) return blocks_per_sm(sweep3d_pipe<T, R, 2>, by, sweep3d_pipe_smem<R, 2>(by));
-    if (pipe == 3) return blocks_per_sm(sweep3d_pipe<T, R, 3>, by, sweep3d_pipe_smem<R, 3>(by));
-    if (rows == 2) return blocks_per_sm(sweep3d_rows<T, R, 16, 2>, by, 0);
-    if (rows == 4) return blocks_per_sm(sweep3d_rows<T, R, 16, 4>, by, 0);
+    if (pipe) return blocks_per_sm(sweep3d_pipe<double, 2, PIPE_AHEAD>, by, sweep3d_pipe_smem<2, PIPE_AHEAD>(by));
     return PF && prefetch ? blocks_per_sm(sweep3d<T, R, 16, PF>, by, 0) : blocks_per_sm(sweep3d<T, R, 16, 0>, by, 0);
 }
 
-int cu_sweep3d_per_sm(int dslot, int radius, int by, int rows, int pipe, int prefetch)
+int cu_sweep3d_per_sm(int dslot, int radius, int by, int pipe, int prefetch)
 {
-    if (dslot < 0 || dslot > 1 || radius < 1 || radius > 2 || by < 1 || by > 8 || pipe < 0 || pipe > 3) return 0;
-    /* by launch: [dtype][radius][by - 1][kernel: register, prefetching, rows 2, rows 4, pipe 1..3],
-     * the count plus one (0: not asked yet) */
-    static int cache[2][2][8][7];
-    const int kind = pipe ? 3 + pipe : rows == 2 ? 2 : rows == 4 ? 3 : prefetch ? 1 : 0;
+    if (dslot < 0 || dslot > 1 || radius < 1 || radius > 2 || by < 1 || by > 8 || (pipe && (dslot != 1 || radius != 2))) return 0;
+    /* by launch: [dtype][radius][by - 1][kernel: register, prefetching, pipelined], the count plus
+     * one (0: not asked yet) */
+    static int cache[2][2][8][3];
+    const int kind = pipe ? 2 : prefetch ? 1 : 0;
     int &c = cache[dslot][radius - 1][by - 1][kind];
     if (c == 0) {
-        if (dslot == 0) c = 1 + (radius == 1 ? per_sm_of<float, 1>(by, rows, pipe, prefetch) : per_sm_of<float, 2>(by, rows, pipe, prefetch));
-        else c = 1 + (radius == 1 ? per_sm_of<double, 1>(by, rows, pipe, prefetch) : per_sm_of<double, 2>(by, rows, pipe, prefetch));
+        if (dslot == 0) c = 1 + (radius == 1 ? per_sm_of<float, 1>(by, pipe, prefetch) : per_sm_of<float, 2>(by, pipe, prefetch));
+        else c = 1 + (radius == 1 ? per_sm_of<double, 1>(by, pipe, prefetch) : per_sm_of<double, 2>(by, pipe, prefetch));
     }
     return c - 1;
 }
@@ -165,24 +131,24 @@ int cu_pdl_compiled(void)
     return fa.ptxVersion >= 90;
 }
 
-int cu_launch_sweep3d(const sweep_launch &l, int dslot, int radius, int rows)
+int cu_launch_sweep3d(const sweep_launch &l, int dslot, int radius)
 {
     const int c = chunk_slot(l.chunk);
-    if (dslot < 0 || dslot > 1 || radius < 1 || radius > 2 || l.chunk < 1 || (rows != 1 && rows != 2 && rows != 4)) return -1;
-    if (rows == 1 && l.pair && dslot == 0) { /* any march length: a kernel argument */
+    if (dslot < 0 || dslot > 1 || radius < 1 || radius > 2 || l.chunk < 1) return -1;
+    if (l.pair && dslot == 0) { /* any march length: a kernel argument */
         if (radius == 1) launch_pair3d<1>(l);
         else launch_pair3d<2>(l);
         return 0;
     }
-    const launch_fn f = c < 0 ? NULL : rows == 1 ? sweep3d_table[dslot][radius - 1][c] : rows3d_table[dslot][radius - 1][rows / 4][c];
+    const launch_fn f = c < 0 ? NULL : sweep3d_table[dslot][radius - 1][c];
     if (!f) return -1;
     f(l);
     return 0;
 }
 
-int cu_launch_sweep3d_pipe(const sweep_launch &l, int dslot, int radius, int pipe)
+int cu_launch_sweep3d_pipe(const sweep_launch &l, int dslot, int radius)
 {
-    if (dslot < 0 || dslot > 1 || radius < 1 || radius > 2 || pipe < 1 || pipe > 3) return -1;
-    pipe_table[dslot][radius - 1][pipe - 1](l);
+    if (dslot != 1 || radius != 2 || l.chunk < 1) return -1;
+    launch_pipe<double, 2>(l);
     return 0;
 }

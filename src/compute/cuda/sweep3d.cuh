@@ -1,5 +1,5 @@
-/* The 3D sweep bodies in registers: a window of planes marching in z, for one row per thread or
- * for RY rows (the pipelined body fed through shared memory is in sweep3d_pipe.cuh). Plain C++ but
+/* The 3D sweep bodies in registers: a window of planes marching in z, one row per thread (the
+ * pipelined body fed through shared memory is in sweep3d_pipe.cuh). Plain C++ but
  * for the CUDA built-ins, so tests/test_sweep3d_emu.cpp runs them on the host. */
 #ifndef HALOX_CUDA_SWEEP3D_CUH
 #define HALOX_CUDA_SWEEP3D_CUH
@@ -20,17 +20,13 @@ struct march_grid {
     int tail; /* 1: the last lane of each row is the tail column's; 0: no tail column */
 };
 
-/* Rows a warp of the tail column takes (session 29, one H200, star13 fp32 beside one row a warp:
- * 4 rows 2-4% faster from 128^3 to 512^3; 8 as fast at 512^3 but 23% slower at 128^3; 32, every
- * lane a row, 10-90% slower: the tail blocks' uncoalesced loads and stores, in few warps) */
+/* Rows a warp of the tail column takes: more rows leave the tail blocks' loads and stores
+ * uncoalesced in few warps, fewer keep one-lane warps in scarce places (docs/performance.md) */
 enum { march_tail_rows = 4 };
 
-/* Which marches have the tail column: radius 2's, at 3-4 blocks a multiprocessor, where the one-lane
- * warps held scarce places (star13 fp32 1-3.5% faster with it from 128^3 to 512^3: 512^3 329.0 ->
- * 317.6 us, 256x256x512 95.8 -> 92.5). Radius 1 (6 blocks for fp32, 4 for fp64) gained nothing,
- * with 16-plane marches or 8 (jacobi7 fp32 within 1% but 4% slower at 128^3, fp64 up to 3%
- * slower), and its fp32 pair march takes 48 registers instead of 40 with both paths in one kernel
- * (40 when held to 6 blocks). */
+/* Which marches have the tail column: radius 2's, at 3-4 blocks a multiprocessor, where the
+ * one-lane warps held scarce places. Radius 1 (6 blocks for fp32, 4 for fp64) gained nothing, and
+ * its fp32 pair march would take 48 registers instead of 40 with both paths in one kernel. */
 template <int R> __host__ __device__ constexpr bool march_tail_column() { return R == 2; }
 
 /* Whether this block is in the tail column of a march of radius R */
@@ -71,13 +67,10 @@ template <bool TAIL> __device__ __forceinline__ bool march_place(const march_gri
  * that comes from DRAM) AHEAD planes ahead, so that enough bytes are in flight per SM to cover
  * the memory latency (HBM3e needs more than one plane's worth at this occupancy).
  * g, tile: this block's place (march_grid; tile.z: the layer of ZCHUNK planes). */
-/* Planes ahead per dtype and radius (prefetching: the kernel that prefetches into L2), from
- * side-by-side runs on one H200 (docs/results.md, session 6): floats of radius 2 gain 15% with 3
- * (star13: 430 -> 364 us at 512^3, 69 -> 58 at 256^3); radius 1 and doubles gained nothing or lost
- * then (jacobi7 fp64 625 -> 683). With the L2 prefetches (session 19), doubles of radius 1 gain
- * 0.5-0.9% with 2 (session 32, 5 rounds: jacobi7 fp64 512^3 560.1 -> 557.4 us, 448^3 378.2 ->
- * 374.7, 384^3 240.8 -> 239.2; 64 registers instead of 60, the same 4 blocks a multiprocessor).
- * A tuning build may force one with -DHX_SWEEP3D_AHEAD=N. */
+/* Planes ahead per dtype and radius (prefetching: the kernel that prefetches into L2), the
+ * fastest measured: 3 for floats of radius 2, 2 for doubles of radius 1 with the L2 prefetches
+ * (64 registers instead of 60, the same 4 blocks a multiprocessor), else 1. A tuning build may
+ * force one with -DHX_SWEEP3D_AHEAD=N. */
 template <typename T, int R> __host__ __device__ constexpr int sweep3d_ahead(bool prefetching = false)
 {
 #ifdef HX_SWEEP3D_AHEAD
@@ -88,11 +81,10 @@ template <typename T, int R> __host__ __device__ constexpr int sweep3d_ahead(boo
 }
 
 /* Planes beyond the entering one that a step prefetches into L2 (prefetch_l2: bytes in flight
- * that hold no register) in the kernels for fields that L2 does not hold. Side by side on one H200
- * (docs/results.md, session 19; 2, 4 and 8 planes against none): star13 fp32 512^3 366 -> 330 us,
- * jacobi7 fp64 624 -> 570 with 2; jacobi7 fp32 loses at every distance (312 -> 320 with 2), and
- * every case loses where the fields fit in L2 (prefetches of lines already there). star13 fp64
- * runs the pipelined kernel, which has none. A tuning build may force one with -DHX_SWEEP3D_PF=N. */
+ * that hold no register) in the kernels for fields that L2 does not hold: 2 for star13 fp32 and
+ * jacobi7 fp64; jacobi7 fp32 loses at every distance, and every case loses where the fields fit in
+ * L2 (prefetches of lines already there). star13 fp64 runs the pipelined or bulk-copy march, which
+ * have none. A tuning build may force one with -DHX_SWEEP3D_PF=N. */
 template <typename T, int R> __host__ __device__ constexpr int sweep3d_prefetch()
 {
 #ifdef HX_SWEEP3D_PF
@@ -120,13 +112,11 @@ template <typename T, int N = vec16<T>::n> struct lanes {
     }
 };
 
-/* Two forms of the same march, each the faster for one radius (side by side on one H200, 512^3,
- * docs/results.md, session 11): the walking form advances one plane pointer per step (40 registers
- * for fp32 radius 1 against 48: six blocks per multiprocessor instead of five, jacobi7 fp32 323 ->
- * 313 us); for radius 2 it lets ptxas serialise the x neighbours' scalar loads (star13 fp32 368 ->
- * 426 us), so radius 2 keeps the indexed form, every address from z. They stay two functions:
- * one body choosing its addresses by a flag compiled radius 1 differently (fp64 jacobi7 631 ->
- * 642 us side by side, session 11). The walking form also takes the lanes type L, and ZCHUNK 0 for
+/* Two forms of the same march, each the faster for one radius: the walking form advances one
+ * plane pointer per step (40 registers for fp32 radius 1 against 48: six blocks per multiprocessor
+ * instead of five); for radius 2 it lets ptxas serialise the x neighbours' scalar loads, so radius
+ * 2 keeps the indexed form, every address from z. They stay two functions: one body choosing its
+ * addresses by a flag compiled radius 1 slower. The walking form also takes the lanes type L, and ZCHUNK 0 for
  * a march length given at run time (chunk), as the march of two floats a thread does. */
 /* ZIG: every odd layer of the launch marches down, from its last plane to its first, so that two
  * layers resident side by side reach the planes they share at the same time, both at their starts
@@ -247,13 +237,12 @@ __device__ __forceinline__ void sweep3d_index_body(const T *__restrict__ src, T 
     }
 }
 
-/* Whether the 16-byte march of radius R zigzags (sweep3d_walk_body): floats, which it takes at
- * three to four resident layers (cu_sweep's pair rule; session 31, one H200, jacobi7 fp32 512^3
- * 286.3 -> 283.7 us, 448^3 195.7 -> 194.2; DRAM reads 612 -> 595 MB). Doubles lost (jacobi7 fp64
- * 512^3 558.3 -> 580.5), as did the pair march (256x256x512 78.4 -> 81.4). */
+/* Whether the 16-byte march of radius R zigzags (sweep3d_walk_body): floats of radius 1, which
+ * it takes at three to four resident layers (cu_sweep's pair rule), where it cuts DRAM reads.
+ * Doubles and the pair march lost with it. */
 template <typename T, int R> __host__ __device__ constexpr bool sweep3d_zigzag() { return sizeof(T) == 4 && R == 1; }
 
-/* PF: planes prefetched beyond the entering one (0: none; sweep3d_prefetch gives the measured).
+/* PF: planes prefetched beyond the entering one (0: none; sweep3d_prefetch gives the best).
  * g, tile: the block's place in a march_dim launch. */
 template <typename T, int R, int ZCHUNK, int AHEAD = sweep3d_ahead<T, R>(), int PF = 0>
 __device__ __forceinline__ void sweep3d_body(const T *__restrict__ src, T *__restrict__ dst, const sweep_args &a,
@@ -267,84 +256,11 @@ __device__ __forceinline__ void sweep3d_body(const T *__restrict__ src, T *__res
     else sweep3d_index_body<T, R, ZCHUNK, AHEAD, PF, true>(src, dst, a, g, tile);
 }
 
-/* ---------------------------------------------------------------- 3D sweep, RY rows per thread
- * As sweep3d_body, but a thread owns RY consecutive rows y0 .. y0+RY-1 of its vector: the y
- * neighbours of its inner rows are the other rows' windows, already in registers, so a plane costs
- * RY + 2R vector loads instead of RY (1 + 2R), at RY times the registers.
- * tile: x 32 vectors, y blockDim.y * RY rows, z ZCHUNK planes (sweep3d_grid). */
-template <typename T, int R, int ZCHUNK, int RY>
-__device__ __forceinline__ void sweep3d_rows_body(const T *__restrict__ src, T *__restrict__ dst, const sweep_args &a,
-                                                  const uint3 tile)
+/* The grid of the pipelined launch: blocks of 32 x by threads, a thread one vector of one row, a
+ * block `chunk` planes. groups: vectors across the box in x. */
+static inline dim3 sweep3d_grid(int groups, int ny, int nz, int by, int chunk)
 {
-    const int V = vec16<T>::n, NR = RY + 2 * R; /* rows read: y0-R .. y0+RY+R-1 */
-    const int x0 = a.xbase + (tile.x * blockDim.x + threadIdx.x) * V;
-    const int y0 = a.lo[1] + (tile.y * blockDim.y + threadIdx.y) * RY;
-    const int z0 = a.lo[2] + tile.z * ZCHUNK;
-    if (x0 >= a.hi[0] || y0 >= a.hi[1] || z0 >= a.hi[2]) return;
-    const int z1 = min(z0 + ZCHUNK, a.hi[2]);
-    /* rows past the box's last row + R only feed rows that are not stored: clamped into the
-     * allocation, never read past it */
-    long row[NR];
-#pragma unroll
-    for (int j = 0; j < NR; j++) row[j] = (long)min(y0 - R + j, a.hi[1] - 1 + R) * a.sy;
-    const T *base = src + x0;
-    cells<T> win[RY][2 * R + 1]; /* row k's planes z-R .. z+R */
-    cells<T> ahead[RY];          /* row k's plane z+1+R */
-    cells<T> halo[2 * R];        /* the rows around them at plane z+1: y0-R .. y0-1, y0+RY .. y0+RY+R-1 */
-#pragma unroll
-    for (int k = 0; k < RY; k++) {
-#pragma unroll
-        for (int m = 0; m < 2 * R; m++) win[k][m] = load_vec(base + row[R + k] + (long)(z0 - R + m) * a.sz);
-        ahead[k] = load_vec(base + row[R + k] + (long)(z0 + R) * a.sz);
-    }
-#pragma unroll
-    for (int j = 0; j < R; j++) {
-        halo[j] = load_vec(base + row[j] + (long)z0 * a.sz);
-        halo[R + j] = load_vec(base + row[R + RY + j] + (long)z0 * a.sz);
-    }
-    for (int z = z0; z < z1; z++) {
-        cells<T> cur[2 * R]; /* plane z's halo rows; halo takes plane z+1's */
-#pragma unroll
-        for (int k = 0; k < RY; k++) win[k][2 * R] = ahead[k];
-#pragma unroll
-        for (int j = 0; j < 2 * R; j++) cur[j] = halo[j];
-        if (z + 1 < z1) {
-#pragma unroll
-            for (int k = 0; k < RY; k++) ahead[k] = load_vec(base + row[R + k] + (long)(z + 1 + R) * a.sz);
-#pragma unroll
-            for (int j = 0; j < R; j++) {
-                halo[j] = load_vec(base + row[j] + (long)(z + 1) * a.sz);
-                halo[R + j] = load_vec(base + row[R + RY + j] + (long)(z + 1) * a.sz);
-            }
-        }
-#pragma unroll
-        for (int k = 0; k < RY; k++) {
-            if (y0 + k >= a.hi[1]) break;
-            cells<T> ys[2 * R]; /* y-R .. y-1, y+1 .. y+R: a halo row or another row's centre */
-#pragma unroll
-            for (int j = 0; j < R; j++) {
-                const int below = k - R + j, above = k + 1 + j;
-                ys[j] = below < 0 ? cur[below + R] : win[below < 0 ? 0 : below][R];
-                ys[R + j] = above >= RY ? cur[R + above - RY] : win[above >= RY ? 0 : above][R];
-            }
-            const T *plane_row = src + row[R + k] + (long)z * a.sz;
-            xrow<T, R> c = load_xrow<T, R>(plane_row, win[k][R], x0, a.pitch);
-            store_cells(dst + x0 + row[R + k] + (long)z * a.sz, stencil_row3<T, R>(c, ys, win[k]), x0, a.lo[0],
-                        a.hi[0]);
-        }
-#pragma unroll
-        for (int k = 0; k < RY; k++)
-#pragma unroll
-            for (int m = 0; m < 2 * R; m++) win[k][m] = win[k][m + 1];
-    }
-}
-
-/* The grid of the RY-rows and pipelined launches: blocks of 32 x by threads, a thread one vector
- * of `rows` rows, a block `chunk` planes. groups: vectors across the box in x. */
-static inline dim3 sweep3d_grid(int groups, int ny, int nz, int by, int rows, int chunk)
-{
-    return dim3((unsigned)((groups + 31) / 32), (unsigned)((ny + by * rows - 1) / (by * rows)),
-                (unsigned)((nz + chunk - 1) / chunk));
+    return dim3((unsigned)((groups + 31) / 32), (unsigned)((ny + by - 1) / by), (unsigned)((nz + chunk - 1) / chunk));
 }
 
 #endif

@@ -3,10 +3,9 @@
  *
  * Why: a 512^2 fp32 plane is 65536 16-byte vectors, and the 16-byte march holds 6 blocks of 256
  * threads a multiprocessor, so about three chunk layers run at once. Two chunks side by side read
- * the planes they share about 2/3 of a march apart, after L2 has dropped them (+13% DRAM reads at
- * 512^3, session 27), and DRAM serves three sets of planes at a time. With two floats a thread a
- * plane takes twice the threads and the resident blocks cover half as many layers, as fp64's
- * 16-byte march does (session 28, one H200: jacobi7 fp32 512^3 312 -> 297 us a sweep).
+ * the planes they share about 2/3 of a march apart, after L2 has dropped them (more DRAM reads),
+ * and DRAM serves three sets of planes at a time. With two floats a thread a plane takes twice the
+ * threads and the resident blocks cover half as many layers, as fp64's 16-byte march does.
  * The cost is twice the instructions a byte, which the arithmetic-light stencils have to spare,
  * and half the bytes a load, which the L2 prefetches (PF planes ahead) put back in flight.
  *
@@ -16,9 +15,8 @@
 
 #include "compute/cuda/sweep3d.cuh"
 
-/* Planes ahead and L2 prefetch distance by radius, from side-by-side runs on one H200 (session 28,
- * calls 3-5: 1 to 3 ahead x 0 to 6 prefetched, 5 sizes from 128^3 to 512^3): jacobi7 1 and 2
- * (2 or 3 prefetched are equal; none loses 15%), star13 2 and 3. */
+/* Planes ahead and L2 prefetch distance by radius, the fastest of 1 to 3 ahead x 0 to 6 prefetched:
+ * jacobi7 1 and 2, star13 2 and 3. */
 template <int R> __host__ __device__ constexpr int sweep3d_pair_ahead()
 {
 #ifdef HX_SWEEP3D_PAIR_AHEAD /* a tuning build's */
@@ -38,8 +36,7 @@ template <int R> __host__ __device__ constexpr int sweep3d_pair_prefetch()
 
 /* Two floats a thread: 8-byte loads and stores, the x neighbours as scalars (L1 hits: the
  * neighbour lanes' pairs), the helpers of common.cuh at width 2 but for the store: store_cells
- * at width 2 laid its branches out the other way, and the pair marches ran 0.5-4% slower (session
- * 29, one H200, 3 rounds: jacobi7 fp32 128^3 7.93 -> 8.23 us, 256x256x512 83.8 -> 84.4). */
+ * at width 2 laid its branches out the other way, and the pair marches ran slower. */
 struct lanes_pair : lanes<float, 2> {
     template <int R>
     static __device__ __forceinline__ void sweep(const float *src, float *dst, const float *at, const cell &centre, int x0,

@@ -1,4 +1,4 @@
-/* The 3D sweep body fed by a cp.async shared-memory ring (HALOX_TILE's PIPE field). */
+/* The 3D sweep body fed by a cp.async shared-memory ring: cu_sweep takes it for fp64 radius 2 where the bulk-copy march does not run. */
 #ifndef HALOX_CUDA_SWEEP3D_PIPE_CUH
 #define HALOX_CUDA_SWEEP3D_PIPE_CUH
 

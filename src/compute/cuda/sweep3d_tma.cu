@@ -92,9 +92,9 @@ static const CUtensorMap *field_map(hx_backend *bk, const char *base, const swee
     key.base = base;
     /* a row of the map is the pitch (the encoder takes no row longer than its stride): where base
      * lies k cells before the field's row, the row's last k cells fall past the map's and read as
-     * zero, which cu_sweep and launch_tma keep clear of the cells a stored output reads. Ending it at the row's last ghost cell instead, so that
-     * the boxes at the rows' ends read their padding as zeros, was slower (session 38, call 7:
-     * star13 fp64 512^3 606.0 -> 612.5 us, fp32 256x256x512 84.3 -> 85.7). */
+     * zero, which cu_sweep and launch_tma keep clear of the cells a stored output reads. Ending it at
+     * the row's last ghost cell instead, so that the boxes at the rows' ends read their padding as
+     * zeros, was slower. */
     key.dims[0] = (cuuint64_t)a.pitch;
     key.dims[1] = (cuuint64_t)d->alloc[1];
     key.dims[2] = (cuuint64_t)d->alloc[2];
@@ -124,13 +124,10 @@ static const CUtensorMap *field_map(hx_backend *bk, const char *base, const swee
 /* The z layers of a launch of `columns` tiles a layer over nz planes, where `places` blocks fit on
  * the GPU at once (one a multiprocessor): the fewest waves times the planes a block reads, halo and
  * all, over marches of 8 to 64 planes; the longer march where two tie. A wave of one block a
- * multiprocessor leaves the GPU idle in its last part, so the march length is set by the waves
- * (session 37, one H200: star13 fp32 384^3 in 32-plane marches, 3.3 waves, 158 us against the
- * register march's 144; by this rule 138.5). No march beyond 64 planes: blocks far apart in z lose
- * DRAM locality (session 29's one-wave marches), and 64 is as far as the probe measured. The
- * model overrates long marches somewhat: against 32-plane layers it won at 384^3 to 256^3 by 1-11%
- * but lost star13 fp64 512^3 (64 planes, 638.7 us against 624.2); a penalty on long marches that
- * mends that one loses the others (call 10). */
+ * multiprocessor leaves the GPU idle in its last part, so the march length is set by the waves.
+ * No march beyond 64 planes: blocks far apart in z lose DRAM locality. The model overrates long
+ * marches somewhat (star13 fp64 512^3 runs a little slower in 64-plane marches than in 32), but a
+ * penalty on long marches that mends that case loses the others. */
 static int tma_layers(long columns, int nz, int radius, long places)
 {
     int best = 1;
@@ -160,8 +157,8 @@ template <typename T, int R> static int launch_tma(hx_backend *bk, const sweep_l
      * and all, still fit in the pitch after it (doubles, 512 + 4 cells: 14 cells into the line, 530
      * of 544), so that every box starts on a line inside the map; else the vector start at or below
      * x = 0 (floats: 30 cells into the line would leave the last 2 ghosts past the pitch), where a
-     * row's first box starts in part before the map. The probe (session 38 call 9, star13 fp32 512^3
-     * in the library's layout): boxes from the first owned cell's line 298 us, as mapped here 303. */
+     * row's first box starts in part before the map (within 2% of boxes from the first owned cell's
+     * line). */
     const hx_decomp *d = bk->decomp;
     const int into = (int)((uintptr_t)l.src % 128 / bk->elem);
     const int shift = into + d->local[0] + 2 * d->ghost[0] <= l.a->pitch ? into : phase;
@@ -171,8 +168,8 @@ template <typename T, int R> static int launch_tma(hx_backend *bk, const sweep_l
     tma_args ta;
     ta.s = *l.a;
     ta.vt = vt;
-    /* l.chunk: planes a march where HALOX_TILE sets them, 0 for the waves' rule */
-    ta.layers = l.chunk > 0 ? (nz + l.chunk - 1) / l.chunk : tma_layers((long)ntx * nty, nz, R, (long)max(per_sm, 1) * state(bk)->tile.sms);
+    /* l.chunk: planes a march where the tuning sets them, 0 for the waves' rule */
+    ta.layers = l.chunk > 0 ? (nz + l.chunk - 1) / l.chunk : tma_layers((long)ntx * nty, nz, R, (long)max(per_sm, 1) * state(bk)->dev.sms);
     ta.shift = shift;
     ta.line0 = (int)((uintptr_t)base % 128 / bk->elem);
     ta.timeout_ns = (unsigned long long)(hx_timeout_seconds() * 1e9);

@@ -14,14 +14,10 @@
  * either side in y and, in x, from the 128-byte line at or below the tile's x - R to a line past
  * it (the tile at slot column c0, between R and R + LINE - 1), as the bulk copy lays it out: rows
  * of vt * V + 2 * LINE cells, end to end. TY / CW rows a computing thread.
- * Boxes that start on a line: session 38's probe (scripts/bench/tma13.cu, one H200, star13 fp32,
- * 64-plane marches) ran 84.7% of memcpy with the box 4 floats before the tile (16 bytes into a
- * line), 88.1% from the sector (8 floats) and 89.9% from the line (32 floats) before it, although
- * that reads more; a copy without any halo ran 90.5%, one with the y halo alone 90.2%.
- * Measured in the probe scripts/bench/tma13.cu (session 37, one H200, star13 fp32): 32 rows beat
- * 16 and 48 (512^3 82.9% of memcpy against 80.5 and 79.7), 16 computing warps tie 8, a ring of 6
- * ties 8 and 10, a block a tile beats blocks that march on through tiles (75%). */
-#ifndef HX_TMA_TY /* tuning builds (scripts/variant_build.sh) set others */
+ * Boxes start on a line: from the line before the tile they stream faster than from the vector or
+ * sector before it, although that reads more. The shape (32 rows, 16 computing warps, a ring of 6,
+ * a block a tile) is the fastest of those measured (docs/performance.md). */
+#ifndef HX_TMA_TY /* a tuning build may set others */
 #define HX_TMA_TY 32
 #endif
 #ifndef HX_TMA_CW
@@ -57,7 +53,7 @@ struct tma_args {
     int layers; /* z layers of the launch: layer l is planes l * nz / layers .. (l + 1) * nz / layers - 1 */
     int shift;  /* the map's x is the field's x + shift (launch_tma says where the map starts) */
     int line0;  /* the map's x = 0 lies line0 cells past a 128-byte line */
-    unsigned long long timeout_ns; /* the longest a wait may last before the block reports and traps */
+    unsigned long long timeout_ns; /* the longest a wait may last before the block traps */
 };
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -86,10 +82,9 @@ __device__ __forceinline__ unsigned long long tma_clock_ns()
     return t;
 }
 
-/* Waits for the phase of this parity of barrier b; past timeout_ns the block says what it waited
- * for and traps, which the host sees as a launch failure at its next check. */
-__device__ __forceinline__ void tma_bar_wait(unsigned long long *b, unsigned parity, unsigned long long timeout_ns,
-                                             const char *what, int plane)
+/* Waits for the phase of this parity of barrier b; past timeout_ns the block traps, which the host
+ * sees as a launch failure at its next check (a copy that never lands must not hang the run). */
+__device__ __forceinline__ void tma_bar_wait(unsigned long long *b, unsigned parity, unsigned long long timeout_ns)
 {
     unsigned long long t0 = 0;
     for (unsigned polls = 0;; polls++) {
@@ -102,11 +97,7 @@ __device__ __forceinline__ void tma_bar_wait(unsigned long long *b, unsigned par
         if ((polls & 1023) == 0) {
             const unsigned long long now = tma_clock_ns();
             if (!t0) t0 = now;
-            else if (now - t0 > timeout_ns) {
-                printf("halox: 3D sweep (bulk copies), block (%d,%d,%d) warp %d waited %.1f s for %s %d; giving up\n", blockIdx.x,
-                       blockIdx.y, blockIdx.z, threadIdx.y, 1e-9 * (double)(now - t0), what, plane);
-                __trap();
-            }
+            else if (now - t0 > timeout_ns) __trap();
         }
     }
 }
@@ -184,7 +175,7 @@ __device__ __forceinline__ void sweep3d_tma_body(const CUtensorMap *map, T *__re
         if (lane == 0)
             for (int p = 0; p < planes; p++) {
                 const int s = p % S, k = p / S;
-                if (k > 0) tma_bar_wait(&empty[s], (k - 1) & 1, ta.timeout_ns, "the computing warps to free the slot of plane", p - S);
+                if (k > 0) tma_bar_wait(&empty[s], (k - 1) & 1, ta.timeout_ns);
                 tma_bar_expect(&full[s], bytes);
                 tma_load_plane(ring + s * K::SLOT_BYTES, map, xbox, yt - R, z0 - R + p, &full[s]);
             }
@@ -196,7 +187,7 @@ __device__ __forceinline__ void sweep3d_tma_body(const CUtensorMap *map, T *__re
     auto row_of = [&](int j) { return K::ADJ ? w * K::RPT + j : w + CW * j; }; /* the tile row of this thread's j-th row */
     cells<T> win[K::RPT][2 * R + 1]; /* each row's planes z-R .. z+R */
     for (int p = 0; p < 2 * R; p++) {
-        tma_bar_wait(&full[p % S], (p / S) & 1, ta.timeout_ns, "the bulk copy of plane", p);
+        tma_bar_wait(&full[p % S], (p / S) & 1, ta.timeout_ns);
         if (live)
 #pragma unroll
             for (int j = 0; j < K::RPT; j++) win[j][p + 1] = load_shared_vec(slot(p) + (row_of(j) + R) * rowc + col);
@@ -206,7 +197,7 @@ __device__ __forceinline__ void sweep3d_tma_body(const CUtensorMap *map, T *__re
         for (int p = 0; p < R; p++) tma_bar_arrive(&empty[p % S]); /* planes below the first centre: registers only */
     for (int i = 0; i < m; i++) {
         const int p = i + 2 * R; /* the plane entering: z + R */
-        tma_bar_wait(&full[p % S], (p / S) & 1, ta.timeout_ns, "the bulk copy of plane", p);
+        tma_bar_wait(&full[p % S], (p / S) & 1, ta.timeout_ns);
         if (live) {
             const T *cur = slot(i + R), *up = slot(p);
             const int z = z0 + i;
