@@ -390,6 +390,7 @@ int hx_mg_main(int argc, char **argv)
         return HX_ERR_INPUT;
 
     hx_context_options co = hx_context_defaults();
+    hx_cli_log_options(&co);
     co.backend = (hx_backend_kind)c.backend;
     hx_context *ctx = NULL;
     int st = hx_context_create(MPI_COMM_WORLD, &co, &ctx);
