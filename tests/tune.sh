@@ -92,7 +92,7 @@ for form in "run --quiet" "--quiet run"; do
     # shellcheck disable=SC2086
     MPIRUN 2 "$HALOX" $form $args >"$tmp/out" 2>"$tmp/err" || bad "halox $form failed: $(tail -3 "$tmp/err")"
     ! grep -q '^halox:' "$tmp/err" || bad "halox $form: stderr has: $(grep '^halox:' "$tmp/err" | head -2)"
-    [ "$(grep -c 'time per sweep' "$tmp/out")" -eq 2 ] || bad "halox $form: want 2 reports: $(head -3 "$tmp/out")"
+    [ "$(grep -c 'time per sweep' "$tmp/out")" -eq 4 ] || bad "halox $form: want 4 reports (mpi, then all, at 2 depths): $(head -3 "$tmp/out")"
     [ "$(grep -c '^mpi ' "$tmp/out")" -eq 2 ] || bad "halox $form: want 2 transport tables: $(head -3 "$tmp/out")"
 done
 # --verbose: info lines on stderr (the library logs nothing at info on the CPU backend: the CLI's own

@@ -37,7 +37,7 @@ typedef struct {
     int n;
     unsigned stage;      /* the search running now (TUNE_STAGED or TUNE_GRID) */
     double t0, last_wall;
-    double budget;       /* seconds for the staged search; 0: none (the grid) */
+    double budget;       /* seconds for the staged search (the grid has none) */
     int stopped;         /* the budget ran out */
     int quiet;
     int pruned[3];       /* per search (index = stage): combinations left out as halox run would refuse them */

@@ -67,9 +67,14 @@ void tune_command_line(const tuner *t, const cand *c, char *buf, size_t n)
     else snprintf(exe, sizeof exe, "halox");
     int k = 0;
     ADD_TO(buf, n, k, "mpirun -np %d %s run", t->nranks, exe);
-    for (int i = 0; i < t->nrun_args; i++) {
+    for (int i = 0; i < t->nrun_args; i++) { /* as given, less --quiet and --backend (resolved below) */
         const char *a = t->run_args[i];
-        if (!strcmp(a, "--quiet") || !strncmp(a, "--quiet=", 8) || !strcmp(a, "--no-quiet")) continue;
+        if (!strcmp(a, "--quiet") || !strncmp(a, "--quiet=", 8) || !strcmp(a, "--no-quiet") || !strncmp(a, "--backend=", 10))
+            continue;
+        if (!strcmp(a, "--backend")) {
+            i += i + 1 < t->nrun_args && strncmp(t->run_args[i + 1], "--", 2);
+            continue;
+        }
         ADD_TO(buf, n, k, strpbrk(a, " \t'\"$;&|<>()*?") ? " '%s'" : " %s", a);
     }
     ADD_TO(buf, n, k, " --backend %s", hx_backend_name(b->backend));

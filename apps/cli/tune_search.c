@@ -178,7 +178,7 @@ static const cand *try_cand(tuner *t, const cand *want)
     }
     if (t->stopped) return NULL;
     int stop = t->n >= TUNE_MAX_CANDS;
-    if (t->rank == 0 && t->budget > 0 && tune_best(t, TUNE_STAGED | TUNE_GRID, NULL))
+    if (t->rank == 0 && t->stage == TUNE_STAGED && tune_best(t, TUNE_STAGED | TUNE_GRID, NULL))
         stop |= MPI_Wtime() - t->t0 + t->last_wall > t->budget;
     MPI_Bcast(&stop, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (stop) {
@@ -379,8 +379,7 @@ void tune_grid(tuner *t, char *const *list, int ntr)
     static const hx_kernel kernels[] = {HX_KERNEL_AUTO, HX_KERNEL_RESIDENT, HX_KERNEL_PASSES, HX_KERNEL_ROLES};
     const double t0 = MPI_Wtime();
     t->stage = TUNE_GRID;
-    t->budget = 0;
-    t->stopped = 0;
+    t->stopped = 0; /* the budget is the staged search's */
     for (int i = 0; i < ntr; i++) {
         cand base = make(list[i], HX_SCHEDULE_CYCLE, HX_KERNEL_AUTO, 1);
         const cand *b = try_cand(t, &base);
