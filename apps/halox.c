@@ -146,9 +146,10 @@ static int run_command(int rank, int argc, char **argv)
     return code;
 }
 
-/* `halox report ...` (argv[at] is "report"): exec python3 on scripts/halox_report.py, before MPI starts. The script is
- * $HALOX_REPORT_SCRIPT, else <bindir>/../share/halox/halox_report.py (installed), else the source
- * tree's scripts/halox_report.py (HALOX_SOURCE_DIR, set by CMake). Returns only on failure. */
+/* `halox report ...` (argv[at] is "report"): exec python3 on scripts/halox_report.py, before MPI
+ * starts. The script is $HALOX_REPORT_SCRIPT, else <bindir>/../share/halox/halox_report.py
+ * (installed), else the source tree's scripts/halox_report.py (HALOX_SOURCE_DIR, set by CMake).
+ * Returns only on failure. */
 static int report_command(int argc, char **argv, int at)
 {
     char path[4096] = "", exe[4096];
