@@ -43,12 +43,12 @@ void tune_progress(const tuner *t, const cand *c, int best)
     tune_describe(c, what, sizeof what);
     const char *tag = t->stage == TUNE_GRID ? "grid " : "";
     if (c->ran && c->timed)
-        fprintf(stderr, "tune: %s[%3d] %-56s %11.2f us/sweep  (exchange %.2f, compute %.2f)%s\n", tag, t->n, what, c->us,
+        fprintf(stderr, "tune: %s[%3d] %-64s %11.2f us/sweep  (exchange %.2f, compute %.2f)%s\n", tag, t->n, what, c->us,
                 exchange_us(c), compute_us(c), best ? "  best so far" : "");
     else if (c->ran)
-        fprintf(stderr, "tune: %s[%3d] %-56s %11.2f us/sweep  (segments not timed apart)%s\n", tag, t->n, what, c->us,
+        fprintf(stderr, "tune: %s[%3d] %-64s %11.2f us/sweep  (segments not timed apart)%s\n", tag, t->n, what, c->us,
                 best ? "  best so far" : "");
-    else fprintf(stderr, "tune: %s[%3d] %-56s skipped: %s\n", tag, t->n, what, c->note);
+    else fprintf(stderr, "tune: %s[%3d] %-64s skipped: %s\n", tag, t->n, what, c->note);
     fflush(stderr);
 }
 

@@ -16,7 +16,8 @@
  * The budget is rank 0's clock, broadcast before each candidate so every rank stops at the same one.
  *
  * Grid search: transport x schedule x kernel x depth (the ladder) x fuse (1..8), pattern direct,
- * overlap on, graph off, without a budget; a transport that refuses its baseline is left out. */
+ * overlap on, graph off, without a budget; a transport that refuses its baseline is left out, and so
+ * is a schedule's kernel that the library refused three times before it ran once. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,7 +173,7 @@ static const cand *try_cand(tuner *t, const cand *want)
         if (t->rank == 0 && !t->quiet && hx_cli_verbosity() >= HX_LOG_INFO) {
             char what[200];
             tune_describe(want, what, sizeof what);
-            fprintf(stderr, "tune:       %-56s pruned: %s\n", what, err);
+            fprintf(stderr, "tune:       %-64s pruned: %s\n", what, err);
         }
         return NULL;
     }
@@ -385,13 +386,16 @@ void tune_grid(tuner *t, char *const *list, int ntr)
         const cand *b = try_cand(t, &base);
         if (b && !b->ran) continue; /* the transport refuses the problem */
         for (int s = 0; s < 3; s++)
-            for (int k = 0; k < 4; k++)
-                for (int d = 0; d < NLADDER; d++)
-                    for (int f = 1; f <= 8 && !t->stopped; f++) {
+            for (int k = 0; k < 4; k++) {
+                int ran = 0, refusals = 0; /* a kernel refused 3 times before any ran: not here */
+                for (int d = 0; d < NLADDER && (ran || refusals < 3); d++)
+                    for (int f = 1; f <= 8 && !t->stopped && (ran || refusals < 3); f++) {
                         cand c = make(list[i], sched[s], kernels[k], ladder[d]);
                         c.fuse = f;
-                        try_cand(t, &c);
+                        const cand *r = try_cand(t, &c);
+                        if (r) ran |= r->ran, refusals += !r->ran;
                     }
+            }
     }
     t->spent[TUNE_GRID] = MPI_Wtime() - t0;
 }
