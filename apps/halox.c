@@ -1,5 +1,6 @@
 /* The halox command: `halox run [options]`, `halox info`, `halox roofline`, `halox reference`,
- * `halox pingpong`, `halox report`, `halox --help`. */
+ * `halox pingpong`, `halox mg`, `halox tune`, `halox report`, `halox --help`, and the options every
+ * subcommand takes (--verbose, --quiet). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,12 @@ static void usage(FILE *out)
                  "       mpirun -np 2 halox pingpong [options] message latency and bandwidth per size and transport\n"
                  "       halox report FILE.csv... [--out DIR] plots (PNG, SVG) and the overlap-coverage table of run and\n"
                  "                                          pingpong CSVs (python3 + matplotlib; no MPI)\n"
-                 "       halox run --help                   all run options (halox roofline|pingpong|report --help: theirs)\n",
+                 "       halox run --help                   all run options (halox roofline|pingpong|report --help: theirs)\n\n"
+                 "every subcommand, before or after its name:\n"
+                 "  --verbose       also what halox chose (the library's and the CLI's info messages, on stderr);\n"
+                 "                  --verbose --verbose or --verbose=2: debug messages too\n"
+                 "  --quiet         only the report: no warnings, notes or progress lines (errors still show)\n"
+                 "  (default: warnings and notes on stderr; --quiet wins over --verbose)\n",
             HALOX_VERSION);
 }
 
@@ -51,7 +57,8 @@ static int run_all_transports(int rank, hx_config *cfg)
         if (c == HX_ERR_VERIFY) code = c;
         if (c != HX_OK && hx_last_run()->refused[0] && !noted[i]) {
             noted[i] = 1;
-            if (rank == 0) fprintf(stderr, "halox: note: transport %s skipped: %s\n", list[i], hx_last_run()->refused);
+            if (rank == 0 && hx_cli_noting())
+                fprintf(stderr, "halox: note: transport %s skipped: %s\n", list[i], hx_last_run()->refused);
             fflush(stderr);
         }
         const int printed = c == HX_OK || !hx_last_run()->refused[0];
@@ -139,10 +146,11 @@ static int run_command(int rank, int argc, char **argv)
     return code;
 }
 
-/* `halox report ...`: exec python3 on scripts/halox_report.py, before MPI starts. The script is
- * $HALOX_REPORT_SCRIPT, else <bindir>/../share/halox/halox_report.py (installed), else the source
- * tree's scripts/halox_report.py (HALOX_SOURCE_DIR, set by CMake). Returns only on failure. */
-static int report_command(int argc, char **argv)
+/* `halox report ...` (argv[at] is "report"): exec python3 on scripts/halox_report.py, before MPI
+ * starts. The script is $HALOX_REPORT_SCRIPT, else <bindir>/../share/halox/halox_report.py
+ * (installed), else the source tree's scripts/halox_report.py (HALOX_SOURCE_DIR, set by CMake).
+ * Returns only on failure. */
+static int report_command(int argc, char **argv, int at)
 {
     char path[4096] = "", exe[4096];
     const char *env = getenv("HALOX_REPORT_SCRIPT");
@@ -166,28 +174,75 @@ static int report_command(int argc, char **argv)
     if (!args) return HX_ERR_RUNTIME;
     args[0] = "python3";
     args[1] = path;
-    for (int i = 2; i < argc; i++) args[i] = argv[i];
+    for (int i = 1, k = 2; i < argc; i++) /* the global options before "report" go to the script too */
+        if (i != at) args[k++] = argv[i];
     execvp("python3", args);
     fprintf(stderr, "halox: error: cannot run python3 (halox report needs python3 with matplotlib)\n");
     free(args);
     return HX_ERR_RUNTIME;
 }
 
+static int is_global(const char *a)
+{
+    return !strcmp(a, "--verbose") || !strncmp(a, "--verbose=", 10) || !strcmp(a, "--no-verbose") ||
+           !strcmp(a, "--quiet") || !strncmp(a, "--quiet=", 8) || !strcmp(a, "--no-quiet");
+}
+
+/* --verbose and --quiet, wherever they stand, taken out of argv; the subcommands with a quiet option
+ * of their own (run, tune, reference, pingpong) get --quiet back at the end of their arguments.
+ * Sets the CLI's verbosity. Returns 0, or -1 with a message in err. */
+static int global_options(int *argc, char **argv, const char *cmd, char *err, size_t n)
+{
+    int verbose = 0, quiet = 0, k = 1;
+    for (int i = 1; i < *argc; i++) {
+        const char *a = argv[i];
+        if (!is_global(a)) {
+            argv[k++] = argv[i];
+            continue;
+        }
+        if (!strcmp(a, "--verbose")) verbose++;
+        else if (!strcmp(a, "--no-verbose") || !strcmp(a, "--verbose=0") || !strcmp(a, "--verbose=off")) verbose = 0;
+        else if (!strcmp(a, "--verbose=1") || !strcmp(a, "--verbose=on")) verbose = 1;
+        else if (!strcmp(a, "--verbose=2")) verbose = 2;
+        else if (!strcmp(a, "--quiet") || !strcmp(a, "--quiet=on")) quiet = 1;
+        else if (!strcmp(a, "--quiet=off") || !strcmp(a, "--no-quiet")) quiet = 0;
+        else {
+            snprintf(err, n, "bad '%s': give --verbose, --verbose=0|1|2, --quiet or --quiet=on|off", a);
+            return -1;
+        }
+    }
+    if (quiet && (!strcmp(cmd, "run") || !strcmp(cmd, "tune") || !strcmp(cmd, "reference") || !strcmp(cmd, "pingpong")))
+        argv[k++] = "--quiet"; /* room: at least one argument was taken out */
+    argv[k] = NULL;
+    *argc = k;
+    hx_cli_set_verbosity(quiet ? HX_LOG_ERROR : verbose >= 2 ? HX_LOG_DEBUG : verbose == 1 ? HX_LOG_INFO : HX_LOG_WARN);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc > 1 && !strcmp(argv[1], "report")) return report_command(argc, argv);
+    int at = 1; /* the subcommand's place, after any global options */
+    while (at < argc && is_global(argv[at])) at++;
+    if (at < argc && !strcmp(argv[at], "report")) return report_command(argc, argv, at);
     if (MPI_Init(&argc, &argv) != MPI_SUCCESS) {
         fprintf(stderr, "halox: error: MPI_Init failed: check the MPI installation (mpirun --version)\n");
         return HX_ERR_RUNTIME;
     }
     int rank, code = HX_OK;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    const char *cmd = argc > 1 ? argv[1] : "run";
-    int first_opt = argc > 1 ? 2 : 1;
-    if (argc > 1 && strncmp(argv[1], "--", 2) == 0 && strcmp(argv[1], "--help") != 0) {
-        cmd = "run"; /* `halox --size ...` is `halox run --size ...` */
-        first_opt = 1;
+    char err[200] = "";
+    at = 1;
+    while (at < argc && is_global(argv[at])) at++;
+    const char *cmd = at < argc && strncmp(argv[at], "--", 2) ? argv[at] : "run";
+    if (at < argc && !strcmp(argv[at], "--help")) cmd = "--help";
+    if (global_options(&argc, argv, cmd, err, sizeof err)) {
+        if (rank == 0) fprintf(stderr, "halox: error: %s\n", err);
+        MPI_Finalize();
+        return HX_ERR_INPUT;
     }
+    int first_opt = argc > 1 ? 2 : 1;
+    if (argc > 1 && strncmp(argv[1], "--", 2) == 0 && strcmp(argv[1], "--help") != 0)
+        first_opt = 1; /* `halox --size ...` is `halox run --size ...` */
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
         if (rank == 0) usage(stdout);
     } else if (!strcmp(cmd, "info")) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """halox report: plots and the overlap-coverage table of `halox run` and `halox pingpong` CSVs.
 
-usage: halox report FILE.csv... [--out DIR]      (or: python3 scripts/halox_report.py ...)
+usage: halox report FILE.csv... [--out DIR] [--quiet]   (or: python3 scripts/halox_report.py ...)
 
 Each CSV is told apart by its header: `halox pingpong --format csv` rows have bench=pingpong,
 `halox run --format csv` rows have us_per_sweep. Draws, as PNG and SVG under DIR (default
@@ -17,6 +17,8 @@ and prints the overlap-coverage table per depth (runs with --overlap on and off 
 configurations): serial - overlap time per sweep, the serial run's message + desync time per sweep
 (what overlap could hide), and the fraction covered = (serial - overlap) / (message + desync).
 The table is also written to DIR/overlap_coverage.csv. Needs matplotlib (Debian: python3-matplotlib).
+--quiet leaves out the warnings and notes on stderr (errors still show); --verbose is accepted, as by
+every halox subcommand, and changes nothing here.
 """
 import argparse
 import csv
@@ -24,6 +26,14 @@ import math
 import os
 import sys
 from collections import OrderedDict, defaultdict
+
+QUIET = False  # --quiet: no warnings or notes
+
+
+def warn(msg):
+    if not QUIET:
+        print(msg, file=sys.stderr)
+
 
 # Configuration columns of a run row; a series is every one of them but depth.
 RUN_CONFIG = ["dim", "nx", "ny", "nz", "ranks", "px", "py", "pz", "stencil", "dtype", "pattern", "overlap", "boundary",
@@ -45,7 +55,7 @@ def read_csvs(paths):
             lines = [ln for ln in f if ln.strip()]
         header_idx = [i for i, ln in enumerate(lines) if ln.startswith("dim,") or ln.startswith("bench,")]
         if not header_idx:
-            print(f"halox report: warning: {path}: no halox run or pingpong CSV header, skipped", file=sys.stderr)
+            warn(f"halox report: warning: {path}: no halox run or pingpong CSV header, skipped")
             continue
         # a file may hold several CSV outputs one after another (each with its header)
         for n, start in enumerate(header_idx):
@@ -214,8 +224,7 @@ def plot_runs(plt, runs, out, written):
         legend_outside(ax)
         save(fig, out, "run_speedup", written)
     else:
-        print("halox report: note: no speed-up plot: the CSVs hold no mpi run with a matching run of another transport",
-              file=sys.stderr)
+        warn("halox report: note: no speed-up plot: the CSVs hold no mpi run with a matching run of another transport")
     plt.close(fig)
 
 
@@ -302,24 +311,38 @@ def plot_pings(plt, pings, out, written):
         plt.close(fig)
 
 
+def global_options(argv):
+    """--quiet and --verbose in the spellings halox accepts for every subcommand, taken out of argv."""
+    global QUIET
+    rest = []
+    for x in argv:
+        if x in ("--quiet", "--quiet=on"):
+            QUIET = True
+        elif x in ("--quiet=off", "--no-quiet"):
+            QUIET = False
+        elif x not in ("--verbose", "--no-verbose") and not x.startswith("--verbose="):
+            rest.append(x)
+    return rest
+
+
 def main(argv):
     ap = argparse.ArgumentParser(prog="halox report",
                                  description="Plots (PNG and SVG) and the overlap-coverage table of halox run and "
-                                             "halox pingpong CSVs (--format csv).")
+                                             "halox pingpong CSVs (--format csv).",
+                                 epilog="--quiet: no warnings or notes on stderr; --verbose: accepted, as by every "
+                                        "halox subcommand")
     ap.add_argument("files", nargs="+", metavar="FILE.csv")
     ap.add_argument("--out", default="halox-report", metavar="DIR", help="where the figures go (default halox-report)")
-    a = ap.parse_args(argv)
+    a = ap.parse_args(global_options(argv))
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
         # the Debian package (python3-matplotlib) serves /usr/bin/python3, which may not be the python3
-        # first on PATH (pyenv, a virtual environment): try it once
+        # first on PATH (pyenv, a virtual environment): try it once (there, sys.executable is it)
         sysp = "/usr/bin/python3"
-        if (os.path.exists(sysp) and os.path.realpath(sys.executable) != os.path.realpath(sysp)
-                and not os.environ.get("HALOX_REPORT_REEXEC")):
-            os.environ["HALOX_REPORT_REEXEC"] = "1"
+        if os.path.exists(sysp) and os.path.realpath(sys.executable) != os.path.realpath(sysp):
             os.execv(sysp, [sysp, os.path.abspath(__file__)] + argv)
         print("halox report: error: matplotlib is missing: install python3-matplotlib (Debian/Ubuntu) or "
               "pip install matplotlib", file=sys.stderr)

@@ -13,8 +13,8 @@ mkdir -p "$B/report"
 gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 if [ "${gpus:-0}" -ge 2 ] && "$H" info 2>/dev/null | grep -q '^backends .*cuda'; then
     np=$gpus be=cuda size=4096x4096 tr=all
-    # GPU ranks unbound: Open MPI binds each of 2 ranks to one core, where their helper threads made
-    # mpi, nccl and nvshmem 2-2.6x slower (session 40)
+    # GPU ranks unbound: Open MPI binds each of 2 ranks to one core, which their helper threads would
+    # share with the busy-waiting one
     unbind=$(mpirun --version 2>&1 | grep -q "Open MPI" && echo "--bind-to none" || true)
 else
     np=2 be=cpu size=512x512 tr=mpi unbind=

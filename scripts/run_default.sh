@@ -11,8 +11,8 @@ if [ "$gpus" -gt 0 ] && "$HALOX" info 2>/dev/null | grep -q '^backends .*cuda'; 
     "$HALOX" info
     echo
     echo "== $gpus GPU(s): 2D jacobi5 float 4096x4096, depth 8, every transport of this build, verified =="
-    # Open MPI binds each of 1-2 ranks to one core, where the ranks' helper threads made mpi, nccl and
-    # nvshmem 2-2.6x slower (session 40): GPU ranks stay unbound
+    # Open MPI binds each of 1-2 ranks to one core, which the ranks' helper threads (NCCL's, NVSHMEM's,
+    # the CUDA driver's) would share with the busy-waiting one: GPU ranks stay unbound
     unbind=$(mpirun --version 2>&1 | grep -q "Open MPI" && echo "--bind-to none" || true)
     exec mpirun --oversubscribe $unbind -x NCCL_NVLS_ENABLE -x NVSHMEM_DISABLE_NVLS -np "$gpus" "$HALOX" run --backend cuda \
         --size 4096x4096 --iters 400 --depth 8 --pattern direct --repeat 3 --transport all --verify

@@ -102,6 +102,10 @@ expect 1 2 "bad --size2d"         -- roofline --size2d 4
 expect 1 2 "bad --size3d .16x16.: give N (N^3 cells) or NXxNYxNZ" -- roofline --size3d 16x16
 expect 1 2 "bad --size3d"         -- roofline --size3d 16x4x16
 expect 1 2 "the cpu backend has no graphs" -- roofline --backend cpu --graph
+# --verbose and --quiet, taken for every subcommand before or after its name
+expect 1 2 "--verbose=0|1|2"      -- run --size 32x32 --verbose=loud
+expect 2 2 "--verbose=0|1|2"      -- --quiet=maybe mg --size 16
+expect 1 2 "unknown option '--bogus'" -- --verbose mg --bogus
 # a bad value anywhere in a sweep stops the job before its first run: nothing on stdout
 n=$((n + 1))
 MPIRUN 2 "$HALOX" run --size 32x32 --iters 2 --depth 1,0 --format csv >"$tmp/out" 2>"$tmp/err"

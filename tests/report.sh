@@ -88,7 +88,7 @@ coverage_rows() {
 }
 check_pngs "$dir/fig" run_time_per_sweep run_segments pingpong_latency pingpong_bandwidth
 
-# CPU sweep (schema 2, 2 ranks: depths 1,2,4, staged/direct, overlap on/off) with the 2 x H200 ping-pong
+# CPU sweep (schema 2, 2 ranks: depths 1,2,4, staged/direct, overlap on/off) with a two-GPU ping-pong
 out=$("$HALOX" report "$DATA/run_sweep.csv" "$DATA/pingpong.csv" --out "$dir/data1" 2>&1) || bad "halox report (data 1): $out"
 check_pngs "$dir/data1" run_time_per_sweep run_segments pingpong_latency pingpong_bandwidth
 grep -q "^overlap coverage per depth" <<<"$out" || bad "data 1: no coverage table: $out"
@@ -96,7 +96,7 @@ grep -q "^overlap coverage per depth" <<<"$out" || bad "data 1: no coverage tabl
 [ "$(wc -l <"$dir/data1/overlap_coverage.csv")" -eq 7 ] || bad "data 1: overlap_coverage.csv is not 6 rows"
 grep -q "12 run rows, 88 pingpong rows" <<<"$out" || bad "data 1: row counts: $out"
 
-# 4 x H200 transports (schema 1: mpi, ipc, nccl; depths 1,4,16; overlap on/off): the speed-up plot too
+# four GPUs' transports (schema 1: mpi, ipc, nccl; depths 1,4,16; overlap on/off): the speed-up plot too
 out=$("$HALOX" report "$DATA/run_transports.csv" --out "$dir/data2" 2>&1) || bad "halox report (data 2): $out"
 check_pngs "$dir/data2" run_time_per_sweep run_segments run_speedup
 [ "$(coverage_rows "$out" 'mpi|ipc|nccl' '1|4|16')" -eq 9 ] || bad "data 2: want 9 coverage rows: $out"

@@ -71,8 +71,11 @@ for r in rows:
 PY
 # --transport all on the CPU: mpi runs (every combination of a sweep, one CSV row each, one header);
 # the transports that need GPUs are skipped with one note each for the whole job, not an error per
-# combination, and the closing table says "skipped"
-out=$(MPIRUN 2 "$HALOX" run --backend cpu --transport all --size 48x48 --iters 4 --depth 1,2 --format csv --quiet 2>&1)
+# combination, and the closing table says "skipped"; --quiet leaves the notes out
+quiet=$(MPIRUN 2 "$HALOX" run --backend cpu --transport all --size 48x48 --iters 4 --depth 1,2 --format csv --quiet 2>&1)
+grep -q "^halox: note" <<<"$quiet" && bad "--transport all --quiet printed notes: $quiet"
+[ "$(grep -c ',mpi,' <<<"$quiet")" -eq 2 ] || bad "--transport all --quiet: want 2 mpi rows (depths 1, 2): $quiet"
+out=$(MPIRUN 2 "$HALOX" run --backend cpu --transport all --size 48x48 --iters 4 --depth 1,2 --format csv 2>&1)
 rc=$?
 [ $rc -eq 0 ] || bad "--transport all on the CPU: exit $rc: $(tail -2 <<<"$out")"
 [ "$(grep -c '^dim,' <<<"$out")" -eq 1 ] || bad "--transport all: want one CSV header: $out"

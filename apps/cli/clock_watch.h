@@ -1,9 +1,8 @@
 /* The SM clock a GPU ran at while a measurement ran, against its maximum: NVML read through
  * libnvidia-ml loaded at run time, so that halox needs no NVML to build or to run. `halox roofline`
- * marks the rows that ran at reduced clocks (session 30, one H200: a default run holds the GPU at
- * its power cap during the 16384^2 fp64 rows, the SM clock falls to 1185-1740 MHz of 1980, and the
- * clock-bound star13 fp64 sweep after them ran 24% slow). NVML's power-violation counter was no
- * guide there: it grew at the wall-clock rate on idle and busy rows alike. */
+ * marks the rows that ran at reduced clocks: a GPU held at its power cap by the large rows lowers its
+ * SM clock, and a clock-bound sweep after them runs slow. The clock itself is sampled because NVML's
+ * power-violation counter does not tell busy rows from idle ones. */
 #ifndef HALOX_CLI_CLOCK_WATCH_H
 #define HALOX_CLI_CLOCK_WATCH_H
 

@@ -1,6 +1,5 @@
-/* (About 440 lines: one option-table engine, parsing, --help and sweeps, which share its types.)
- *
- * The option table machinery: parsing, defaults, --help and sweeps from one hx_option table. */
+/* The option table machinery: parsing, defaults and --help from one hx_option table (sweeps over
+ * comma lists: options_sweep.c). */
 #include "options.h"
 
 #include <ctype.h>
@@ -219,8 +218,7 @@ static const hx_option *near_miss(const hx_command *cmd, const char *name, size_
     return NULL;
 }
 
-/* The option named by argument a ("--name", "--name=v", "--no-name"); *negated for --no-name. */
-static const hx_option *lookup(const hx_command *cmd, const char *a, const char **eq, int *negated)
+const hx_option *hx_opts_lookup(const hx_command *cmd, const char *a, const char **eq, int *negated)
 {
     const char *name = a + 2;
     *eq = strchr(name, '=');
@@ -259,7 +257,7 @@ int hx_opts_parse(const hx_command *cmd, void *target, int argc, char **argv, ch
         if (strncmp(a, "--", 2) != 0 || !a[2])
             return fail(err, n, "unexpected argument '%s': options start with -- (see halox %s --help)", a, cmd->name);
         int negated;
-        const hx_option *o = lookup(cmd, a, &eq, &negated);
+        const hx_option *o = hx_opts_lookup(cmd, a, &eq, &negated);
         if (!o) {
             size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
             const hx_option *near = near_miss(cmd, a + 2, len);
@@ -357,7 +355,12 @@ void hx_opts_usage(const hx_command *cmd, FILE *out)
             if (!(o->flags & HX_OPT_HIDDEN) && !strcmp(o->group ? o->group : "options", groups[k])) option_usage(out, o);
         }
     }
-    fprintf(out, "  --help%*sthis text\n\n", HELP_COL - 8, "");
+    fprintf(out, "  --help%*sthis text\n", HELP_COL - 8, "");
+    /* taken by halox.c for every subcommand, before the table parses (halox --help) */
+    fprintf(out, "  --verbose[=0|1|2]%*salso what halox chose (info messages on stderr); 2: debug too\n", HELP_COL - 19, "");
+    if (!hx_opts_find(cmd, "quiet", 5))
+        fprintf(out, "  --quiet%*sonly the report: no warnings, notes or progress lines\n", HELP_COL - 9, "");
+    fputc('\n', out);
     if (flags) wrap(out, "An on/off option --X is also written --X=on, --X=off or --no-X.", 0, 0);
     if (sweeps) {
         char list[1024] = "";
@@ -376,92 +379,4 @@ void hx_opts_usage(const hx_command *cmd, FILE *out)
         wrap(out, text, 0, 0);
     }
     if (cmd->notes) wrap(out, cmd->notes, 0, 0);
-}
-
-/* Sweeps ---------------------------------------------------------------------------------- */
-
-static int add_axis(hx_sweep *s, const hx_option *o, int index, int prefix, char *err, size_t n)
-{
-    const char *a = s->argv[index], *val = a + prefix;
-    if (s->naxes == HX_SWEEP_MAX_AXES)
-        return fail(err, n, "more than %d options hold comma lists: split the sweep over several jobs", HX_SWEEP_MAX_AXES);
-    hx_sweep_axis *ax = &s->axes[s->naxes++];
-    memset(ax, 0, sizeof *ax);
-    ax->index = index;
-    ax->prefix = prefix;
-    for (const char *p = val;;) {
-        size_t len = strcspn(p, ",");
-        if (len == 0)
-            return fail(err, n, "empty value in the --%s list '%s': separate the values by single commas", o->name, val);
-        if (ax->nitems == HX_SWEEP_MAX_ITEMS)
-            return fail(err, n, "the --%s list has more than %d values: split the sweep over several jobs", o->name,
-                        HX_SWEEP_MAX_ITEMS);
-        char *item = malloc((size_t)prefix + len + 1);
-        if (!item) return fail(err, n, "out of memory expanding the --%s list", o->name);
-        memcpy(item, a, (size_t)prefix);
-        memcpy(item + prefix, p, len);
-        item[prefix + len] = 0;
-        ax->items[ax->nitems++] = item;
-        if (!p[len]) break;
-        p += len + 1;
-    }
-    if (s->runs > HX_SWEEP_MAX_RUNS / ax->nitems)
-        return fail(err, n, "the sweep has more than %ld runs: shorten the lists", HX_SWEEP_MAX_RUNS);
-    s->runs *= ax->nitems;
-    return 0;
-}
-
-int hx_sweep_init(hx_sweep *s, const hx_command *cmd, int argc, char **argv, char *err, size_t n)
-{
-    memset(s, 0, sizeof *s);
-    s->argc = argc;
-    s->argv = argv;
-    s->runs = 1;
-    s->args = malloc(sizeof(char *) * (size_t)(argc + 1));
-    if (!s->args) return fail(err, n, "out of memory");
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i], *eq;
-        int negated;
-        if (strncmp(a, "--", 2) != 0) continue; /* the parser reports it */
-        const hx_option *o = lookup(cmd, a, &eq, &negated);
-        if (!o) continue;
-        int index = i, prefix = 0;
-        const char *val = NULL;
-        if (eq) val = eq + 1, prefix = (int)(eq + 1 - a);
-        else if (o->type != HX_OPT_FLAG && i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0) val = argv[index = ++i];
-        if (val && (o->flags & HX_OPT_SWEEP) && !negated && strchr(val, ',') && add_axis(s, o, index, prefix, err, n))
-            return -1;
-    }
-    return 0;
-}
-
-char **hx_sweep_args(hx_sweep *s)
-{
-    memcpy(s->args, s->argv, sizeof(char *) * (size_t)s->argc);
-    s->args[s->argc] = NULL;
-    for (int k = 0; k < s->naxes; k++) s->args[s->axes[k].index] = s->axes[k].items[s->axes[k].pos];
-    return s->args;
-}
-
-int hx_sweep_next(hx_sweep *s)
-{
-    for (int k = s->naxes - 1; k >= 0; k--) {
-        if (++s->axes[k].pos < s->axes[k].nitems) return 1;
-        s->axes[k].pos = 0;
-    }
-    return 0;
-}
-
-void hx_sweep_rewind(hx_sweep *s)
-{
-    for (int k = 0; k < s->naxes; k++) s->axes[k].pos = 0;
-}
-
-void hx_sweep_free(hx_sweep *s)
-{
-    for (int k = 0; k < s->naxes; k++)
-        for (int j = 0; j < s->axes[k].nitems; j++) free(s->axes[k].items[j]);
-    free(s->args);
-    s->args = NULL;
-    s->naxes = 0;
 }

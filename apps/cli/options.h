@@ -84,6 +84,10 @@ int hx_opts_defaults(const hx_command *cmd, void *target, char *err, size_t errl
  * --help or -h was asked; -1 with a one-line message in err. */
 int hx_opts_parse(const hx_command *cmd, void *target, int argc, char **argv, char *err, size_t errlen);
 
+/* The option named by argument a ("--name", "--name=v", "--no-name"), or NULL; *eq points at the
+ * '=' (or is NULL), *negated is 1 for --no-name of a flag. */
+const hx_option *hx_opts_lookup(const hx_command *cmd, const char *a, const char **eq, int *negated);
+
 /* The option called name (without "--"; len characters), or NULL. */
 const hx_option *hx_opts_find(const hx_command *cmd, const char *name, size_t len);
 

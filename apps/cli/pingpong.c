@@ -409,6 +409,7 @@ int hx_pingpong_main(int argc, char **argv, MPI_Comm comm)
     if (hx_cli_any_failed(comm, ntr == 0, "--transport names no transport: give one of halox info's, or all")) return HX_ERR_INPUT;
 
     hx_context_options co = hx_context_defaults();
+    hx_cli_log_options(&co);
     co.backend = c.backend;
     co.devices = c.devices;
     hx_context *ctx;

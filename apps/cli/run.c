@@ -6,6 +6,7 @@
 #include "run.h"
 
 #include <sched.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,6 +16,39 @@
 
 static hx_run_result last_result;
 const hx_run_result *hx_last_run(void) { return &last_result; }
+
+static hx_log_level verbosity = HX_LOG_WARN;
+
+void hx_cli_set_verbosity(hx_log_level level) { verbosity = level; }
+hx_log_level hx_cli_verbosity(void) { return verbosity; }
+int hx_cli_noting(void) { return verbosity >= HX_LOG_WARN; }
+
+/* The stock callback, less the library's error messages below --verbose: the CLI prints the error
+ * every rank agreed on (hx_context_error) once, where the callback would speak on each failing rank. */
+static void cli_log(hx_log_level level, int rank, const char *msg, void *user)
+{
+    if (level == HX_LOG_ERROR && verbosity < HX_LOG_INFO) return;
+    hx_log_to_file(level, rank, msg, user);
+}
+
+void hx_cli_log_options(hx_context_options *co)
+{
+    co->log_level = verbosity > HX_LOG_ERROR ? verbosity : HX_LOG_ERROR;
+    co->log = cli_log;
+    co->log_user = stderr;
+}
+
+void hx_cli_info(int rank, const char *fmt, ...)
+{
+    if (verbosity < HX_LOG_INFO || rank != 0) return;
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    hx_log_to_file(HX_LOG_INFO, rank, msg, stderr);
+    fflush(stderr);
+}
 
 /* Collective: 1 if any rank failed; the lowest failing rank prints its message. For the CLI's
  * own checks (options, --output), made before the library is involved. */
@@ -47,8 +81,7 @@ static int cpus_allowed(void)
 }
 
 /* 1 when the transports (one name, a comma list, or "all") hold one that a rank bound to one core
- * slows: every one but ipc and pingpong's device models, which were as fast either way (session 40,
- * 2 H200s: mpi, nccl and nvshmem sweeps 2-2.6x slower with a core a rank, ipc alike) */
+ * slows: every one but ipc and pingpong's device models, whose host thread only launches kernels */
 static int slowed_on_one_core(const char *transports)
 {
     char list[256], *save = NULL;
@@ -63,7 +96,7 @@ void hx_cli_note_one_core(MPI_Comm comm, const char *transports)
 {
     static int noted = 0; /* once a process: tune and --transport all run many times */
     int rank, size, one, count = 0;
-    if (noted || !slowed_on_one_core(transports)) return;
+    if (noted || !hx_cli_noting() || !slowed_on_one_core(transports)) return;
     noted = 1;
     one = cpus_allowed() == 1;
     if (MPI_Allreduce(&one, &count, 1, MPI_INT, MPI_SUM, comm) != MPI_SUCCESS || count == 0) return;
@@ -71,8 +104,8 @@ void hx_cli_note_one_core(MPI_Comm comm, const char *transports)
     MPI_Comm_size(comm, &size);
     if (rank == 0)
         fprintf(stderr, "halox: note: %d of %d ranks may run on one core only (their MPI binding); a rank's helper threads "
-                "(NCCL's and NVSHMEM's proxies, the CUDA driver's) then share it with its busy-waiting thread, which made "
-                "mpi, nccl and nvshmem 2-2.6x slower on two H200s and nccl's network path milliseconds a message: give each "
+                "(NCCL's and NVSHMEM's proxies, the CUDA driver's) then share it with its busy-waiting thread, which slows "
+                "mpi, nccl and nvshmem several times over and nccl's network path to milliseconds a message: give each "
                 "rank more cores (Open MPI: mpirun --bind-to none)\n", count, size);
 }
 
@@ -211,6 +244,7 @@ int hx_run(const hx_config *cfg_in, MPI_Comm comm)
     co.backend = cfg.backend;
     co.devices = cfg.devices;
     co.threads = cfg.threads;
+    hx_cli_log_options(&co);
     hx_context *ctx;
     int st = hx_context_create(comm, &co, &ctx);
     if (st) {
@@ -269,6 +303,10 @@ int hx_run(const hx_config *cfg_in, MPI_Comm comm)
     rep.nrep = cfg.repeat;
     rep.whole_graph = hx_sweeper_whole_graph(sw);
     rep.kernel = hx_sweeper_kernel(sw);
+    snprintf(last_result.kernel_ran, sizeof last_result.kernel_ran, "%s", rep.kernel ? rep.kernel : "");
+    hx_cli_info(rank, "run: backend %s, grid %dx%dx%d, transport %s, schedule %s, depth %d, fuse %d, kernel %s",
+                rep.backend, pgrid[0], pgrid[1], pgrid[2], rep.transport, hx_schedule_name(cfg.schedule), cfg.depth,
+                cfg.fuse, rep.kernel ? rep.kernel : "cycle");
     rep.reps = reps;
     rep.have_norm = cfg.norm_every > 0 && cfg.norm_every <= cfg.iters;
     rep.last_norm = hx_sweeper_last_norm(sw);

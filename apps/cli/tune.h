@@ -1,6 +1,6 @@
-/* `halox tune`: searches the exchange settings (transport, pattern, depth, fuse, overlap, graph,
- * schedule) for one problem within a time budget and prints the winner and how to reproduce it.
- * See docs/tune.md. */
+/* `halox tune`: searches how to run one problem (transport, schedule, kernel, depth, fuse, pattern,
+ * overlap, graph) in stages within a time budget, or over the full grid, and prints the winner and
+ * the halox run command that reproduces it. See docs/tune.md. */
 #ifndef HALOX_TUNE_H
 #define HALOX_TUNE_H
 
@@ -16,7 +16,8 @@ extern "C" {
  * --verify run found a difference). */
 int hx_tune_main(int argc, char **argv);
 
-/* Its own options (--budget, --transport, --verify); the problem options are halox run's. */
+/* Its own options (--budget, --transport, --grid-search, --compare-grid, --candidates, --verify);
+ * the problem options are halox run's. */
 extern const hx_command hx_tune_command;
 
 #ifdef __cplusplus

@@ -1,21 +1,55 @@
-/* `halox tune`'s output: the winner, the runner-up, their segments, why the winner wins, and the
- * halox run command line that reproduces it (the search is in tune.c). */
+/* `halox tune`'s output: progress lines, the winner and the runner-up with their segments and why
+ * the winner wins, the staged winner beside the grid's best, the halox run command line, and every
+ * candidate as CSV or JSON (the searches are in tune_search.c). */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "tune_priv.h"
 
+#define ADD_TO(buf, n, k, ...)                                                              \
+    do {                                                                                    \
+        if ((k) >= 0 && (size_t)(k) < (n)) (k) += snprintf((buf) + (k), (n) - (size_t)(k), __VA_ARGS__); \
+    } while (0)
+
+/* The kernel a candidate pins: the family that ran when auto ran a device schedule. */
+static const char *kernel_of(const cand *c)
+{
+    if (c->schedule == HX_SCHEDULE_CYCLE) return "auto";
+    if (c->kernel == HX_KERNEL_AUTO && c->kernel_ran[0]) {
+        if (!strncmp(c->kernel_ran, "passes", 6)) return "passes";
+        return c->kernel_ran;
+    }
+    return hx_kernel_name(c->kernel);
+}
+
 void tune_describe(const cand *c, char *buf, size_t n)
 {
-    int k = snprintf(buf, n, "%s depth %d %s overlap %s", c->transport, c->depth, hx_pattern_name(c->pattern),
-                     c->overlap ? "on" : "off");
-    if (k < 0 || (size_t)k >= n) return;
-    if (c->fuse > 1) k += snprintf(buf + k, n - (size_t)k, " fuse %d", c->fuse);
-    if (k < 0 || (size_t)k >= n) return;
-    if (c->graph) k += snprintf(buf + k, n - (size_t)k, " graph on");
-    if (k < 0 || (size_t)k >= n) return;
-    if (c->schedule != HX_SCHEDULE_CYCLE) snprintf(buf + k, n - (size_t)k, " schedule %s", schedule_name(c->schedule));
+    int k = 0;
+    ADD_TO(buf, n, k, "%s depth %d %s overlap %s", c->transport, c->depth, hx_pattern_name(c->pattern),
+           c->overlap ? "on" : "off");
+    if (c->fuse > 1) ADD_TO(buf, n, k, " fuse %d", c->fuse);
+    if (c->graph) ADD_TO(buf, n, k, " graph on");
+    if (c->schedule != HX_SCHEDULE_CYCLE) {
+        ADD_TO(buf, n, k, " schedule %s kernel %s", hx_schedule_name(c->schedule), hx_kernel_name(c->kernel));
+        if (c->kernel == HX_KERNEL_AUTO && c->kernel_ran[0]) ADD_TO(buf, n, k, " (%s)", c->kernel_ran);
+    }
+}
+
+void tune_progress(const tuner *t, const cand *c, int best)
+{
+    if (t->rank != 0 || t->quiet) return;
+    char what[200];
+    tune_describe(c, what, sizeof what);
+    const char *tag = t->stage == TUNE_GRID ? "grid " : "";
+    if (c->ran && c->timed)
+        fprintf(stderr, "tune: %s[%3d] %-64s %11.2f us/sweep  (exchange %.2f, compute %.2f)%s\n", tag, t->n, what, c->us,
+                exchange_us(c), compute_us(c), best ? "  best so far" : "");
+    else if (c->ran)
+        fprintf(stderr, "tune: %s[%3d] %-64s %11.2f us/sweep  (segments not timed apart)%s\n", tag, t->n, what, c->us,
+                best ? "  best so far" : "");
+    else fprintf(stderr, "tune: %s[%3d] %-64s skipped: %s\n", tag, t->n, what, c->note);
+    fflush(stderr);
 }
 
 static void print_dims(char *buf, size_t n, const int *v, int dim)
@@ -24,38 +58,31 @@ static void print_dims(char *buf, size_t n, const int *v, int dim)
     else snprintf(buf, n, "%dx%d", v[0], v[1]);
 }
 
-/* The halox run command line that reproduces candidate c. */
 void tune_command_line(const tuner *t, const cand *c, char *buf, size_t n)
 {
     const hx_config *b = &t->base;
-    char exe[2048] = "halox", sz[64];
+    char exe[2048] = "halox";
     ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (len > 0) exe[len] = 0;
     else snprintf(exe, sizeof exe, "halox");
-    print_dims(sz, sizeof sz, b->size, b->dim);
-    int k = snprintf(buf, n, "mpirun -np %d %s run --size %s --stencil %s --dtype %s --boundary %s --iters %ld --backend %s",
-                     t->nranks, exe, sz, hx_stencil_get(b->stencil)->name, hx_dtype_name(b->dtype),
-                     hx_boundary_name(b->boundary), b->iters, hx_backend_name(b->backend));
-#define ADD(...)                                                                   \
-    do {                                                                           \
-        if (k >= 0 && (size_t)k < n) k += snprintf(buf + k, n - (size_t)k, __VA_ARGS__); \
-    } while (0)
-    if (b->seed != 42) ADD(" --seed %llu", (unsigned long long)b->seed);
-    if (b->grid[0]) {
-        print_dims(sz, sizeof sz, b->grid, b->dim);
-        ADD(" --grid %s", sz);
+    int k = 0;
+    ADD_TO(buf, n, k, "mpirun -np %d %s run", t->nranks, exe);
+    for (int i = 0; i < t->nrun_args; i++) { /* as given, less --quiet and --backend (resolved below) */
+        const char *a = t->run_args[i];
+        if (!strcmp(a, "--quiet") || !strncmp(a, "--quiet=", 8) || !strcmp(a, "--no-quiet") || !strncmp(a, "--backend=", 10))
+            continue;
+        if (!strcmp(a, "--backend")) {
+            i += i + 1 < t->nrun_args && strncmp(t->run_args[i + 1], "--", 2);
+            continue;
+        }
+        ADD_TO(buf, n, k, strpbrk(a, " \t'\"$;&|<>()*?") ? " '%s'" : " %s", a);
     }
-    if (b->devices[0]) ADD(" --devices %s", b->devices);
-    ADD(" --transport %s --depth %d --pattern %s --overlap=%s", c->transport, c->depth, hx_pattern_name(c->pattern),
-        c->overlap ? "on" : "off");
-    if (c->fuse > 1) ADD(" --fuse %d", c->fuse);
-    if (c->graph) ADD(" --graph");
-    if (c->schedule != HX_SCHEDULE_CYCLE) ADD(" --schedule %s", schedule_name(c->schedule));
-    if (b->repeat > 1) ADD(" --repeat %d", b->repeat);
-    if (b->warmup != 10) ADD(" --warmup %d", b->warmup);
-    if (b->desync_barrier) ADD(" --desync-barrier");
-    if (b->norm_every > 0) ADD(" --norm-every %ld", b->norm_every);
-#undef ADD
+    ADD_TO(buf, n, k, " --backend %s", hx_backend_name(b->backend));
+    if (!t->repeat_given && b->repeat > 1) ADD_TO(buf, n, k, " --repeat %d", b->repeat);
+    ADD_TO(buf, n, k, " --transport %s --schedule %s", c->transport, hx_schedule_name(c->schedule));
+    if (t->cuda) ADD_TO(buf, n, k, " --kernel %s", kernel_of(c));
+    ADD_TO(buf, n, k, " --depth %d --fuse %d --pattern %s --overlap=%s --graph=%s", c->depth, c->fuse,
+           hx_pattern_name(c->pattern), c->overlap ? "on" : "off", c->graph ? "on" : "off");
 }
 
 /* "depth 8 (runner-up 4), pattern staged (runner-up direct)": what the winner changes. */
@@ -63,38 +90,43 @@ static void differences(const cand *w, const cand *r, char *buf, size_t n)
 {
     int k = 0;
     buf[0] = 0;
-#define ADD(...)                                                                                           \
-    do {                                                                                                   \
-        if (k >= 0 && (size_t)k < n) k += snprintf(buf + k, n - (size_t)k, "%s", k ? ", " : "");            \
-        if (k >= 0 && (size_t)k < n) k += snprintf(buf + k, n - (size_t)k, __VA_ARGS__);                    \
+#define DIFF(...)                                      \
+    do {                                               \
+        ADD_TO(buf, n, k, "%s", k ? ", " : "");        \
+        ADD_TO(buf, n, k, __VA_ARGS__);                \
     } while (0)
-    if (strcmp(w->transport, r->transport)) ADD("transport %s (runner-up %s)", w->transport, r->transport);
-    if (w->depth != r->depth) ADD("depth %d (runner-up %d)", w->depth, r->depth);
-    if (w->pattern != r->pattern) ADD("pattern %s (runner-up %s)", hx_pattern_name(w->pattern), hx_pattern_name(r->pattern));
-    if (w->overlap != r->overlap) ADD("overlap %s (runner-up %s)", w->overlap ? "on" : "off", r->overlap ? "on" : "off");
-    if (w->fuse != r->fuse) ADD("fuse %d (runner-up %d)", w->fuse, r->fuse);
-    if (w->graph != r->graph) ADD("graph %s (runner-up %s)", w->graph ? "on" : "off", r->graph ? "on" : "off");
+    if (strcmp(w->transport, r->transport)) DIFF("transport %s (runner-up %s)", w->transport, r->transport);
     if (w->schedule != r->schedule)
-        ADD("schedule %s (runner-up %s)", schedule_name(w->schedule), schedule_name(r->schedule));
-#undef ADD
+        DIFF("schedule %s (runner-up %s)", hx_schedule_name(w->schedule), hx_schedule_name(r->schedule));
+    if (strcmp(kernel_of(w), kernel_of(r))) DIFF("kernel %s (runner-up %s)", kernel_of(w), kernel_of(r));
+    if (w->depth != r->depth) DIFF("depth %d (runner-up %d)", w->depth, r->depth);
+    if (w->pattern != r->pattern) DIFF("pattern %s (runner-up %s)", hx_pattern_name(w->pattern), hx_pattern_name(r->pattern));
+    if (w->overlap != r->overlap) DIFF("overlap %s (runner-up %s)", w->overlap ? "on" : "off", r->overlap ? "on" : "off");
+    if (w->fuse != r->fuse) DIFF("fuse %d (runner-up %d)", w->fuse, r->fuse);
+    if (w->graph != r->graph) DIFF("graph %s (runner-up %s)", w->graph ? "on" : "off", r->graph ? "on" : "off");
+    if (!k) DIFF("the same settings (kernel %s)", kernel_of(w));
+#undef DIFF
 }
 
-void tune_report(const tuner *t, const cand *w, const cand *r, double spent, int ran, int skipped)
+void tune_report(const tuner *t, const cand *w, const cand *r, unsigned found, int ran, int skipped)
 {
     const hx_config *b = &t->base;
-    char sz[64], what[160];
+    char sz[64], what[200];
     print_dims(sz, sizeof sz, b->size, b->dim);
     printf("halox tune\n");
     printf("  problem  size %s, stencil %s, dtype %s, boundary %s, iters %ld, ranks %d, backend %s, repeats %d\n", sz,
            hx_stencil_get(b->stencil)->name, hx_dtype_name(b->dtype), hx_boundary_name(b->boundary), b->iters,
            t->nranks, hx_backend_name(b->backend), b->repeat);
-    printf("  search   %d candidates run, %d skipped, %.1f s of a %.0f s budget%s\n\n", ran, skipped, spent, t->budget,
-           t->stopped ? " (budget spent: search cut short)" : "");
+    const int s = found == TUNE_GRID ? TUNE_GRID : TUNE_STAGED;
+    printf("  search   %s: %d candidates run, %d skipped, %d pruned as halox run would refuse them, %.1f s", 
+           s == TUNE_GRID ? "full grid" : "staged", ran, skipped, t->pruned[s], t->spent[s]);
+    if (s == TUNE_STAGED) printf(" of a %.0f s budget%s", t->budget, t->stopped ? " (budget spent: search cut short)" : "");
+    printf("\n\n");
     tune_describe(w, what, sizeof what);
-    printf("winner     %-52s %11.2f us/sweep\n", what, w->us);
+    printf("winner     %-60s %11.2f us/sweep\n", what, w->us);
     if (r) {
         tune_describe(r, what, sizeof what);
-        printf("runner-up  %-52s %11.2f us/sweep  (%.2fx the winner's time)\n", what, r->us, w->us > 0 ? r->us / w->us : 0);
+        printf("runner-up  %-60s %11.2f us/sweep  (%.2fx the winner's time)\n", what, r->us, w->us > 0 ? r->us / w->us : 0);
     } else {
         printf("runner-up  none: only one candidate ran\n");
     }
@@ -107,12 +139,12 @@ void tune_report(const tuner *t, const cand *w, const cand *r, double spent, int
         if (!r) {
             printf("%-10s %14s\n", hx_segment_names[g], a);
             continue;
-        } else if (r->timed || g == HX_SEG_TOTAL) snprintf(c, sizeof c, "%.2f", r->seg[g]);
+        }
+        if (r->timed || g == HX_SEG_TOTAL) snprintf(c, sizeof c, "%.2f", r->seg[g]);
         else snprintf(c, sizeof c, "-");
         printf("%-10s %14s %14s\n", hx_segment_names[g], a, c);
     }
     printf("\n");
-    /* why */
     if (!r) {
         printf("why: the only candidate that ran\n");
         return;
@@ -120,16 +152,107 @@ void tune_report(const tuner *t, const cand *w, const cand *r, double spent, int
     char diff[400];
     differences(w, r, diff, sizeof diff);
     double gain = r->us > 0 ? 100.0 * (r->us - w->us) / r->us : 0;
+    const char *noise = gain < 100 * TUNE_IMPROVE ? " (within noise: a larger --repeat separates them)" : "";
     if (w->timed && r->timed) {
         double ew = exchange_us(w), er = exchange_us(r), cw = compute_us(w), cr = compute_us(r);
         printf("why: %s %s exchange (pack+message+unpack) per sweep from %.2f to %.2f us while compute "
                "(inner+outer+compute) %s by %.2f us: %.1f%% less time per sweep%s\n",
                diff, ew <= er ? "cuts" : "raises", er, ew, cw >= cr ? "grows" : "shrinks", cw >= cr ? cw - cr : cr - cw,
-               gain, gain < 100 * TUNE_IMPROVE ? " (within noise: a larger --repeat separates them)" : "");
+               gain, noise);
     } else {
         printf("why: %s: %.2f vs %.2f us per sweep (%.1f%% less; segments are not timed apart in a whole-cycle graph "
-               "or a device schedule)%s\n",
-               diff, w->us, r->us, gain, gain < 100 * TUNE_IMPROVE ? " (within noise: a larger --repeat separates them)" : "");
+               "or a device schedule)%s\n", diff, w->us, r->us, gain, noise);
     }
 }
 
+void tune_compare(const tuner *t, const cand *staged, const cand *grid)
+{
+    char what[200], cmd[4096];
+    int ran[3] = {0, 0, 0};
+    for (int i = 0; i < t->n; i++)
+        for (unsigned s = TUNE_STAGED; s <= TUNE_GRID; s++)
+            if ((t->c[i].found & s) && t->c[i].ran) ran[s]++;
+    printf("\nstaged search against the full grid\n");
+    tune_describe(staged, what, sizeof what);
+    printf("  staged   %-60s %11.2f us/sweep  (%d candidates, %.1f s)\n", what, staged->us, ran[TUNE_STAGED],
+           t->spent[TUNE_STAGED]);
+    if (!grid) {
+        printf("  grid     none ran\n");
+        return;
+    }
+    tune_describe(grid, what, sizeof what);
+    printf("  grid     %-60s %11.2f us/sweep  (%d candidates, %.1f s)\n", what, grid->us, ran[TUNE_GRID],
+           t->spent[TUNE_GRID]);
+    printf("  ratio    staged / grid = %.3f\n", grid->us > 0 ? staged->us / grid->us : 0);
+    tune_command_line(t, grid, cmd, sizeof cmd);
+    printf("grid-command: %s\n", cmd);
+}
+
+static const char *search_of(unsigned f)
+{
+    return f == (TUNE_STAGED | TUNE_GRID) ? "both" : f == TUNE_GRID ? "grid" : "staged";
+}
+
+/* A JSON string: the notes are library messages, so quotes and backslashes are escaped. */
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20) fprintf(f, "\\u%04x", *s);
+        else fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+int tune_write_candidates(const tuner *t, const char *path)
+{
+    const size_t len = strlen(path);
+    const int json = len >= 5 && !strcmp(path + len - 5, ".json");
+    FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+    if (!f) return -1;
+    static const char *const cols[] = {"search", "transport", "schedule", "kernel", "kernel_ran", "depth", "fuse",
+                                       "pattern", "overlap", "graph", "status", "us_per_sweep", "exchange_us",
+                                       "compute_us", "note"};
+    const int ncols = (int)(sizeof cols / sizeof cols[0]);
+    if (json) fprintf(f, "[\n");
+    else
+        for (int k = 0; k < ncols; k++) fprintf(f, "%s%s", cols[k], k + 1 < ncols ? "," : "\n");
+    for (int i = 0; i < t->n; i++) {
+        const cand *c = &t->c[i];
+        char us[32] = "", ex[32] = "", co[32] = "";
+        if (c->ran) snprintf(us, sizeof us, "%.4f", c->us);
+        if (c->ran && c->timed) snprintf(ex, sizeof ex, "%.4f", exchange_us(c)), snprintf(co, sizeof co, "%.4f", compute_us(c));
+        const char *v[] = {search_of(c->found), c->transport, hx_schedule_name(c->schedule), hx_kernel_name(c->kernel),
+                           c->kernel_ran, NULL, NULL, hx_pattern_name(c->pattern), c->overlap ? "on" : "off",
+                           c->graph ? "on" : "off", c->ran ? "ran" : "skipped", us, ex, co, c->note};
+        char depth[16], fuse[16];
+        snprintf(depth, sizeof depth, "%d", c->depth);
+        snprintf(fuse, sizeof fuse, "%d", c->fuse);
+        v[5] = depth;
+        v[6] = fuse;
+        if (json) fprintf(f, "  {");
+        for (int k = 0; k < ncols; k++) {
+            const int number = k == 5 || k == 6 || (k >= 11 && k <= 13);
+            if (json) {
+                fprintf(f, "\"%s\": ", cols[k]);
+                if (number) fprintf(f, "%s", v[k][0] ? v[k] : "null");
+                else json_string(f, v[k]);
+                fprintf(f, "%s", k + 1 < ncols ? ", " : "");
+            } else if (k == ncols - 1) {
+                fputc('"', f); /* the note may hold commas: quoted, inner quotes doubled */
+                for (const char *p = v[k]; *p; p++) {
+                    if (*p == '"') fputc('"', f);
+                    fputc(*p, f);
+                }
+                fprintf(f, "\"\n");
+            } else {
+                fprintf(f, "%s,", v[k]);
+            }
+        }
+        if (json) fprintf(f, "}%s\n", i + 1 < t->n ? "," : "");
+    }
+    if (json) fprintf(f, "]\n");
+    if (f == stdout) return fflush(f) ? -1 : 0;
+    return fclose(f) ? -1 : 0;
+}

@@ -233,6 +233,7 @@ int hx_mg_main(int argc, char **argv)
         return HX_ERR_INPUT;
 
     hx_context_options co = hx_context_defaults();
+    hx_cli_log_options(&co);
     co.backend = (hx_backend_kind)c.backend;
     co.log = hx_log_to_file; /* the library's warnings, on stderr */
     co.log_user = stderr;
