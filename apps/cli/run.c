@@ -245,7 +245,12 @@ int hx_run(const hx_config *cfg_in, MPI_Comm comm)
     hx_exchange *x = NULL;
     hx_sweeper *sw = NULL;
     int code = HX_OK;
-    if ((st = hx_layout_create(ctx, &ld, &layout)) || (st = hx_exchange_create(layout, cfg.transport, cfg.pattern, 0, &x)) ||
+    hx_exchange_options xo = hx_exchange_defaults();
+    xo.transport = cfg.transport;
+    xo.pattern = cfg.pattern;
+    xo.ll_bytes = cfg.ll_bytes;
+    xo.host_fallback = cfg.host_fallback;
+    if ((st = hx_layout_create(ctx, &ld, &layout)) || (st = hx_exchange_create_opts(layout, &xo, &x)) ||
         (st = hx_sweeper_create(layout, x, &so, &sw))) {
         code = setup_failed(&cfg, ctx, rank, st);
         goto out;
