@@ -192,7 +192,7 @@ int hx_run(const hx_config *cfg_in, MPI_Comm comm)
     if (hx_cli_any_failed(comm, rank == 0 && cfg.output[0] && output_writable(cfg.output, err, sizeof err), err)) return HX_ERR_INPUT;
 
     /* what the CLI can say in its own words, with the flag to change */
-    if (!hx_transport_paths(cfg.transport)) {
+    if (strcmp(cfg.transport, "auto") && !hx_transport_paths(cfg.transport)) {
         const char *why = hx_transport_absent_reason(cfg.transport);
         if (why) snprintf(err, sizeof err, "--transport %s: %s (this build has %s)", cfg.transport, why, hx_transport_names());
         else snprintf(err, sizeof err, "unknown --transport '%s': this build has %s (see halox info)", cfg.transport, hx_transport_names());

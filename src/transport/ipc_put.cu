@@ -15,16 +15,16 @@
 /* Threads of a block: the put and get kernels keep blocks small, because a get block spins on an
  * SM while the interior sweep may want it (overlap); putget runs alone, at most one block per SM,
  * so a phase too large for one 256-thread block per SM grows its blocks up to IK_PUTGET_THREADS
- * (one H200, 3D 256x128x128, depth 4: 42.5 us an exchange with 256 threads, 35.3 with 1024),
- * while small phases (multigrid's coarse levels) keep 256 on more SMs (putget_shape). Ranks
- * sharing a GPU keep 256, see hx_ipc_put_create. A tuning build may set either. */
+ * (wider blocks measured faster there: docs/performance.md), while small phases (multigrid's
+ * coarse levels) keep 256 on more SMs (putget_shape). Ranks sharing a GPU keep 256, see
+ * hx_ipc_put_create. */
 #ifndef IK_THREADS
 #define IK_THREADS 256
 #endif
 #ifndef IK_PUTGET_THREADS
 #define IK_PUTGET_THREADS 1024
 #endif
-#ifndef IK_PUTGET_MIN /* putget's narrowest block (a tuning build sets 1024 for session 12's fixed shape) */
+#ifndef IK_PUTGET_MIN /* putget's narrowest block */
 #define IK_PUTGET_MIN IK_THREADS
 #endif
 
