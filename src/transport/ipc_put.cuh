@@ -117,7 +117,7 @@ static inline int hx_ik_first_phase(const hx_dev_table *tb)
 /* Whether some message of phase ph goes as a plain copy with a flag, not in `noflag` (flagged
  * words, or copied straight): when none does, put and get skip the plain copy and the flag wait,
  * each a read of the message table and a barrier (multigrid's coarse levels: every message is
- * flagged words, and a put-get there took 5 us). */
+ * flagged words, and their put-get is bound by such steps). */
 static inline int hx_ik_plain(const hx_dev_table *tb, int ph, unsigned noflag)
 {
     const unsigned all = tb->nmsg[ph] >= 32 ? ~0u : (1u << tb->nmsg[ph]) - 1u;
@@ -244,8 +244,8 @@ template <typename T> __device__ unsigned long long hx_ik_put_part(const hx_ik_a
     }
     __syncthreads();
     const int nmsg = a.nmsg;
-    /* the last block sets the flags; the #else branch is the default, written as it was timed
-     * (folding both into one form changed the default's SASS) */
+    /* the last block sets the flags; the #else branch is the default (folding both into one form
+     * changed the default's machine code) */
 #if HX_IK_SELF_FIRST
     const unsigned flagged = ((1u << nmsg) - 1u) & ~HX_IK_NOFLAG(a); /* the messages that go with a flag */
     const unsigned self = flagged & a.self_mask, others = flagged & ~self;
