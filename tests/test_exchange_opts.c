@@ -4,7 +4,8 @@
  * struct_size: a shorter struct gets the defaults for the fields it lacks, 0 means this version;
  * bad ll_bytes or host_fallback (on every rank, or on one rank only) is HX_ERR_INPUT on every rank
  * with a message naming the field; exchange creation writes nothing to stdout or stderr, delivers
- * nothing to a callback set below HX_LOG_INFO, and delivers one-line messages at HX_LOG_INFO. */
+ * nothing to a callback set below HX_LOG_INFO, and delivers one-line messages at HX_LOG_INFO (rank 0
+ * says what auto picked). */
 #include <halox/halox.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -206,9 +207,8 @@ int main(int argc, char **argv)
     x = NULL;
     CHECK_EQ(hx_exchange_create(l, "auto", HX_STAGED, 0, &x), HX_OK);
     hx_exchange_destroy(x);
-    CHECK(seen.count >= 1);
     CHECK_EQ(seen.bad, 0);
-    CHECK(strstr(seen.last, "mpi") != NULL);
+    if (rank_ == 0) CHECK(seen.count >= 1 && strstr(seen.last, "mpi") != NULL); /* rank 0 tells what auto picked */
     hx_context_set_log(ctx, HX_LOG_OFF, NULL, NULL);
 
     hx_layout_destroy(l);

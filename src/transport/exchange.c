@@ -103,10 +103,8 @@ static int create(hx_layout *l, const hx_exchange_options *o, const hx_plan *pla
         st = hx_fail(ctx, HX_ERR_RUNTIME, "exchange: MPI_Allreduce failed");
     else if (any_auto) {
         const char *picked = hx_transport_auto(ctx, why, sizeof why);
-        if (want_auto) {
-            transport = picked;
-            hx_logf(&ctx->log, HX_LOG_INFO, "transport auto: %s (%s)", picked, why);
-        }
+        if (want_auto) transport = picked;
+        if (want_auto && ctx->rank == 0) hx_logf(&ctx->log, HX_LOG_INFO, "transport auto: %s (%s)", picked, why);
     }
     if (st == HX_OK) st = check_options(ctx, o);
     if (st == HX_OK) {
