@@ -31,7 +31,6 @@
 #define TAG_UNPACKED 9100
 #define TAG_SENT 9200
 
-
 #define CUDA_TRY(call)                                                                                  \
     do {                                                                                                \
         cudaError_t e_ = (call);                                                                        \
