@@ -108,12 +108,12 @@ static const hx_option run_options[] = {
      .help = "ipc-put: exchange phases whose messages are all of at most N bytes (on every rank) travel as flagged "
              "words, each 4-byte value beside the exchange number, with no fence and no flag; larger ones as plain "
              "stores and a flag; 0 = never",
-     F(ll_bytes)},
+     F(ll_bytes), .report = "ll_bytes"},
     {.name = "host-fallback", .type = HX_OPT_STRING, .meta = "all|RANKS", .def_text = "none",
      .group = EXCHANGE, .what = "all, none, or a comma list of ranks",
      .help = "ipc: serve the links that touch these ranks (all, or a list such as 1,3) through host-staged MPI, as "
              "links between nodes are (ipc-put then refuses: its kernels store only within a node)",
-     F(host_fallback)},
+     F(host_fallback), .report = "host_fallback"},
 
     {.name = "repeat", .type = HX_OPT_INT, .meta = "R", .lo = 1, .hi = 100000, .def = "1", .flags = SW,
      .group = MEASURE, .what = "a number of timed runs",
