@@ -121,7 +121,7 @@ void hx_print_info(FILE *out, MPI_Comm comm)
     }
     if (hx_transport_find("ipc"))
         fprintf(out, "  (ipc: peer copies within a node, host-staged MPI between nodes and for the ranks of host_fallback)\n");
-    fprintf(out, "  auto       picks %s for this job: %s\n", picked, why);
+    fprintf(out, "auto       transport auto picks %s for this job: %s\n", picked, why);
     fprintf(out, "stencils  ");
     for (int i = 0; i < HX_NUM_STENCILS; i++) {
         const hx_stencil_info *s = hx_stencil_get((hx_stencil_id)i);
