@@ -1,10 +1,13 @@
 # Thin wrapper over CMake. `make run` and `make test` first install what is missing.
+# `make run` builds the product in $(BUILD); `make test` builds in $(TEST_BUILD) with the tests'
+# fault injection compiled in (-DHALOX_FAULT_INJECTION=ON), so the two never rebuild each other.
 BUILD      ?= build
+TEST_BUILD ?= build-test
 ASAN_BUILD ?= build-asan
 CMAKE_ARGS ?=
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all build deps run test test-fast test-asan info report clean
+.PHONY: all build build-test deps run test test-fast test-asan info report clean
 
 all: build
 
@@ -13,24 +16,30 @@ deps:
 	@scripts/install_nvshmem.sh
 
 $(BUILD)/Makefile: CMakeLists.txt
-	cmake -S . -B $(BUILD) $(CMAKE_ARGS)
+	cmake -S . -B $(BUILD) -DHALOX_FAULT_INJECTION=OFF $(CMAKE_ARGS)
+
+$(TEST_BUILD)/Makefile: CMakeLists.txt
+	cmake -S . -B $(TEST_BUILD) -DHALOX_FAULT_INJECTION=ON $(CMAKE_ARGS)
 
 build: $(BUILD)/Makefile
 	cmake --build $(BUILD) -j $(JOBS)
+
+build-test: $(TEST_BUILD)/Makefile
+	cmake --build $(TEST_BUILD) -j $(JOBS)
 
 # The main job on an embedded default: every GPU if there are any, else the CPU cores.
 run: deps
 	@$(MAKE) --no-print-directory build
 	@scripts/run_default.sh $(BUILD)/halox
 
-# The whole suite: unit, MPI bit-for-bit and bad-input tests, then the sanitizer build.
+# The whole suite: unit, MPI bit-for-bit, bad-input and fault tests, then the sanitizer build.
 test: deps
-	@$(MAKE) --no-print-directory build
-	cd $(BUILD) && ctest --output-on-failure -j 2
+	@$(MAKE) --no-print-directory build-test
+	cd $(TEST_BUILD) && ctest --output-on-failure -j 2
 	@$(MAKE) --no-print-directory test-asan
 
-test-fast: build
-	cd $(BUILD) && ctest --output-on-failure -j 2 -L "unit|errors"
+test-fast: build-test
+	cd $(TEST_BUILD) && ctest --output-on-failure -j 2 -L "unit|errors"
 
 # AddressSanitizer + UndefinedBehaviorSanitizer over the unit tests and a few MPI runs.
 test-asan:
@@ -47,4 +56,4 @@ info: build
 	@$(BUILD)/halox info
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(TEST_BUILD) $(ASAN_BUILD)

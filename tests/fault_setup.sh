@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Collective set-up: HALOX_FAULT_SETUP=1 makes rank 1 fail its transport set-up; every rank must
 # return the error (exit 3, one line naming rank 1), none may hang in a collective the others
-# skipped. Usage: fault_setup.sh HALOX MPIEXEC [extra run args]
+# skipped. Needs a build with fault injection (skipped otherwise). Usage: fault_setup.sh HALOX MPIEXEC [extra run args]
 set -u
 HALOX=$1 MPIEXEC=$2
 shift 2
 . "$(dirname "$0")/mpi_env.sh"
+. "$(dirname "$0")/faults.sh"
+need_faults
 export HALOX_FAULT_SETUP=1
 fail=0
 for np in 2 3; do

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # A rank that stops exchanging in the middle of a run: its neighbours must stop with an error
-# naming themselves and the silent rank after HALOX_TIMEOUT, not hang.
+# naming themselves and the silent rank after HALOX_TIMEOUT, not hang. Needs a build with fault
+# injection (skipped otherwise).
 # Usage: fault_timeout.sh HALOX MPIEXEC [extra run args, e.g. --backend cuda --transport nccl]
 set -u
 HALOX=$1 MPIEXEC=$2
 shift 2
 . "$(dirname "$0")/mpi_env.sh"
+. "$(dirname "$0")/faults.sh"
+need_faults
 export HALOX_TIMEOUT=3 HALOX_FAULT_SILENT_RANK=1
 start=$(date +%s)
 err=$(timeout 60 "$MPIEXEC" -x HALOX_TIMEOUT -x HALOX_FAULT_SILENT_RANK -np 4 "$HALOX" run --size 256x256 --iters 60 \

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Faults of the kernel-initiated path and of collective set-up; skipped without 2 GPUs.
+# Faults of the kernel-initiated path and of collective set-up; skipped without 2 GPUs or without
+# fault injection in the build.
 #  1. HALOX_FAULT_SKIP_PUTS=1: rank 1's persistent kernel stops putting halos; its neighbours'
 #     device watchdog must give up within HALOX_TIMEOUT and the job exit 3 with one line naming
 #     the waiting rank, rank 1 and the exchange, not hang; then the GPUs must still run a job.
@@ -11,6 +12,8 @@ set -u
 HALOX=$1 MPIEXEC=$2
 . "$(dirname "$0")/gpu_common.sh"
 . "$(dirname "$0")/mpi_env.sh"
+. "$(dirname "$0")/faults.sh"
+need_faults
 if [ "$gpu_slots" -lt 2 ]; then echo "SKIPPED: needs 2 GPUs (or HALOX_TEST_RANKS_PER_GPU=2)"; exit 77; fi
 fail=0
 export HALOX_TIMEOUT=3

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The transports' paths between nodes, exercised on one host with the single-node shortcuts off
-# (issue 12; scripts/netpath.sh times them): NCCL with peer-to-peer, shared memory and InfiniBand
+# (scripts/netpath.sh times them): NCCL with peer-to-peer, shared memory and InfiniBand
 # off carries the halos over its socket transport (checked in NCCL's own log), bit for bit; the
 # kernel-initiated schedules refuse that path with a one-line error; nvshmem with
 # NVSHMEM_DISABLE_P2P on a host without InfiniBand refuses in set-up, every rank exiting with
@@ -15,7 +15,7 @@ HALOX=$1 MPIEXEC=$2 NP=$3
 . "$(dirname "$0")/gpu_common.sh"
 . "$(dirname "$0")/mpi_env.sh"
 [ "$NP" -le "$gpu_count" ] || { echo "SKIPPED: $NP ranks need $NP GPUs"; exit 77; }
-unset HALOX_IPC_FALLBACK NCCL_DEBUG OMPI_MCA_mpi_yield_when_idle
+unset NCCL_DEBUG OMPI_MCA_mpi_yield_when_idle
 fail=0 runs=0
 info=$("$HALOX" info 2>&1)
 # expect_refusal WHAT PATTERN MPIRUN-ARGS...: a job at $NP ranks that must stop at set-up: a non-zero
@@ -77,17 +77,14 @@ if grep -q "^  nccl " <<<"$info"; then
     # ranks bound to one core each get a note (NCCL's proxy thread shares the core), unbound ones none
     expect_note_pair nccl,nccl core none
 fi
-# ipc's links routed over MPI, as between nodes: kernels cannot put there, so transport ipc-put and
+# ipc's links routed over MPI (--host-fallback all), as between nodes: kernels cannot put there, so transport ipc-put and
 # ipc's device schedules refuse in set-up, in one line naming the cycle schedule
-export HALOX_IPC_FALLBACK=all
 for args in "--transport ipc-put" "--transport ipc --schedule persistent" "--transport ipc --schedule fused"; do
     # shellcheck disable=SC2086
-    expect_refusal "HALOX_IPC_FALLBACK=all halox run $args" "cross.* nodes (or HALOX_IPC_FALLBACK)" \
-        -x HALOX_IPC_FALLBACK "$HALOX" run --backend cuda $args --size 131x67 --depth 2 --iters 4 --quiet
+    expect_refusal "halox run --host-fallback all $args" "through host-staged MPI (to another node, or host_fallback)" \
+        "$HALOX" run --backend cuda --host-fallback all $args --size 131x67 --depth 2 --iters 4 --quiet
 done
-unset HALOX_IPC_FALLBACK
-# the one-core note for every transport but ipc (session 40: host-staged mpi 2-2.6x slower with a
-# core a rank, ipc alike): mpi bound notes it, ipc bound does not
+# the one-core note for every transport but ipc: mpi bound notes it, ipc bound does not
 expect_note_pair mpi,ipc core core
 # nvshmem with its peer-to-peer path off needs a remote transport; without InfiniBand, halox refuses
 if grep -q "^  nvshmem " <<<"$info" && [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]; then

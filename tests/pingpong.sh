@@ -18,27 +18,28 @@ python3 - <<PY || bad "csv rows are wrong"
 import csv, io
 rows = list(csv.DictReader(io.StringIO('''$c''')))
 want = ["bench", "halox_version", "backend", "transport", "rank_a", "rank_b", "bytes", "iters", "warmup", "compute_us",
-        "median_us", "p99_us", "min_us", "mean_us", "bandwidth_gbs"]
+        "median_us", "p99_us", "min_us", "mean_us", "bandwidth_gbs", "ll_bytes", "ll_threads"]
 assert list(rows[0].keys()) == want, list(rows[0].keys())
 sizes = [int(r["bytes"]) for r in rows]
 assert sizes == [8 << i for i in range(14)], sizes
 for r in rows:
     assert r["bench"] == "pingpong" and r["backend"] == "cpu" and r["transport"] == "mpi", r
     assert (r["rank_a"], r["rank_b"], r["iters"], r["warmup"]) == ("0", "1", "200", "5"), r
+    assert (r["ll_bytes"], r["ll_threads"]) == ("-1", "0"), r  # the defaults: automatic
     lo, med, p99 = float(r["min_us"]), float(r["median_us"]), float(r["p99_us"])
     assert 0 < lo <= med <= p99, r
     bw = float(r["bandwidth_gbs"])
     assert abs(bw - int(r["bytes"]) / (med * 1e-6) / 1e9) <= 1e-3 * bw + 1e-4, r
 bw = [float(r["bandwidth_gbs"]) for r in rows]
 # overall growth, loose enough for a loaded machine (CI's two cores busy with other jobs: one
-# 64 KiB message at 0.02 GB/s against 0.004 for 8 B, session 24): the largest message moves more
+# 64 KiB message at 0.02 GB/s against 0.004 for 8 B): the largest message moves more
 # bytes per second than the smallest, and most sizes move more than the size before
 assert bw[-1] > 2 * bw[0], bw
 assert sum(b2 > b1 for b1, b2 in zip(bw, bw[1:])) >= 5, bw
 PY
 
 j=$(MPIRUN 2 "$HALOX" pingpong --backend cpu --transport mpi --min-bytes 1024 --max-bytes 4096 --iters 50 --format json \
-    --quiet --compute-us 20)
+    --quiet --compute-us 20 --ll-bytes 0 --ll-threads 64)
 python3 - <<PY || bad "json is wrong"
 import json
 d = json.loads('''$j''')
@@ -46,6 +47,7 @@ assert d["bench"] == "pingpong" and d["schema"] == 1
 assert [r["bytes"] for r in d["rows"]] == [1024, 2048, 4096]
 for r in d["rows"]:
     assert r["compute_us"] == 20 and r["median_us"] >= 20 and r["bandwidth_gbs"] > 0, r
+    assert r["ll_bytes"] == 0 and r["ll_threads"] == 64, r
 PY
 
 t=$(MPIRUN 2 "$HALOX" pingpong --backend cpu --transport mpi --max-bytes 64 --iters 20 --quiet)
@@ -89,7 +91,8 @@ PY
 rm -f /tmp/pingpong_err.$$
 "$HALOX" pingpong --help | grep -q "ipc-kernel" || bad "--help lacks ipc-kernel"
 
-for args in "--min-bytes 12" "--min-bytes 1024 --max-bytes 512" "--iters 0" "--pairs some"; do
+for args in "--min-bytes 12" "--min-bytes 1024 --max-bytes 512" "--iters 0" "--pairs some" "--ll-threads 33" \
+    "--ll-threads 512" "--ll-bytes -2"; do
     MPIRUN 2 "$HALOX" pingpong $args >/dev/null 2>&1
     rc=$?
     [ $rc -eq 2 ] || bad "pingpong $args: exit $rc, want 2"
@@ -97,6 +100,7 @@ done
 MPIRUN 1 "$HALOX" pingpong --max-bytes 64 >/dev/null 2>&1
 [ $? -eq 2 ] || bad "pingpong on one rank should be exit 2"
 "$HALOX" pingpong --help | grep -q -- "--compute-us" || bad "--help lacks --compute-us"
+for flag in --ll-bytes --ll-threads; do "$HALOX" pingpong --help | grep -q -- "$flag" || bad "--help lacks $flag"; done
 
 [ $fail -eq 0 ] && echo "pingpong: all checks passed"
 exit $((fail > 0))

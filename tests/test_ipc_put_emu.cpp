@@ -15,7 +15,7 @@
  *     the abort flag raised, and the next kernels return at once.
  * 2D and 3D, periodic (a rank its own neighbour along an axis of one rank) and fixed boundaries,
  * float and double, halos of 1 and 3 cells, 1 to 4 blocks a grid; messages as plain copies with
- * flags, as flagged words (HALOX_IPC_PUT_LL), and both in one phase. What this cannot see: memory
+ * flags, as flagged words (the exchange option ll_bytes), and both in one phase. What this cannot see: memory
  * ordering between GPUs, IPC, timing. */
 #include <cuda_runtime.h>
 
@@ -44,7 +44,7 @@ struct ik_case {
     hx_pattern pattern;
     int blocks, threads;
 };
-/* messages of at most this many cells go as flagged words (HALOX_IPC_PUT_LL's rule, in cells here) */
+/* messages of at most this many cells go as flagged words (the rule of ll_bytes, in cells here) */
 static long ik_ll_cells = 0;
 
 template <typename T> struct ik_rank {

@@ -108,6 +108,17 @@ static const hx_option run_options[] = {
              "all: every one (one that refuses here is skipped with a note), then a table of time per sweep and "
              "speed-up over mpi",
      F(transport), .report = "transport"},
+    {.name = "ll-bytes", .type = HX_OPT_INT, .meta = "N", .lo = -1, .hi = 1L << 40, .def = "-1",
+     .def_text = "-1 (automatic: 65536)", .group = EXCHANGE, .what = "a byte count (-1 automatic, 0 never)",
+     .help = "ipc-put: exchange phases whose messages are all of at most N bytes (on every rank) travel as flagged "
+             "words, each 4-byte value beside the exchange number, with no fence and no flag; larger ones as plain "
+             "stores and a flag; 0 = never",
+     F(ll_bytes), .report = "ll_bytes"},
+    {.name = "host-fallback", .type = HX_OPT_STRING, .meta = "all|RANKS", .def_text = "none",
+     .group = EXCHANGE, .what = "all, none, or a comma list of ranks",
+     .help = "ipc: serve the links that touch these ranks (all, or a list such as 1,3) through host-staged MPI, as "
+             "links between nodes are (ipc-put then refuses: its kernels store only within a node)",
+     F(host_fallback), .report = "host_fallback"},
 
     {.name = "repeat", .type = HX_OPT_INT, .meta = "R", .lo = 1, .hi = 100000, .def = "1", .flags = SW,
      .group = MEASURE, .what = "a number of timed runs",

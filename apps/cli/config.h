@@ -35,6 +35,8 @@ typedef struct {
     uint64_t seed;
     hx_backend_kind backend;
     char transport[32];
+    long ll_bytes;       /* --ll-bytes: hx_exchange_options.ll_bytes (-1 automatic) */
+    char host_fallback[128]; /* --host-fallback: hx_exchange_options.host_fallback ("" none) */
     char devices[128];   /* --devices list, "" = node-local rank % device count */
     int threads;         /* --threads: CPU backend OpenMP threads per rank, 0 = automatic */
     int repeat;

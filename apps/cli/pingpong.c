@@ -1,6 +1,4 @@
-/* (About 520 lines: the option table, the plan of one message and the measurement loop of the API-level models; the device models are in pingpong_kernel.c.)
- *
- * `halox pingpong`: message latency and bandwidth between two ranks, for every message size
+/* `halox pingpong`: message latency and bandwidth between two ranks, for every message size
  * (powers of two) and every transport of the build, written on the public API only: a layout,
  * a field, and an exchange made from a hand-made plan (hx_exchange_create_plan) with one phase
  * and one message to the peer.
@@ -11,7 +9,7 @@
  * is unpacked and usable) and the optional --compute-us busy-wait; the reported latency is half a
  * round trip, i.e. the time of one exchange plus the busy-wait. See docs/pingpong.md.
  * The device-initiated models (ipc-kernel, memcpy-peer) are not library transports: they live in
- * pingpong_kernel.c and share this file's rows and statistics through pingpong_priv.h. */
+ * pingpong_kernel.c; the rows, their statistics and the report are in pingpong_report.c. */
 #include "pingpong.h"
 #include "pingpong_priv.h"
 #include "run.h"
@@ -22,7 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PP_SCHEMA 1
 #define PP_MAX_TRANSPORTS 16
 
 static const hx_opt_choice pair_modes[] = {{"first", 0}, {"all", 1}, {NULL, 0}};
@@ -58,6 +55,17 @@ static const hx_option pp_options[] = {
              "cuda the GPU is idle meanwhile), a GPU spin inside the kernel for ipc-kernel; the latency includes it, "
              "the bandwidth does not",
      F(compute_us)},
+    {.name = "ll-bytes", .type = HX_OPT_INT, .meta = "N", .lo = -1, .hi = 1L << 30, .def = "-1",
+     .def_text = "-1 (automatic: up to 64 KiB)", .group = MSG, .what = "a byte count (-1 automatic, 0 never)",
+     .help = "ipc-kernel: messages of at most N bytes (and 64 KiB) travel as flagged words, each 4-byte value beside "
+             "the round trip's number in one 8-byte store, polled by the receiver's threads (no fence, no flag); "
+             "larger ones as payload, fence and flag; 0: every size with the flag; -1: up to 64 KiB",
+     F(ll_bytes)},
+    {.name = "ll-threads", .type = HX_OPT_INT, .meta = "N", .lo = 0, .hi = 256, .def = "0",
+     .def_text = "0 (automatic: 32 up to 256 B, else 256)", .group = MSG, .what = "a multiple of 32 up to 256",
+     .help = "ipc-kernel: threads of the flagged-word kernel, a multiple of 32 up to 256; 0: one warp up to 256 B "
+             "(its barrier is a warp's), 256 above",
+     F(ll_threads)},
 
     {.name = "transport", .type = HX_OPT_STRING, .meta = "NAME[,NAME]|all", .def = "all", .group = WHERE,
      .what = "a transport name (see halox info)",
@@ -103,139 +111,7 @@ const hx_command hx_pingpong_command = {
     .notes = "Exit codes: 0 success (transports that refuse are skipped with a note), 2 bad input, 3 run-time failure.",
 };
 
-/* Rows and their field table ------------------------------------------------------------------ */
-
-typedef enum { PF_INT, PF_REAL, PF_STR } pp_ftype;
-typedef struct {
-    const char *key; /* CSV column, JSON key, table heading */
-    pp_ftype type;
-    const char *fmt; /* PF_REAL */
-    int width;       /* table column; 0: not in the table */
-    void (*get)(const pp_row *r, long long *i, double *x, const char **s);
-    const char *help;
-} pp_field;
-
-#define GET(fn) static void fn(const pp_row *r, long long *i, double *x, const char **s)
-GET(get_bench) { (void)r, (void)i, (void)x, *s = "pingpong"; }
-GET(get_version) { (void)r, (void)i, (void)x, *s = HALOX_VERSION; }
-GET(get_backend) { (void)i, (void)x, *s = r->backend; }
-GET(get_transport) { (void)i, (void)x, *s = r->transport; }
-GET(get_rank_a) { (void)x, (void)s, *i = r->rank_a; }
-GET(get_rank_b) { (void)x, (void)s, *i = r->rank_b; }
-GET(get_bytes) { (void)x, (void)s, *i = r->bytes; }
-GET(get_iters) { (void)x, (void)s, *i = r->iters; }
-GET(get_warmup) { (void)x, (void)s, *i = r->warmup; }
-GET(get_compute) { (void)x, (void)s, *i = r->compute_us; }
-GET(get_median) { (void)i, (void)s, *x = r->median_us; }
-GET(get_p99) { (void)i, (void)s, *x = r->p99_us; }
-GET(get_min) { (void)i, (void)s, *x = r->min_us; }
-GET(get_mean) { (void)i, (void)s, *x = r->mean_us; }
-GET(get_bw) { (void)i, (void)s, *x = r->bandwidth_gbs; }
-#undef GET
-
-static const pp_field pp_fields[] = {
-    {"bench", PF_STR, NULL, 0, get_bench, "\"pingpong\": tells these rows from halox run's"},
-    {"halox_version", PF_STR, NULL, 0, get_version, "HALOX_VERSION"},
-    {"backend", PF_STR, NULL, 0, get_backend, "cpu or cuda (--backend resolved)"},
-    {"transport", PF_STR, NULL, 12, get_transport, "the transport measured"},
-    {"rank_a", PF_INT, NULL, 6, get_rank_a, "the pair's first rank (it times)"},
-    {"rank_b", PF_INT, NULL, 6, get_rank_b, "the pair's second rank"},
-    {"bytes", PF_INT, NULL, 10, get_bytes, "message size B, each way"},
-    {"iters", PF_INT, NULL, 6, get_iters, "timed round trips"},
-    {"warmup", PF_INT, NULL, 0, get_warmup, "untimed round trips before them"},
-    {"compute_us", PF_INT, NULL, 0, get_compute, "--compute-us: busy-wait after each exchange"},
-    {"median_us", PF_REAL, "%.3f", 11, get_median, "median half round trip, microseconds (busy-wait included)"},
-    {"p99_us", PF_REAL, "%.3f", 11, get_p99, "99th percentile (nearest rank) of the half round trips"},
-    {"min_us", PF_REAL, "%.3f", 11, get_min, "fastest half round trip"},
-    {"mean_us", PF_REAL, "%.3f", 0, get_mean, "mean half round trip"},
-    {"bandwidth_gbs", PF_REAL, "%.4f", 14, get_bw, "B / (median - compute), GB/s (1e9 B/s), one direction"},
-};
-enum { NPF = (int)(sizeof pp_fields / sizeof pp_fields[0]) };
-
-static void field_text(char *buf, size_t n, const pp_field *f, const pp_row *r)
-{
-    long long i = 0;
-    double x = 0;
-    const char *s = NULL;
-    f->get(r, &i, &x, &s);
-    if (f->type == PF_INT) snprintf(buf, n, "%lld", i);
-    else if (f->type == PF_REAL) snprintf(buf, n, isfinite(x) ? f->fmt : "nan", x);
-    else snprintf(buf, n, "%s", s ? s : "-");
-}
-
-static void print_report(FILE *out, const pp_config *c, const pp_row *rows, int nrows, const char *skipped)
-{
-    char buf[128];
-    if (c->format == HX_FORMAT_CSV) {
-        for (int k = 0; k < NPF; k++) fprintf(out, "%s%s", k ? "," : "", pp_fields[k].key);
-        fputc('\n', out);
-        for (int r = 0; r < nrows; r++) {
-            for (int k = 0; k < NPF; k++) {
-                field_text(buf, sizeof buf, &pp_fields[k], &rows[r]);
-                fprintf(out, "%s%s", k ? "," : "", buf);
-            }
-            fputc('\n', out);
-        }
-    } else if (c->format == HX_FORMAT_JSON) {
-        fprintf(out, "{\"schema\": %d, \"bench\": \"pingpong\", \"halox_version\": \"%s\", \"rows\": [", PP_SCHEMA,
-                HALOX_VERSION);
-        for (int r = 0; r < nrows; r++) {
-            fprintf(out, "%s\n  {", r ? "," : "");
-            int first = 1;
-            for (int k = 0; k < NPF; k++) {
-                if (!strcmp(pp_fields[k].key, "bench") || !strcmp(pp_fields[k].key, "halox_version")) continue;
-                field_text(buf, sizeof buf, &pp_fields[k], &rows[r]);
-                if (pp_fields[k].type == PF_STR) fprintf(out, "%s\"%s\": \"%s\"", first ? "" : ", ", pp_fields[k].key, buf);
-                else fprintf(out, "%s\"%s\": %s", first ? "" : ", ", pp_fields[k].key, strcmp(buf, "nan") ? buf : "null");
-                first = 0;
-            }
-            fputc('}', out);
-        }
-        fprintf(out, "%s],\n \"skipped\": [", nrows ? "\n" : "");
-        /* skipped: "name: reason\n" lines */
-        int first = 1;
-        for (const char *p = skipped; p && *p;) {
-            size_t len = strcspn(p, "\n");
-            size_t colon = strcspn(p, ":");
-            if (colon > len) colon = len;
-            fprintf(out, "%s{\"transport\": \"%.*s\", \"reason\": \"", first ? "" : ", ", (int)colon, p);
-            for (const char *q = p + (colon < len ? colon + 2 : colon); q < p + len; q++) {
-                if (*q == '"' || *q == '\\') fputc('\\', out);
-                if ((unsigned char)*q >= 0x20) fputc(*q, out);
-            }
-            fputs("\"}", out);
-            first = 0;
-            p += len;
-            if (*p) p++;
-        }
-        fputs("]}\n", out);
-    } else {
-        fprintf(out, "halox pingpong: half round trip = one symmetric exchange of B bytes each way (+ --compute-us %d); "
-                     "backend %s\n",
-                c->compute_us, nrows ? rows[0].backend : "-");
-        for (int k = 0; k < NPF; k++)
-            if (pp_fields[k].width) fprintf(out, "%*s", pp_fields[k].width + (k ? 1 : 0), pp_fields[k].key);
-        fputc('\n', out);
-        for (int r = 0; r < nrows; r++) {
-            for (int k = 0; k < NPF; k++) {
-                if (!pp_fields[k].width) continue;
-                field_text(buf, sizeof buf, &pp_fields[k], &rows[r]);
-                fprintf(out, "%*s", pp_fields[k].width + (k ? 1 : 0), buf);
-            }
-            fputc('\n', out);
-        }
-        if (skipped && *skipped) fprintf(out, "skipped:\n%s", skipped);
-    }
-    fflush(out);
-}
-
 /* Measurement ----------------------------------------------------------------------------------- */
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static void spin_us(int us)
 {
@@ -299,49 +175,6 @@ static void measure(hx_context *ctx, hx_exchange *x, const hx_field *f, const pp
     if (rank == a) hx_pp_stats(row, samples, iters, c->compute_us);
 }
 
-void hx_pp_stats(pp_row *row, double *samples, long iters, int compute_us)
-{
-    qsort(samples, (size_t)iters, sizeof *samples, cmp_double);
-    double sum = 0;
-    for (long i = 0; i < iters; i++) sum += samples[i];
-    row->median_us = iters % 2 ? samples[iters / 2] : 0.5 * (samples[iters / 2 - 1] + samples[iters / 2]);
-    long k99 = (long)ceil(0.99 * (double)iters) - 1;
-    row->p99_us = samples[k99 < 0 ? 0 : k99];
-    row->min_us = samples[0];
-    row->mean_us = sum / (double)iters;
-    double t = row->median_us - compute_us;
-    row->bandwidth_gbs = t > 0 ? (double)row->bytes / (t * 1e-6) / 1e9 : NAN;
-}
-
-void hx_pp_collect(MPI_Comm comm, const pp_row *row, pp_row *rows, int *nrows, int quiet)
-{
-    int rank;
-    MPI_Comm_rank(comm, &rank);
-    const int a = row->rank_a;
-    /* the pair's first rank holds the statistics: rank 0 collects them */
-    double stats[5] = {row->median_us, row->p99_us, row->min_us, row->mean_us, row->bandwidth_gbs};
-    if (a != 0 && rank == a) MPI_Send(stats, 5, MPI_DOUBLE, 0, 77, comm);
-    if (a != 0 && rank == 0) MPI_Recv(stats, 5, MPI_DOUBLE, a, 77, comm, MPI_STATUS_IGNORE);
-    if (rank != 0) return;
-    pp_row r = *row;
-    r.median_us = stats[0], r.p99_us = stats[1], r.min_us = stats[2], r.mean_us = stats[3], r.bandwidth_gbs = stats[4];
-    rows[(*nrows)++] = r;
-    if (!quiet) {
-        fprintf(stderr, "pingpong: %s %d-%d %ld B: median %.3f us, p99 %.3f us, %.4f GB/s (%ld %s)\n", r.transport, r.rank_a,
-                r.rank_b, r.bytes, r.median_us, r.p99_us, r.bandwidth_gbs, r.iters,
-                strcmp(r.transport, "memcpy-peer") ? "round trips" : "one-way copies");
-        fflush(stderr);
-    }
-}
-
-void hx_pp_skip(char *skipped, size_t n, const char *transport, const char *why)
-{
-    size_t used = strlen(skipped);
-    snprintf(skipped + used, n - used, "%s: %s\n", transport, why);
-    fprintf(stderr, "halox: note: transport %s skipped: %s\n", transport, why);
-    fflush(stderr);
-}
-
 static int is_pow2(long v) { return v > 0 && (v & (v - 1)) == 0; }
 
 /* Pairs: (0,1), or every pair of ranks on one node (node = MPI_COMM_TYPE_SHARED). */
@@ -388,6 +221,8 @@ int hx_pingpong_main(int argc, char **argv, MPI_Comm comm)
         if (!is_pow2(c.min_bytes) || !is_pow2(c.max_bytes))
             snprintf(err, sizeof err, "--min-bytes %ld and --max-bytes %ld must be powers of two (8, 16, ..., 67108864)",
                      c.min_bytes, c.max_bytes), rc = -1;
+        else if (c.ll_threads % 32)
+            snprintf(err, sizeof err, "--ll-threads %d: give a multiple of 32 up to 256, or 0 (automatic)", c.ll_threads), rc = -1;
         else if (c.min_bytes > c.max_bytes)
             snprintf(err, sizeof err, "--min-bytes %ld is above --max-bytes %ld: swap them", c.min_bytes, c.max_bytes), rc = -1;
         else if (nranks < 2)
@@ -498,6 +333,8 @@ int hx_pingpong_main(int argc, char **argv, MPI_Comm comm)
                 row.iters = iters;
                 row.warmup = c.warmup;
                 row.compute_us = c.compute_us;
+                row.ll_bytes = c.ll_bytes;
+                row.ll_threads = c.ll_threads;
                 measure(ctx, x, &f, &c, a, b, iters, samples, &row);
                 hx_exchange_destroy(x);
                 hx_pp_collect(comm, &row, rows, &nrows, c.quiet);
@@ -509,7 +346,7 @@ int hx_pingpong_main(int argc, char **argv, MPI_Comm comm)
             fprintf(stderr, "halox: error: every transport refused: use --transport mpi (see halox info)\n");
             code = HX_ERR_INPUT;
         } else {
-            print_report(stdout, &c, rows, nrows, skipped);
+            hx_pp_print_report(stdout, &c, rows, nrows, skipped);
         }
     }
     MPI_Bcast(&code, 1, MPI_INT, 0, comm);

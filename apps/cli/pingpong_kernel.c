@@ -52,7 +52,8 @@ void hx_pp_device_model(hx_context *ctx, const pp_config *c, const char *name, i
     for (int p = 0; p < npairs; p++) {
         const int a = pairs[p][0], b = pairs[p][1];
         hx_ipc_pingpong *pp = NULL;
-        if (hx_ipc_pingpong_setup(comm, a, b, hx_context_device(ctx), c->max_bytes, maxiter, &pp, err, sizeof err)) {
+        if (hx_ipc_pingpong_setup(comm, a, b, hx_context_device(ctx), c->max_bytes, maxiter, c->ll_bytes, c->ll_threads, &pp, err,
+                                  sizeof err)) {
             /* agreed by every rank, same message: skip this pair */
             if (rank == 0) {
                 char why2[600];
@@ -74,6 +75,8 @@ void hx_pp_device_model(hx_context *ctx, const pp_config *c, const char *name, i
             row.iters = iters;
             row.warmup = c->warmup;
             row.compute_us = memcpy_peer ? 0 : c->compute_us;
+            row.ll_bytes = c->ll_bytes;
+            row.ll_threads = c->ll_threads;
             MPI_Barrier(comm);
             int st = memcpy_peer ? hx_ipc_pingpong_memcpy(pp, bytes, c->warmup, iters, samples, err, sizeof err)
                                  : hx_ipc_pingpong_run(pp, bytes, c->warmup, iters, c->compute_us, samples, err, sizeof err);

@@ -5,6 +5,7 @@
 
 #include <mpi.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "config.h"
 #include "halox/halox.h"
@@ -17,6 +18,8 @@ typedef struct {
     int warmup;
     int pairs_all;
     int compute_us;
+    long ll_bytes;  /* ipc-kernel: flagged words up to this size; -1 automatic (64 KiB), 0 never */
+    int ll_threads; /* ipc-kernel: threads of the flagged-word kernel; 0 automatic */
     char transport[128];
     hx_backend_kind backend;
     char devices[128];
@@ -30,6 +33,8 @@ typedef struct {
     int rank_a, rank_b;
     long bytes, iters;
     int warmup, compute_us;
+    long ll_bytes;
+    int ll_threads;
     double median_us, p99_us, min_us, mean_us, bandwidth_gbs;
 } pp_row;
 
@@ -38,6 +43,8 @@ void hx_pp_stats(pp_row *row, double *samples, long iters, int compute_us);
 /* Collective: rank a holds row's statistics; rank 0 receives them, appends the row and prints the
  * progress line (unless quiet). */
 void hx_pp_collect(MPI_Comm comm, const pp_row *row, pp_row *rows, int *nrows, int quiet);
+/* Rank 0: the report of rows in c's format, with the skipped transports ("name: reason" lines). */
+void hx_pp_print_report(FILE *out, const pp_config *c, const pp_row *rows, int nrows, const char *skipped);
 /* Rank 0: note a skipped transport on stderr and in the report's list. */
 void hx_pp_skip(char *skipped, size_t n, const char *transport, const char *why);
 /* Print "halox: error (rank R): msg" and end the job with exit code 3. */

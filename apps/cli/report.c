@@ -95,6 +95,8 @@ GET(get_seed) { v->u = r->cfg->seed; }
 GET(get_devices) { v->s = r->cfg->devices[0] ? r->cfg->devices : NULL; }
 GET(get_desync) { v->i = r->cfg->desync_barrier; }
 GET(get_norm_every) { v->i = r->cfg->norm_every; }
+GET(get_ll_bytes) { v->i = r->cfg->ll_bytes; }
+GET(get_host_fallback) { v->s = r->cfg->host_fallback[0] ? r->cfg->host_fallback : NULL; }
 GET(get_halo) { v->i = (long long)r->cfg->depth * stencil_of(r)->radius; }
 GET(get_exchanges) { v->i = (r->cfg->iters + r->cfg->depth - 1) / r->cfg->depth; }
 GET(get_threads) { v->i = r->cfg->threads; }
@@ -182,6 +184,10 @@ static const hx_report_field fields[] = {
      "the device schedule's kernel: resident (tiles kept in shared memory) or passes; - (null) for cycle"},
     {"threads", HX_RF_INT, HX_SEC_CONFIG, "decomp", HX_IN_ALL, NULL, NULL, get_threads,
      "--threads: OpenMP threads per rank of the cpu backend; 0 = automatic"},
+    {"ll_bytes", HX_RF_INT, HX_SEC_CONFIG, "exchange", HX_IN_CSV | HX_IN_JSON, NULL, NULL, get_ll_bytes,
+     "--ll-bytes: ipc-put's flagged-word limit; -1 = automatic"},
+    {"host_fallback", HX_RF_STR, HX_SEC_CONFIG, "exchange", HX_IN_CSV | HX_IN_JSON, NULL, NULL, get_host_fallback,
+     "--host-fallback as given; - (null) when not given"},
 };
 enum { NFIELDS = (int)(sizeof fields / sizeof fields[0]) };
 

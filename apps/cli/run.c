@@ -225,7 +225,7 @@ int hx_run(const hx_config *cfg_in, MPI_Comm comm)
     if (hx_cli_any_failed(comm, rank == 0 && cfg.output[0] && output_writable(cfg.output, err, sizeof err), err)) return HX_ERR_INPUT;
 
     /* what the CLI can say in its own words, with the flag to change */
-    if (!hx_transport_paths(cfg.transport)) {
+    if (strcmp(cfg.transport, "auto") && !hx_transport_paths(cfg.transport)) {
         const char *why = hx_transport_absent_reason(cfg.transport);
         if (why) snprintf(err, sizeof err, "--transport %s: %s (this build has %s)", cfg.transport, why, hx_transport_names());
         else snprintf(err, sizeof err, "unknown --transport '%s': this build has %s (see halox info)", cfg.transport, hx_transport_names());
@@ -280,7 +280,12 @@ int hx_run(const hx_config *cfg_in, MPI_Comm comm)
     hx_exchange *x = NULL;
     hx_sweeper *sw = NULL;
     int code = HX_OK;
-    if ((st = hx_layout_create(ctx, &ld, &layout)) || (st = hx_exchange_create(layout, cfg.transport, cfg.pattern, 0, &x)) ||
+    hx_exchange_options xo = hx_exchange_defaults();
+    xo.transport = cfg.transport;
+    xo.pattern = cfg.pattern;
+    xo.ll_bytes = cfg.ll_bytes;
+    xo.host_fallback = cfg.host_fallback;
+    if ((st = hx_layout_create(ctx, &ld, &layout)) || (st = hx_exchange_create_opts(layout, &xo, &x)) ||
         (st = hx_sweeper_create(layout, x, &so, &sw))) {
         code = setup_failed(&cfg, ctx, rank, st);
         goto out;

@@ -8,7 +8,21 @@
  * store into the neighbour, signal, wait and unpack; one GPU per rank, one node), "nccl" (NCCL
  * send/recv on a stream), "nvshmem" (put + signal on a stream). Patterns: HX_DIRECT (one message
  * per neighbour, corners included, one phase) and HX_STAGED (faces only, axis by axis, forwarding
- * corners). */
+ * corners).
+ *
+ * "auto" (or NULL) picks one of the built transports by these rules, from facts every rank
+ * agrees on (so every rank picks the same):
+ *   1. cpu backend: "mpi" (fields live in host memory; the only host transport).
+ *   2. cuda backend, every rank on one node, each with a GPU of its own, and every pair of the
+ *      job's GPUs with peer access: "ipc-put" (no host step per exchange, replayable from a CUDA
+ *      graph; the fastest cycle transport within a node: docs/performance.md).
+ *   3. cuda backend, one node otherwise (ranks share a GPU, or a pair lacks peer access): "ipc"
+ *      (peer copies ordered by the host, which work with shared GPUs).
+ *   4. cuda backend, ranks on several nodes: "nccl" when built and every rank has a GPU of its
+ *      own (stream-ordered, NCCL's network transport between nodes); else "mpi-cuda" when the MPI
+ *      library is CUDA-aware; else "ipc" (peer copies within a node, host-staged MPI between).
+ * The kernel-initiated schedules (fused, persistent) need a transport with a device path (ipc,
+ * nccl, nvshmem): name one for them; ipc-put, which rule 2 picks, has none. */
 #ifndef HALOX_EXCHANGE_H
 #define HALOX_EXCHANGE_H
 
@@ -21,9 +35,34 @@ extern "C" {
 
 typedef struct hx_exchange hx_exchange;
 
-/* Collective over the layout's context. halo: ghost cells to fill per side (<= the layout's
- * halo; 0 means the layout's). */
+/* Collective over the layout's context. transport: a name of hx_transport_names, or "auto";
+ * halo: ghost cells to fill per side (<= the layout's halo; 0 means the layout's). The same as
+ * hx_exchange_create_opts with these three fields and the other defaults. */
 int hx_exchange_create(hx_layout *l, const char *transport, hx_pattern pattern, int halo, hx_exchange **out);
+
+/* Exchange options. Set struct_size to sizeof(hx_exchange_options) (hx_exchange_defaults does):
+ * a caller built against an older, shorter struct gets the defaults for the fields it lacks. */
+typedef struct {
+    size_t struct_size;        /* 0 = this version's size */
+    const char *transport;     /* a transport name, or "auto" (NULL: "auto") */
+    hx_pattern pattern;        /* HX_STAGED (default) or HX_DIRECT */
+    int halo;                  /* ghost cells to fill per side; 0 = the layout's halo */
+    long ll_bytes;             /* ipc-put: phases whose messages are all of at most ll_bytes bytes (on
+                                  every rank) travel as flagged words, each 4-byte value beside the
+                                  exchange number, with no fence and no flag; larger phases as plain
+                                  stores and a flag. -1 = automatic (65536), 0 = never. Every rank
+                                  must give the same value. Other transports ignore it. */
+    const char *host_fallback; /* ipc and ipc-put: NULL, "" or "none"; "all"; or a comma list of ranks
+                                  ("1,3"): every link that touches one of those ranks goes through
+                                  host-staged MPI, as links between nodes do (ipc-put then refuses).
+                                  Every rank must give the same value. Others ignore it. */
+} hx_exchange_options;
+
+/* transport "auto", HX_STAGED, halo 0, ll_bytes -1, host_fallback NULL; struct_size set. */
+hx_exchange_options hx_exchange_defaults(void);
+/* Collective. o may be NULL (the defaults). A bad field (ll_bytes below -1, a host_fallback that
+ * names no rank) returns HX_ERR_INPUT on every rank. */
+int hx_exchange_create_opts(hx_layout *l, const hx_exchange_options *o, hx_exchange **out);
 /* Collective: an exchange of a hand-made plan (a ping-pong, an irregular neighbourhood): the
  * messages' peers, tags and boxes are the caller's; the plan is copied. */
 int hx_exchange_create_plan(hx_layout *l, const char *transport, const hx_plan *plan, hx_exchange **out);
@@ -48,7 +87,12 @@ int hx_exchange_check(hx_exchange *x);
 
 /* What the exchange sends: its plan (phases, messages, boxes). */
 const hx_plan *hx_exchange_plan(const hx_exchange *x);
+/* The transport that runs the exchange (what "auto" picked; never "auto"). */
 const char *hx_exchange_transport(const hx_exchange *x);
+
+/* Collective over the context: the transport "auto" picks for exchanges of ctx (see the rules at
+ * the top), and in why (n bytes; may be NULL) a one-line reason. The same name on every rank. */
+const char *hx_transport_auto(hx_context *ctx, char *why, size_t n);
 
 /* The transports of this build, as a comma-separated list; and why a known one is absent (NULL
  * when it is built, or unknown to halox). */

@@ -60,13 +60,25 @@ static void print_nodes(FILE *out, MPI_Comm comm, int rank, int size)
     free(names);
 }
 
+/* Collective: what transport "auto" would pick for this job with the automatic backend and
+ * devices (cuda when every rank sees a GPU; node-local rank modulo the GPU count), and why. */
+static const char *auto_pick(MPI_Comm comm, char *why, size_t n)
+{
+    int ndev = hx_cuda_built() ? hx_cuda_device_count() : 0, node_rank = 0, node_size = 1, device = -1, all = 0;
+    int mine = ndev > 0;
+    if (MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) all = 0;
+    if (all && hx_node_rank(comm, &node_rank, &node_size) == 0) device = node_rank % ndev;
+    return hx_transport_pick(comm, all ? HX_BACKEND_CUDA : HX_BACKEND_CPU, device, why, n);
+}
+
 void hx_print_info(FILE *out, MPI_Comm comm)
 {
     int rank, size, len;
-    char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING], why[320] = "";
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
     MPI_Get_library_version(lib, &len);
+    const char *picked = auto_pick(comm, why, sizeof why);
     if (rank != 0) {
         if (size > 1) print_nodes(out, comm, rank, size);
         return;
@@ -78,6 +90,9 @@ void hx_print_info(FILE *out, MPI_Comm comm)
     if (size > 1) print_nodes(out, comm, rank, size);
     hx_cuda_print_info(out);
     fprintf(out, "backends   cpu%s\n", hx_cuda_built() ? ", cuda" : "");
+#if HALOX_FAULT_INJECTION
+    fprintf(out, "faults     injection compiled in (a test build: it reads the tests' fault knobs)\n");
+#endif
 #ifdef HALOX_HAVE_NCCL
     int nv = 0;
     ncclGetVersion(&nv);
@@ -92,20 +107,21 @@ void hx_print_info(FILE *out, MPI_Comm comm)
     memset(&gpu, 0, sizeof gpu);
     gpu.decomp = &d;
     gpu.device = hx_cuda_device_count() > 0 ? 0 : -1;
-    fprintf(out, "transports (control paths in brackets; --graph captures the sweeps after a host exchange)\n");
+    fprintf(out, "transports (control paths in brackets; a graph captures the sweeps after a host exchange)\n");
     for (int i = 0; i < hx_transport_count(); i++) {
         const hx_transport_ops *t = hx_transport_at(i);
         char why[320] = "";
         int ok = t->available(&gpu, why, sizeof why);
         fprintf(out, "  %-10s %s [%s%s%s%s]%s%s\n", t->name, t->summary, t->caps & HX_PATH_HOST ? "host" : "",
                 t->caps & HX_PATH_STREAM ? "stream" : "", t->caps & HX_PATH_DEVICE ? " device" : "",
-                t->caps & HX_CAP_REPLAY ? ", whole cycle in a --graph" : "",
+                t->caps & HX_CAP_REPLAY ? ", whole cycle in a graph" : "",
                 ok || strcmp(t->name, "mpi") == 0 ? "" : "\n             not usable here: ", ok || !strcmp(t->name, "mpi") ? "" : why);
         if (ok && (t->caps & HX_PATH_DEVICE) && t->device_available && !t->device_available(why, sizeof why))
             fprintf(out, "             device path not usable here: %s\n", why);
     }
     if (hx_transport_find("ipc"))
-        fprintf(out, "  (ipc: peer copies within a node, host-staged MPI between nodes; HALOX_IPC_FALLBACK=all|RANKS forces MPI)\n");
+        fprintf(out, "  (ipc: peer copies within a node, host-staged MPI between nodes and for the ranks of host_fallback)\n");
+    fprintf(out, "auto       transport auto picks %s for this job: %s\n", picked, why);
     fprintf(out, "stencils  ");
     for (int i = 0; i < HX_NUM_STENCILS; i++) {
         const hx_stencil_info *s = hx_stencil_get((hx_stencil_id)i);

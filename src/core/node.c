@@ -87,7 +87,7 @@ int hx_ipc_fallback_parse(const char *spec, int nranks, unsigned char *off, char
         char *end;
         long r = strtol(p, &end, 10);
         if (end == p || r < 0 || r >= nranks || (*end && *end != ',')) {
-            snprintf(err, errlen, "HALOX_IPC_FALLBACK='%s': give all, none, or a comma list of ranks below %d such as 0,1",
+            snprintf(err, errlen, "host fallback '%s': give all, none, or a comma list of ranks below %d such as 0,1",
                      spec, nranks);
             return -1;
         }

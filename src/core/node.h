@@ -25,8 +25,8 @@ int hx_node_leaders(MPI_Comm comm, int *leader);
  * each other's data can starve when their processes share a GPU. */
 int hx_node_shares_gpu(MPI_Comm comm, int device, int *other);
 
-/* HALOX_IPC_FALLBACK, the test knob of --transport ipc: NULL, "" or "none" marks no rank, "all"
- * every rank, or a comma list of ranks such as "1,3" marks those; off has nranks slots.
+/* An exchange's host_fallback (halox/exchange.h): NULL, "" or "none" marks no rank, "all" every
+ * rank, or a comma list of ranks such as "1,3" marks those; off has nranks slots.
  * Returns 0, or -1 with a one-line message naming the accepted values. */
 int hx_ipc_fallback_parse(const char *spec, int nranks, unsigned char *off, char *err, size_t errlen);
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/node.h"
 #include "core/objects.h"
 
 /* "mpi, ipc, nccl", what this build holds */
@@ -60,14 +61,52 @@ static int check_plan(hx_context *ctx, const hx_decomp *d, const hx_plan *p)
     return HX_OK;
 }
 
-static int create(hx_layout *l, const char *transport, hx_pattern pattern, int halo, const hx_plan *plan, hx_exchange **out)
+hx_exchange_options hx_exchange_defaults(void)
+{
+    hx_exchange_options o;
+    memset(&o, 0, sizeof o);
+    o.struct_size = sizeof o;
+    o.transport = "auto";
+    o.pattern = HX_STAGED;
+    o.ll_bytes = -1;
+    return o;
+}
+
+static int is_auto(const char *transport) { return !transport || !strcmp(transport, "auto"); }
+
+/* The transport fields of o, checked alike on every rank before any set-up. */
+static int check_options(hx_context *ctx, const hx_exchange_options *o)
+{
+    char why[320];
+    if (o->ll_bytes < -1)
+        return hx_fail(ctx, HX_ERR_INPUT, "exchange: ll_bytes %ld: give a byte count, 0 for never, or -1 for automatic", o->ll_bytes);
+    unsigned char *off = malloc((size_t)ctx->size);
+    if (!off) return hx_fail(ctx, HX_ERR_RUNTIME, "out of host memory for an exchange");
+    int bad = hx_ipc_fallback_parse(o->host_fallback, ctx->size, off, why, sizeof why);
+    free(off);
+    return bad ? hx_fail(ctx, HX_ERR_INPUT, "exchange: %s", why) : HX_OK;
+}
+
+static int create(hx_layout *l, const hx_exchange_options *o, const hx_plan *plan, hx_exchange **out)
 {
     hx_context *ctx = l->ctx;
     hx_exchange *x = calloc(1, sizeof *x);
     *out = x;
     int st = x ? HX_OK : hx_fail(ctx, HX_ERR_RUNTIME, "out of host memory for an exchange");
     const hx_transport_ops *ops = NULL;
+    const char *transport = o->transport;
+    const int pattern = (int)o->pattern, halo = o->halo;
     char why[320] = "";
+    /* "auto" is collective: every rank takes part when any rank asked for it */
+    int want_auto = is_auto(transport), any_auto = 0;
+    if (MPI_Allreduce(&want_auto, &any_auto, 1, MPI_INT, MPI_MAX, ctx->comm) != MPI_SUCCESS)
+        st = hx_fail(ctx, HX_ERR_RUNTIME, "exchange: MPI_Allreduce failed");
+    else if (any_auto) {
+        const char *picked = hx_transport_auto(ctx, why, sizeof why);
+        if (want_auto) transport = picked;
+        if (want_auto && ctx->rank == 0) hx_logf(&ctx->log, HX_LOG_INFO, "transport auto: %s (%s)", picked, why);
+    }
+    if (st == HX_OK) st = check_options(ctx, o);
     if (st == HX_OK) {
         x->ctx = ctx;
         x->layout = l;
@@ -82,8 +121,8 @@ static int create(hx_layout *l, const char *transport, hx_pattern pattern, int h
         x->plan = *plan;
         st = check_plan(ctx, &x->d, plan);
     } else if (st == HX_OK) {
-        if (pattern != HX_STAGED && pattern != HX_DIRECT) st = hx_fail(ctx, HX_ERR_INPUT, "exchange: unknown pattern %d", (int)pattern);
-        else hx_plan_build(&x->plan, &x->d, pattern);
+        if (pattern != HX_STAGED && pattern != HX_DIRECT) st = hx_fail(ctx, HX_ERR_INPUT, "exchange: unknown pattern %d", pattern);
+        else hx_plan_build(&x->plan, &x->d, (hx_pattern)pattern);
     }
     if (st == HX_OK) st = find_ops(ctx, transport, &ops);
     if (st == HX_OK) {
@@ -95,7 +134,7 @@ static int create(hx_layout *l, const char *transport, hx_pattern pattern, int h
     if ((st = hx_agree(ctx, st)) != HX_OK) return st;
     hx_clock_init(&x->clock, &x->bk, &x->times);
     hx_clock_pause(&x->clock, 1); /* device intervals are timed only by a sweeper's clock */
-    if (hx_transport_create(&x->tr, ops, ctx, &x->bk, &x->plan, ctx->comm, &x->clock, why, sizeof why))
+    if (hx_transport_create(&x->tr, ops, ctx, &x->bk, &x->plan, o, ctx->comm, &x->clock, why, sizeof why))
         st = strncmp(why, "transport ", 10) ? hx_fail(ctx, HX_ERR_RUNTIME, "transport %s: %s", ops->name, why)
                                              : hx_fail(ctx, HX_ERR_RUNTIME, "%s", why);
     if (st != HX_OK && strstr(why, "another rank")) ctx->err_secondary = 1;
@@ -105,7 +144,20 @@ static int create(hx_layout *l, const char *transport, hx_pattern pattern, int h
 
 int hx_exchange_create(hx_layout *l, const char *transport, hx_pattern pattern, int halo, hx_exchange **out)
 {
-    return create(l, transport, pattern, halo, NULL, out);
+    hx_exchange_options o = hx_exchange_defaults();
+    o.transport = transport;
+    o.pattern = pattern;
+    o.halo = halo;
+    return create(l, &o, NULL, out);
+}
+
+int hx_exchange_create_opts(hx_layout *l, const hx_exchange_options *opts, hx_exchange **out)
+{
+    /* a caller built with a shorter struct gets the defaults for the fields it lacks */
+    hx_exchange_options o = hx_exchange_defaults();
+    if (opts) memcpy(&o, opts, opts->struct_size && opts->struct_size < sizeof o ? opts->struct_size : sizeof o);
+    o.struct_size = sizeof o;
+    return create(l, &o, NULL, out);
 }
 
 int hx_exchange_create_plan(hx_layout *l, const char *transport, const hx_plan *plan, hx_exchange **out)
@@ -114,7 +166,10 @@ int hx_exchange_create_plan(hx_layout *l, const char *transport, const hx_plan *
         *out = NULL;
         return hx_fail(l->ctx, HX_ERR_INPUT, "exchange: no plan given");
     }
-    return create(l, transport, plan->pattern, 0, plan, out);
+    hx_exchange_options o = hx_exchange_defaults();
+    o.transport = transport;
+    o.pattern = plan->pattern;
+    return create(l, &o, plan, out);
 }
 
 void hx_exchange_destroy(hx_exchange *x)

@@ -1,14 +1,8 @@
-/* (About 550 lines: two transports that share one set-up: ipc, its host path and its set-up, and
- * ipc-put at the end; the device path is in ipc_device.c, ipc-put's kernels in ipc_put.cu.)
- *
- * CUDA IPC: packed faces go straight into the neighbour's receive buffer with peer copies over
- * NVLink/PCIe; no byte passes through the host. Neighbours on another node are served instead by
- * host-staged MPI, like --transport mpi, message by message.
- *
- * Routes (set-up): the link between two ranks is host-staged MPI when they are on different nodes
- * (MPI_COMM_TYPE_SHARED) or when HALOX_IPC_FALLBACK marks either of them (a test knob: "all", or
- * a list of ranks); otherwise IPC. The rule is symmetric, so both ends of a message agree; a rank's
- * messages to itself always stay a copy on its GPU. Rank 0 prints how many messages take each route.
+/* CUDA IPC: packed faces go straight into the neighbour's receive buffer with peer copies over
+ * NVLink/PCIe; no byte passes through the host. Neighbours on another node, and the links that
+ * the exchange's host_fallback names, are served instead by host-staged MPI, like transport mpi,
+ * message by message (the routes: ipc_routes.c). This file holds the host path and the set-up
+ * that ipc-put (ipc_put_host.c) shares; the device path is in ipc_device.c.
  *
  * IPC set-up: every rank exports its receive buffers and two interprocess events per phase
  * ("sent", "unpacked") and gathers everyone's handles over MPI; each rank opens those of its IPC
@@ -27,47 +21,15 @@
  * The tokens only order event records and waits: IPC data and completion travel GPU to GPU.
  * MPI and IPC messages of a phase use disjoint slices of the same packed buffers. */
 #include <cuda_runtime_api.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/check.h"
-#include "core/node.h"
-#include "transport/ipc_device.h"
-#include "transport/ipc_put.h"
-#include "transport/transport.h"
+#include "transport/ipc_priv.h"
 #include "wait.h"
 
 #define TAG_UNPACKED 9100
 #define TAG_SENT 9200
-
-typedef struct {
-    int npeers;                               /* distinct IPC neighbours of the phase */
-    int peer[HX_MAX_MSGS];
-    void *remote_recv[HX_MAX_MSGS];           /* per IPC message: where its bytes go */
-    unsigned char over_mpi[HX_MAX_MSGS];      /* per message: 1 for host-staged MPI */
-    int nmpi;                                 /* messages over MPI */
-    void *host_send, *host_recv;              /* pinned mirrors of send_buf/recv_buf (same offsets), when nmpi */
-    cudaEvent_t peer_sent[HX_MAX_MSGS];       /* per distinct IPC neighbour */
-    cudaEvent_t peer_unpacked[HX_MAX_MSGS];
-    cudaEvent_t sent, unpacked;               /* this rank's, exported */
-} ipc_phase;
-
-typedef struct {
-    ipc_phase ph[HX_MAX_PHASES];
-    hx_ipc_device *dev;                       /* the device path (ipc_device.c) */
-    hx_ipc_put *kern;                         /* transport ipc-put's kernels (ipc_put.cu) */
-    void *opened[1024];                       /* mapped buffers and events, to close at the end */
-    int nopened;
-    cudaEvent_t opened_ev[1024];
-    int nopened_ev;
-    /* requests: the phase's MPI messages first (posted in post, completed in wait), tokens after */
-    MPI_Request req[4 * HX_MAX_MSGS];
-    int rpeer[4 * HX_MAX_MSGS];
-    const char *what[4 * HX_MAX_MSGS];
-    int ndata;
-    char token_out, token_in[HX_MAX_MSGS];
-} ipc_state;
 
 #define CUDA_TRY(call)                                                                                  \
     do {                                                                                                \
@@ -90,7 +52,7 @@ static int ipc_available(const hx_backend *bk, char *why, size_t n)
 #define all_ok hx_transport_all_ok
 
 /* The rank's index of the distinct neighbour q in phase p, adding it when new. */
-static int peer_slot(ipc_phase *ph, int q)
+static int peer_slot(hx_ipc_phase *ph, int q)
 {
     for (int i = 0; i < ph->npeers; i++)
         if (ph->peer[i] == q) return i;
@@ -98,88 +60,15 @@ static int peer_slot(ipc_phase *ph, int q)
     return ph->npeers++;
 }
 
-/* Rank 0 tells, on stderr (stdout may carry a CSV or JSON report), how many messages per exchange
- * take each route. counts: by IPC, by MPI between nodes, by MPI forced by HALOX_IPC_FALLBACK. */
-static int report_routes(hx_transport *t, const int counts[3], char *err, size_t n)
-{
-    int sum[3] = {0, 0, 0};
-    HX_MPI_TRY(MPI_Reduce(counts, sum, 3, MPI_INT, MPI_SUM, 0, t->comm), err, n);
-    if (t->bk->decomp->rank != 0) return 0;
-    fprintf(stderr, "halox: %s: per exchange, %d halo messages by IPC peer copy, %d by host-staged MPI", t->ops->name, sum[0],
-            sum[1] + sum[2]);
-    if (sum[1] && sum[2]) fprintf(stderr, " (%d off-node, %d forced by HALOX_IPC_FALLBACK)\n", sum[1], sum[2]);
-    else if (sum[1]) fprintf(stderr, " (off-node)\n");
-    else if (sum[2]) fprintf(stderr, " (forced by HALOX_IPC_FALLBACK)\n");
-    else fprintf(stderr, "\n");
-    fflush(stderr);
-    return 0;
-}
-
-/* The route of every message (see the top of the file). Collective; every rank agrees on the
- * outcome, so that no rank goes on to a collective the others skip. */
-static int choose_routes(hx_transport *t, ipc_state *s, char *err, size_t n)
-{
-    const hx_decomp *d = t->bk->decomp;
-    int rank = d->rank, nranks = d->nranks, rc = -1, ok = 0, counts[3] = {0, 0, 0};
-    int *leader = malloc(sizeof(int) * (size_t)nranks);
-    unsigned char *off = malloc((size_t)nranks), *lo = malloc((size_t)nranks), *hi = malloc((size_t)nranks);
-    if (!leader || !off || !lo || !hi) {
-        snprintf(err, n, "out of host memory for the ipc transport");
-        goto out;
-    }
-    if (hx_node_leaders(t->comm, leader)) {
-        snprintf(err, n, "finding which ranks share a node failed (MPI_Comm_split_type or MPI_Allgather)");
-        goto out;
-    }
-    ok = hx_ipc_fallback_parse(getenv("HALOX_IPC_FALLBACK"), nranks, off, err, n) == 0;
-    if (!all_ok(t->comm, ok)) {
-        if (ok) snprintf(err, n, "another rank could not read HALOX_IPC_FALLBACK");
-        goto out;
-    }
-    /* ranks that read different values would choose different routes for one message and hang */
-    if (MPI_Allreduce(off, lo, nranks, MPI_UNSIGNED_CHAR, MPI_MIN, t->comm) != MPI_SUCCESS ||
-        MPI_Allreduce(off, hi, nranks, MPI_UNSIGNED_CHAR, MPI_MAX, t->comm) != MPI_SUCCESS) {
-        snprintf(err, n, "MPI_Allreduce of the HALOX_IPC_FALLBACK ranks failed");
-        goto out;
-    }
-    if (memcmp(lo, hi, (size_t)nranks)) {
-        snprintf(err, n, "HALOX_IPC_FALLBACK differs between ranks: give every rank the same value (mpirun -x HALOX_IPC_FALLBACK)");
-        goto out;
-    }
-    for (int p = 0; p < t->plan->nphases; p++)
-        for (int m = 0; m < t->plan->phase[p].nmsg; m++) {
-            const hx_message *msg = &t->plan->phase[p].msg[m];
-            int q = msg->peer, mpi = hx_ipc_link_over_mpi(leader, off, rank, q);
-            s->ph[p].over_mpi[m] = (unsigned char)mpi;
-            s->ph[p].nmpi += mpi;
-            counts[!mpi ? 0 : leader[q] != leader[rank] ? 1 : 2]++;
-            if (mpi && ok && (size_t)msg->count * t->bk->elem > INT_MAX) {
-                snprintf(err, n, "a halo message to rank %d exceeds 2 GiB: use a narrower halo or more ranks", q);
-                ok = 0;
-            }
-        }
-    if (!all_ok(t->comm, ok)) {
-        if (ok) snprintf(err, n, "another rank could not set up transport ipc");
-        goto out;
-    }
-    rc = report_routes(t, counts, err, n);
-out:
-    free(leader);
-    free(off);
-    free(lo);
-    free(hi);
-    return rc;
-}
-
-static int ipc_setup(hx_transport *t, char *err, size_t n)
+int hx_ipc_setup(hx_transport *t, char *err, size_t n)
 {
     hx_backend *bk = t->bk;
     const hx_decomp *d = bk->decomp;
-    ipc_state *s = calloc(1, sizeof *s);
+    hx_ipc_state *s = calloc(1, sizeof *s);
     if (!s) return snprintf(err, n, "out of host memory for the ipc transport"), -1;
     t->impl = s;
     int rank = d->rank, nranks = d->nranks, ok;
-    if (choose_routes(t, s, err, n)) return -1;
+    if (hx_ipc_choose_routes(t, s, err, n)) return -1;
 
     cudaIpcMemHandle_t *mine = calloc(HX_MAX_PHASES, sizeof *mine);
     cudaIpcEventHandle_t *mine_ev = calloc(2 * HX_MAX_PHASES, sizeof *mine_ev);
@@ -200,7 +89,7 @@ static int ipc_setup(hx_transport *t, char *err, size_t n)
     }
     if (hx_transport_alloc_buffers(t, err, n)) goto out;
     for (int p = 0; p < t->plan->nphases; p++) {
-        ipc_phase *ph = &s->ph[p];
+        hx_ipc_phase *ph = &s->ph[p];
         cudaError_t e = cudaIpcGetMemHandle(&mine[p], t->recv_buf[p]);
         if (e == cudaSuccess) e = cudaEventCreateWithFlags(&ph->sent, cudaEventDisableTiming | cudaEventInterprocess);
         if (e == cudaSuccess) e = cudaEventCreateWithFlags(&ph->unpacked, cudaEventDisableTiming | cudaEventInterprocess);
@@ -240,7 +129,7 @@ out:
     }
     ok = 0;
     for (int p = 0; p < t->plan->nphases; p++) {
-        ipc_phase *ph = &s->ph[p];
+        hx_ipc_phase *ph = &s->ph[p];
         void *base[HX_MAX_MSGS];
         for (int m = 0; m < t->plan->phase[p].nmsg; m++) {
             const hx_message *msg = &t->plan->phase[p].msg[m];
@@ -291,7 +180,7 @@ done:
 
 /* Post zero-byte tokens with every IPC neighbour of the phase, ours out and theirs in, at
  * s->req[at...]. Returns how many requests, or -1. */
-static int post_tokens(hx_transport *t, ipc_state *s, const ipc_phase *ph, int tag, const char *what, int at)
+static int post_tokens(hx_transport *t, hx_ipc_state *s, const hx_ipc_phase *ph, int tag, const char *what, int at)
 {
     int nreq = at;
     for (int i = 0; i < ph->npeers; i++) {
@@ -309,7 +198,7 @@ static int post_tokens(hx_transport *t, ipc_state *s, const ipc_phase *ph, int t
 
 /* Copy the slices of the MPI messages between a packed device buffer and its pinned mirror, one
  * copy per run of adjacent slices (the plan lays messages out one after another). */
-static int copy_mpi_slices(hx_transport *t, const ipc_phase *ph, const hx_phase *plan, void *dst, const void *src,
+static int copy_mpi_slices(hx_transport *t, const hx_ipc_phase *ph, const hx_phase *plan, void *dst, const void *src,
                            enum cudaMemcpyKind kind, cudaStream_t st)
 {
     size_t elem = t->bk->elem;
@@ -327,7 +216,7 @@ static int copy_mpi_slices(hx_transport *t, const ipc_phase *ph, const hx_phase 
 }
 
 /* The MPI half of post: stage the MPI messages to the host and post them (receives first). */
-static int post_mpi(hx_transport *t, ipc_state *s, ipc_phase *ph, int phase, int stream, cudaStream_t st)
+static int post_mpi(hx_transport *t, hx_ipc_state *s, hx_ipc_phase *ph, int phase, int stream, cudaStream_t st)
 {
     const hx_phase *plan = &t->plan->phase[phase];
     int ev = hx_clock_start(t->clock, stream);
@@ -346,8 +235,8 @@ static int post_mpi(hx_transport *t, ipc_state *s, ipc_phase *ph, int phase, int
 
 static int ipc_post(hx_transport *t, int phase, int stream)
 {
-    ipc_state *s = t->impl;
-    ipc_phase *ph = &s->ph[phase];
+    hx_ipc_state *s = t->impl;
+    hx_ipc_phase *ph = &s->ph[phase];
     const hx_phase *plan = &t->plan->phase[phase];
     hx_backend *bk = t->bk;
     cudaStream_t st = (cudaStream_t)bk->ops->native_stream(bk, stream);
@@ -376,8 +265,8 @@ static int ipc_post(hx_transport *t, int phase, int stream)
 
 static int ipc_wait(hx_transport *t, int phase, int stream)
 {
-    ipc_state *s = t->impl;
-    ipc_phase *ph = &s->ph[phase];
+    hx_ipc_state *s = t->impl;
+    hx_ipc_phase *ph = &s->ph[phase];
     hx_backend *bk = t->bk;
     cudaStream_t st = (cudaStream_t)bk->ops->native_stream(bk, stream);
     double t0 = MPI_Wtime();
@@ -397,9 +286,9 @@ static int ipc_wait(hx_transport *t, int phase, int stream)
     return 0;
 }
 
-static void ipc_destroy(hx_transport *t)
+void hx_ipc_destroy(hx_transport *t)
 {
-    ipc_state *s = t->impl;
+    hx_ipc_state *s = t->impl;
     if (s) {
         cudaDeviceSynchronize();
         for (int i = 0; i < s->nopened; i++) cudaIpcCloseMemHandle(s->opened[i]);
@@ -422,7 +311,7 @@ static void ipc_destroy(hx_transport *t)
 
 static int ipc_device_table(hx_transport *t, hx_dev_table *table)
 {
-    ipc_state *s = t->impl;
+    hx_ipc_state *s = t->impl;
     return hx_ipc_device_table(s ? s->dev : NULL, table, t->err, sizeof t->err);
 }
 
@@ -431,118 +320,9 @@ const hx_transport_ops hx_transport_ipc = {
     .summary = "CUDA IPC: peer copies into the neighbour's buffer, interprocess events, zero-byte MPI tokens",
     .caps = HX_PATH_HOST | HX_PATH_DEVICE,
     .available = ipc_available,
-    .setup = ipc_setup,
+    .setup = hx_ipc_setup,
     .post = ipc_post,
     .wait = ipc_wait,
     .device_table = ipc_device_table,
-    .destroy = ipc_destroy,
-};
-
-/* ---------------------------------------------------------------- transport ipc-put
- * The same set-up and device areas as ipc; each exchange phase is two kernels on the caller's
- * stream (ipc_put.cuh): a put that packs straight into the neighbours' slots and signals, a get
- * that waits on the device and unpacks. No host step per exchange, so a graph can replay it. It
- * needs every neighbour on this node and a GPU of its own (its kernels spin for each other). */
-static int ipc_put_available(const hx_backend *bk, char *why, size_t n)
-{
-    if (bk->host_accessible || bk->device < 0) {
-        snprintf(why, n, "transport ipc-put runs kernels on GPUs: use it with the cuda backend, or transport mpi");
-        return 0;
-    }
-    return 1;
-}
-
-/* Phases whose messages are all of at most this many bytes go as flagged words unless
- * HALOX_IPC_PUT_LL says otherwise: on 2 x H200 (session 10) they cut 512^2 depth 1 from 27.2 to
- * 19.9 us per sweep and 1024^2 depth 16 (64 KiB messages) from 5.07 to 4.76, and left 256^3 (1 MiB
- * messages) unchanged. */
-#define IPC_PUT_LL_DEFAULT 65536L
-
-static int ipc_put_setup(hx_transport *t, char *err, size_t n)
-{
-    if (ipc_setup(t, err, n)) return -1;
-    ipc_state *s = t->impl;
-    const hx_decomp *d = t->bk->decomp;
-    int nmpi = 0, other = -1, ok = 1;
-    for (int p = 0; p < t->plan->nphases; p++) nmpi += s->ph[p].nmpi;
-    /* HALOX_IPC_PUT_LL=BYTES: phases whose messages are all of at most BYTES as flagged words
-     * (default IPC_PUT_LL_DEFAULT; 0: none); the ranks must agree, or a sender's words would meet
-     * a receiver waiting for a flag */
-    const char *llv = getenv("HALOX_IPC_PUT_LL");
-    char *end = NULL;
-    long ll = llv && *llv ? strtol(llv, &end, 10) : IPC_PUT_LL_DEFAULT, lo = 0, hi = 0;
-    if (llv && *llv && (*end || ll < 0)) ok = 0, snprintf(err, n, "HALOX_IPC_PUT_LL='%s': give a byte count, 0 for none", llv);
-    if (MPI_Allreduce(&ll, &lo, 1, MPI_LONG, MPI_MIN, t->comm) != MPI_SUCCESS ||
-        MPI_Allreduce(&ll, &hi, 1, MPI_LONG, MPI_MAX, t->comm) != MPI_SUCCESS)
-        ok = 0, snprintf(err, n, "MPI_Allreduce of HALOX_IPC_PUT_LL failed");
-    else if (ok && lo != hi)
-        ok = 0, snprintf(err, n, "HALOX_IPC_PUT_LL differs between ranks (%ld to %ld): give every rank the same value "
-                         "(mpirun -x HALOX_IPC_PUT_LL)", lo, hi);
-    /* A phase goes as flagged words only where every message of it, on every rank, is small enough:
-     * a phase with one plain message has its get wait for a flag anyway, and the small messages
-     * then ride with it (four H200s, 3D 256^3 depth 12: corners as flagged words beside the plain
-     * faces cost 11.40 us a sweep against 11.01 with none; session 26). The largest message of
-     * each phase over all ranks, so that both ends of every message choose alike. */
-    long biggest[HX_MAX_PHASES] = {0}, biggest_all[HX_MAX_PHASES] = {0}, ll_phase[HX_MAX_PHASES] = {0};
-    for (int p = 0; p < t->plan->nphases; p++)
-        for (int m = 0; m < t->plan->phase[p].nmsg; m++) {
-            const long bytes = t->plan->phase[p].msg[m].count * (long)t->bk->elem;
-            if (bytes > biggest[p]) biggest[p] = bytes;
-        }
-    if (MPI_Allreduce(biggest, biggest_all, HX_MAX_PHASES, MPI_LONG, MPI_MAX, t->comm) != MPI_SUCCESS)
-        ok = 0, snprintf(err, n, "MPI_Allreduce of ipc-put's message sizes failed");
-    for (int p = 0; p < HX_MAX_PHASES; p++) ll_phase[p] = biggest_all[p] <= ll ? ll : 0;
-    const char *share = getenv("HALOX_SHARE_GPU"); /* the tests' knob, as for the device schedules */
-    const int shared = hx_node_shares_gpu(t->comm, t->bk->device, &other) && !(share && atoi(share) == 1);
-    hx_dev_table table;
-    if (ok && nmpi) ok = 0, snprintf(err, n, "transport ipc-put: %d halo message%s of rank %d cross nodes (or HALOX_IPC_FALLBACK); its "
-                               "kernels store only into GPUs of their node: use ipc or nccl", nmpi, nmpi > 1 ? "s" : "", d->rank);
-    else if (ok && shared) ok = 0, snprintf(err, n, "transport ipc-put: ranks %d and %d share GPU %d, and its kernels spin-wait for each "
-                                      "other: give every rank a GPU of its own, or use ipc or nccl", d->rank, other, t->bk->device);
-    else if (ok && (hx_ipc_device_table(s->dev, &table, err, n) ||
-                    hx_ipc_put_create(&table, d->rank, t->bk->elem, ll_phase, &s->kern, err, n)))
-        ok = 0;
-    if (all_ok(t->comm, ok)) return 0;
-    if (ok) snprintf(err, n, "another rank could not set up transport ipc-put");
-    return -1;
-}
-
-/* One of ipc-put's kernels for the field at `field`, its pitches from the bound decomposition. */
-static int ipc_put_enqueue(hx_transport *t, int phase, int stream, void *field, hx_ik_kind kind)
-{
-    ipc_state *s = t->impl;
-    const hx_decomp *d = t->bk->decomp;
-    return hx_ipc_put_launch(s->kern, kind, phase, t->bk->ops->native_stream(t->bk, stream), field, d->alloc[0],
-                             (long)d->alloc[0] * d->alloc[1], t->err, sizeof t->err);
-}
-static int ipc_put_put(hx_transport *t, int phase, int stream, void *field)
-{
-    return ipc_put_enqueue(t, phase, stream, field, HX_IK_PUT);
-}
-static int ipc_put_get(hx_transport *t, int phase, int stream, void *field)
-{
-    return ipc_put_enqueue(t, phase, stream, field, HX_IK_GET);
-}
-static int ipc_put_putget(hx_transport *t, int phase, int stream, void *field)
-{
-    return ipc_put_enqueue(t, phase, stream, field, HX_IK_PUTGET);
-}
-
-static int ipc_put_check(hx_transport *t)
-{
-    ipc_state *s = t->impl;
-    return hx_ipc_put_check(s->kern, t->err, sizeof t->err);
-}
-
-const hx_transport_ops hx_transport_ipc_put = {
-    .name = "ipc-put",
-    .summary = "CUDA IPC, kernel-initiated: kernels on the stream pack into the neighbour's memory, signal, wait and unpack",
-    .caps = HX_PATH_STREAM | HX_CAP_REPLAY,
-    .available = ipc_put_available,
-    .setup = ipc_put_setup,
-    .put = ipc_put_put,
-    .get = ipc_put_get,
-    .putget = ipc_put_putget,
-    .check = ipc_put_check,
-    .destroy = ipc_destroy,
+    .destroy = hx_ipc_destroy,
 };

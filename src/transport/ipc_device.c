@@ -95,9 +95,9 @@ int hx_ipc_device_table(const hx_ipc_device *dv, hx_dev_table *table, char *err,
 {
     if (!dv) return snprintf(err, n, "the ipc device path was not set up"), -1;
     if (dv->over_mpi)
-        return snprintf(err, n, "%d halo message%s of this rank cross%s nodes (or HALOX_IPC_FALLBACK), which kernels cannot put: "
-                                "use the cycle schedule for ranks on several nodes", dv->over_mpi, dv->over_mpi > 1 ? "s" : "",
-                        dv->over_mpi > 1 ? "" : "es"), -1;
+        return snprintf(err, n, "%d halo message%s of this rank go%s through host-staged MPI (to another node, or host_fallback), "
+                                "which kernels cannot put: use the cycle schedule for ranks on several nodes", dv->over_mpi,
+                        dv->over_mpi > 1 ? "s" : "", dv->over_mpi > 1 ? "" : "es"), -1;
     *table = dv->table;
     return 0;
 }

@@ -4,7 +4,7 @@
  * IPC and mapped by the peer. One kernel launch per size runs every round trip on the device: GPU
  * threads store the message straight into the peer's area. Up to 64 KiB each 4-byte word travels
  * with the message's sequence number in one 8-byte store, and the peer's threads poll the words
- * themselves (HALOX_PINGPONG_LL=0: not used); larger messages are signalled with a fence and a
+ * themselves (ll_bytes 0 at set-up: not used); larger messages are signalled with a fence and a
  * release store to the peer's flag, which the peer's kernel polls with acquire loads. Then the
  * peer answers. ipc_pingpong.cu and ipc_pingpong_ll.cuh have the protocols and their
  * memory-ordering arguments.
@@ -30,11 +30,13 @@ typedef struct hx_ipc_pingpong hx_ipc_pingpong;
  * current one), which must be two different GPUs of one node; each allocates a receive area (for
  * max_bytes, plus 4 x min(64 KiB, max_bytes) of flagged words) and a send buffer of max_bytes,
  * trades IPC handles with the other and maps the other's area, and room for max_iters timings.
- * HALOX_PINGPONG_LL is read here (rank a's choice holds for the pair). Every rank returns the
- * same outcome: 0, or -1 with the same message in err (the lowest failing rank's reason); call
- * hx_ipc_pingpong_destroy either way. */
-int hx_ipc_pingpong_setup(MPI_Comm comm, int a, int b, int device, long max_bytes, long max_iters, hx_ipc_pingpong **out,
-                          char *err, size_t n);
+ * ll_bytes: messages of at most this many bytes (and 64 KiB) travel as flagged words; -1 up to
+ * 64 KiB, 0 never (the fence and flag for every size); rank a's value holds for the pair.
+ * ll_threads: threads of the flagged-word kernel, a multiple of 32 up to 256; 0: one warp up to
+ * 256 B, else 256. Every rank returns the same outcome: 0, or -1 with the same message in err
+ * (the lowest failing rank's reason); call hx_ipc_pingpong_destroy either way. */
+int hx_ipc_pingpong_setup(MPI_Comm comm, int a, int b, int device, long max_bytes, long max_iters, long ll_bytes, int ll_threads,
+                          hx_ipc_pingpong **out, char *err, size_t n);
 
 /* Ranks a and b, with the same arguments (others return 0 at once): one kernel launch that runs
  * a start handshake, `warmup` untimed and `iters` timed round trips of `bytes` bytes each way,

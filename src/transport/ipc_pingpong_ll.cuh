@@ -24,7 +24,7 @@
 #ifndef HALOX_IPC_PINGPONG_LL_CUH
 #define HALOX_IPC_PINGPONG_LL_CUH
 
-#ifndef PPK_LL_BATCH /* a tuning knob (scripts/variant_build.sh) */
+#ifndef PPK_LL_BATCH
 #define PPK_LL_BATCH 8 /* lines in flight per thread while polling */
 #endif
 
@@ -77,8 +77,7 @@ template <int BATCH> __device__ int ppk_ll_poll(const ppk_params &p, const unsig
 
 /* Wait until every line of message s is here; false for the whole block on timeout or abort.
  * At most one line per thread (every size on one warp, up to 256 B) polls one load at a time: the
- * batched loop's predicated loads and masks cost about 0.15 us of a 1 us half round trip on 2 x
- * H200 (session 8: 1.057 -> 0.912 us at 8 B, side by side). */
+ * batched loop's predicated loads and masks measured slower there (docs/performance.md). */
 __device__ bool ppk_ll_wait(const ppk_params &p, unsigned long long s, long long round)
 {
     const unsigned long long *area = p.ll_mine + (s & 1) * p.ll_parity;

@@ -10,20 +10,21 @@
 #include "compute/backend.h"
 #include "transport/ipc_put.cuh"
 #include "transport/ipc_put.h"
+#include "transport/fault.h"
 
 /* Threads of a block: the put and get kernels keep blocks small, because a get block spins on an
  * SM while the interior sweep may want it (overlap); putget runs alone, at most one block per SM,
  * so a phase too large for one 256-thread block per SM grows its blocks up to IK_PUTGET_THREADS
- * (one H200, 3D 256x128x128, depth 4: 42.5 us an exchange with 256 threads, 35.3 with 1024),
- * while small phases (multigrid's coarse levels) keep 256 on more SMs (putget_shape). Ranks
- * sharing a GPU keep 256, see hx_ipc_put_create. A tuning build may set either. */
+ * (wider blocks measured faster there: docs/performance.md), while small phases (multigrid's
+ * coarse levels) keep 256 on more SMs (putget_shape). Ranks sharing a GPU keep 256, see
+ * hx_ipc_put_create. */
 #ifndef IK_THREADS
 #define IK_THREADS 256
 #endif
 #ifndef IK_PUTGET_THREADS
 #define IK_PUTGET_THREADS 1024
 #endif
-#ifndef IK_PUTGET_MIN /* putget's narrowest block (a tuning build sets 1024 for session 12's fixed shape) */
+#ifndef IK_PUTGET_MIN /* putget's narrowest block */
 #define IK_PUTGET_MIN IK_THREADS
 #endif
 
@@ -70,17 +71,15 @@ int hx_ipc_put_create(const hx_dev_table *table, int rank, size_t elem, const lo
         k->ll_mask[p] &= ~k->direct_mask[p];
 #endif
     }
-    const char *fault = getenv("HALOX_FAULT_SKIP_PUTS"); /* this rank puts nothing from exchange 3 on */
-    k->skip_from = fault && *fault && atoi(fault) == rank ? 3 : 0;
+    k->skip_from = hx_fault_skip_puts(rank); /* test builds: this rank stops putting */
     int dev = 0, sms = 0;
     IK_TRY(cudaGetDevice(&dev));
     IK_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     k->blocks_max = 2 * sms;
     k->sms = sms;
-    /* ranks sharing a GPU (the tests' HALOX_SHARE_GPU=1): every rank's putget blocks must fit at
-     * once, since each spins for the others' flags, so they stay small */
-    const char *share = getenv("HALOX_SHARE_GPU");
-    k->putget_threads = share && atoi(share) == 1 ? IK_THREADS : IK_PUTGET_THREADS;
+    /* ranks let share a GPU (test builds): every rank's putget blocks must fit at once, since each
+     * spins for the others' flags, so they stay small */
+    k->putget_threads = hx_fault_share_gpu() ? IK_THREADS : IK_PUTGET_THREADS;
     IK_TRY(cudaMalloc((void **)&k->table, sizeof *table));
     IK_TRY(cudaMemcpy(k->table, table, sizeof *table, cudaMemcpyHostToDevice));
     IK_TRY(cudaMalloc((void **)&k->seq, sizeof *k->seq));

@@ -34,9 +34,8 @@ typedef struct {
     /* The phase's messages, a copy of p.table's row (hx_ik_args_phase): the kernels read them from
      * their parameters (a __grid_constant__ argument, the constant cache) instead of the table in
      * global memory, whose first reads in an exchange missed L2 one after another (the count, then
-     * the boxes, then the slot addresses). Four H200s, session 22: a multigrid put-get of a few KB
-     * stored its data 2.4-3.1 us after its start instead of 2.6-4.2; 3D 256^3 11.53 -> 11.39 us a
-     * sweep. About 3.8 KB: kernel arguments may take 32 KB since CUDA 12.1. */
+     * the boxes, then the slot addresses); the copy measured faster (docs/performance.md). About
+     * 3.8 KB: kernel arguments may take 32 KB since CUDA 12.1. */
     int nmsg;
     hx_dev_msg msg[HX_MAX_MSGS];
 } hx_ik_args;
@@ -78,11 +77,11 @@ static inline unsigned hx_ik_direct_mask(const hx_dev_table *tb, int ph, int ran
     return mask;
 }
 
-/* Tuning builds, off by default until timed on GPUs (written in session 14, when no device
- * time was left; the host emulator tests test_ipc_put_emu_first and _direct run them):
+/* Variants of the build, off by default and not yet timed on a GPU (the host emulator tests
+ * test_ipc_put_emu_first and _direct check their bits):
  *   HX_IK_SELF_FIRST=1: the last put block sets the flags of a rank's messages to itself after a
- *     GPU-scope fence, before the system fence that the other flags need (about 4 us on one
- *     H100), and get unpacks those messages while it waits for the neighbours';
+ *     GPU-scope fence, before the system fence that the other flags need (microseconds), and get
+ *     unpacks those messages while it waits for the neighbours';
  *   HX_IK_LL_FIRST=1: put stores the flagged words before the plain messages, and get unpacks
  *     them before it waits for any flag (they carry their own);
  *   HX_IK_SELF_DIRECT=1: put copies a rank's messages to itself straight into its ghost cells (no
@@ -118,7 +117,7 @@ static inline int hx_ik_first_phase(const hx_dev_table *tb)
 /* Whether some message of phase ph goes as a plain copy with a flag, not in `noflag` (flagged
  * words, or copied straight): when none does, put and get skip the plain copy and the flag wait,
  * each a read of the message table and a barrier (multigrid's coarse levels: every message is
- * flagged words, and a put-get there took 5 us). */
+ * flagged words, and their put-get is bound by such steps). */
 static inline int hx_ik_plain(const hx_dev_table *tb, int ph, unsigned noflag)
 {
     const unsigned all = tb->nmsg[ph] >= 32 ? ~0u : (1u << tb->nmsg[ph]) - 1u;
@@ -135,15 +134,15 @@ static inline unsigned hx_ik_ll_mask(const hx_dev_table *tb, int ph, size_t elem
     return mask;
 }
 
-/* Flagged words (HALOX_IPC_PUT_LL, default 64 KiB): the messages in ll_mask go as
+/* Flagged words (ll_bytes of the exchange options, default 64 KiB): the messages in ll_mask go as
  * the resident kernel's 8-byte words, each 4-byte value beside the exchange number, into the same
  * slots (sized for it); the receiver polls every word, so these messages need no fence, no ticket
  * and no flag. Both ends choose a message's way from its size alone, so they agree. The cells of
  * all the phase's flagged messages are numbered one after another and spread over every thread of
  * the grid, HX_BATCH in flight per thread, as hx_copy_msgs does: pack stores them, unpack polls a
- * batch's words together (watchdog) and writes them into the field. (Message after message cost a
- * round trip each: a direct 3D exchange has 20 flagged messages, edges and corners, and one rank
- * at 256x128x128 with depth 4 spent about 50 us an exchange.) False when a wait gave up. Every
+ * batch's words together (watchdog) and writes them into the field. (Message after message would
+ * cost a round trip each, and a direct 3D exchange has 20 flagged messages, edges and corners.)
+ * False when a wait gave up. Every
  * thread of the block must call it (barriers). */
 template <typename T> __device__ bool hx_ik_ll_copy(const hx_ik_args &a, unsigned long long e, bool pack)
 {
@@ -197,46 +196,13 @@ template <typename T> __device__ bool hx_ik_ll_copy(const hx_ik_args &a, unsigne
     return ok;
 }
 
-/* HX_IK_TRACE=E (a diagnostic build): put-get's thread 0 of every block prints the global timer at
- * its steps for exchanges E and E + 1: start, data stored, ticket taken (and flags set, in the last
- * block), flags seen, plain messages unpacked, flagged words unpacked. */
-#ifdef HX_IK_TRACE
-#include <cstdio>
-__shared__ unsigned long long hx_ik_tr[6];
-__shared__ int hx_ik_last;
-#define HX_IK_MARK(i) (threadIdx.x == 0 ? (void)(hx_ik_tr[i] = hx_now_ns()) : (void)0)
-#else
-#define HX_IK_MARK(i) ((void)0)
-#endif
-
-/* The fences of the put's ticket chain: by default (HX_IK_FENCE 2) fence.acq_rel.gpu in each block,
- * which orders the block's stores before its ticket (the tickets' chain stays within the GPU), and
- * fence.acq_rel.sys in the last block, whose flag stores then publish, cumulatively, every store
- * that came before its ticket (PTX memory model: fences synchronise through the ticket's atomics,
- * and a fence before a strong store is a release). Tuning builds: 0 fence.sc.sys in both
- * (__threadfence_system, before session 14), 1 fence.acq_rel.sys in both. On 2 x H100, 3D 256^3,
- * depth 4: 2 is 1.5-2% faster than 0 and 1 (docs/results.md, session 14). */
-#ifndef HX_IK_FENCE
-#define HX_IK_FENCE 2
-#endif
-__device__ __forceinline__ void hx_ik_fence_block()
-{
-#if HX_IK_FENCE == 0
-    __threadfence_system();
-#elif HX_IK_FENCE == 1
-    hx_fence_acq_rel_sys();
-#else
-    hx_fence_acq_rel_gpu();
-#endif
-}
-__device__ __forceinline__ void hx_ik_fence_last()
-{
-#if HX_IK_FENCE == 0
-    __threadfence_system();
-#else
-    hx_fence_acq_rel_sys();
-#endif
-}
+/* The fences of the put's ticket chain: fence.acq_rel.gpu in each block, which orders the block's
+ * stores before its ticket (the tickets' chain stays within the GPU), and fence.acq_rel.sys in the
+ * last block, whose flag stores then publish, cumulatively, every store that came before its
+ * ticket (PTX memory model: fences synchronise through the ticket's atomics, and a fence before a
+ * strong store is a release). System-scope fences in every block measured slower. */
+__device__ __forceinline__ void hx_ik_fence_block() { hx_fence_acq_rel_gpu(); }
+__device__ __forceinline__ void hx_ik_fence_last() { hx_fence_acq_rel_sys(); }
 
 #if HX_IK_SELF_DIRECT
 /* HX_IK_SELF_DIRECT: the messages in direct_mask copied from their send boxes straight into the
@@ -277,10 +243,9 @@ template <typename T> __device__ unsigned long long hx_ik_put_part(const hx_ik_a
 #endif
     }
     __syncthreads();
-    HX_IK_MARK(1);
     const int nmsg = a.nmsg;
-    /* the last block sets the flags; the #else branch is the default, written as it was timed
-     * (folding both into one form changed the default's SASS) */
+    /* the last block sets the flags; the #else branch is the default (folding both into one form
+     * changed the default's machine code) */
 #if HX_IK_SELF_FIRST
     const unsigned flagged = ((1u << nmsg) - 1u) & ~HX_IK_NOFLAG(a); /* the messages that go with a flag */
     const unsigned self = flagged & a.self_mask, others = flagged & ~self;
@@ -305,20 +270,12 @@ template <typename T> __device__ unsigned long long hx_ik_put_part(const hx_ik_a
              * another: 3D 256x128x128, 6 flags a phase) */
             for (int m = 0; m < nmsg && !skip; m++)
                 if (!((HX_IK_NOFLAG(a) >> m) & 1u)) {
-#ifdef HX_IK_RELEASE_EACH /* a tuning build: session 12's release store per flag */
-                    hx_store_release_sys(a.msg[m].remote_flag, e);
-#else
                     hx_store_relaxed_sys(a.msg[m].remote_flag, e);
-#endif
                 }
 #endif
             if (a.first) *(volatile unsigned long long *)a.seq = e;
-#ifdef HX_IK_TRACE
-            hx_ik_last = 1;
-#endif
         }
     }
-    HX_IK_MARK(2);
     return e;
 }
 
@@ -342,17 +299,12 @@ template <typename T> __device__ void hx_ik_get_part(const hx_ik_args &a, unsign
     /* flagged words carry no flag */
     if (a.plain) {
         if (!hx_wait_msgs(p, a.msg, a.nmsg, a.phase, (long long)e, -1, HX_IK_NOFLAG(a) | self)) return;
-        HX_IK_MARK(3);
         hx_copy_msgs<T>(a.msg, a.nmsg, (int)(e & 1), p.sy, p.sz, (int)blockIdx.x, (int)gridDim.x, (T *)p.field[0], false,
                         false, HX_IK_NOFLAG(a) | self);
-    } else {
-        HX_IK_MARK(3); /* no flag to wait for: the trace's step takes no time */
     }
-    HX_IK_MARK(4);
 #if !HX_IK_LL_FIRST
     if (a.ll_mask) hx_ik_ll_copy<T>(a, e, false);
 #endif
-    HX_IK_MARK(5);
 }
 
 template <typename T> __device__ void hx_ik_put(const hx_ik_args &a)
@@ -374,19 +326,7 @@ template <typename T> __device__ void hx_ik_get(const hx_ik_args &a)
 template <typename T> __device__ void hx_ik_putget(const hx_ik_args &a)
 {
     if (*(volatile int *)a.p.abort_flag) return;
-#ifdef HX_IK_TRACE
-    if (threadIdx.x == 0) hx_ik_last = 0;
-    HX_IK_MARK(0);
-    const unsigned long long e = hx_ik_put_part<T>(a);
-    hx_ik_get_part<T>(a, e);
-    unsigned smid;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
-    if (threadIdx.x == 0 && (e == HX_IK_TRACE || e == HX_IK_TRACE + 1))
-        printf("iktrace rank %d e %llu block %d sm %u last %d t %llu %llu %llu %llu %llu %llu\n", a.p.rank, e, (int)blockIdx.x,
-               smid, hx_ik_last, hx_ik_tr[0], hx_ik_tr[1], hx_ik_tr[2], hx_ik_tr[3], hx_ik_tr[4], hx_ik_tr[5]);
-#else
     hx_ik_get_part<T>(a, hx_ik_put_part<T>(a));
-#endif
 }
 
 #endif

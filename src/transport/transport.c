@@ -51,9 +51,12 @@ const hx_transport_ops *hx_transport_find(const char *name)
 }
 
 int hx_transport_create(hx_transport *t, const hx_transport_ops *ops, struct hx_context *ctx, hx_backend *bk,
-                        const hx_plan *plan, MPI_Comm comm, hx_clock *clock, char *err, size_t errlen)
+                        const hx_plan *plan, const hx_exchange_options *opt, MPI_Comm comm, hx_clock *clock, char *err,
+                        size_t errlen)
 {
     memset(t, 0, sizeof *t);
+    t->ll_bytes = opt ? opt->ll_bytes : -1;
+    t->host_fallback = opt ? opt->host_fallback : NULL;
     t->ops = ops;
     t->ctx = ctx;
     t->bk = bk;
@@ -66,7 +69,9 @@ int hx_transport_create(hx_transport *t, const hx_transport_ops *ops, struct hx_
         snprintf(err, errlen, "transport %s has no host or stream path, which exchanges need", ops->name);
         return -1;
     }
-    return ops->setup(t, err, errlen);
+    int rc = ops->setup(t, err, errlen);
+    t->host_fallback = NULL; /* the caller's string: read during set-up only */
+    return rc;
 }
 
 void hx_transport_destroy(hx_transport *t)
@@ -106,11 +111,39 @@ int hx_transport_all_ok(MPI_Comm comm, int ok)
     return all;
 }
 
+#if HALOX_FAULT_INJECTION
 int hx_fault_setup(int rank)
 {
     const char *e = getenv("HALOX_FAULT_SETUP");
     return e && *e && atoi(e) == rank;
 }
+
+int hx_fault_share_gpu(void)
+{
+    const char *e = getenv("HALOX_SHARE_GPU");
+    return e && atoi(e) == 1;
+}
+
+long hx_fault_skip_puts(int rank)
+{
+    const char *e = getenv("HALOX_FAULT_SKIP_PUTS");
+    return e && *e && atoi(e) == rank ? 3 : 0;
+}
+#else
+int hx_fault_setup(int rank)
+{
+    (void)rank;
+    return 0;
+}
+
+int hx_fault_share_gpu(void) { return 0; }
+
+long hx_fault_skip_puts(int rank)
+{
+    (void)rank;
+    return 0;
+}
+#endif
 
 /* Trade tags live above the plan's: a message with tag T is described with tag TRADE_TAG + T. */
 #define TRADE_TAG 20000

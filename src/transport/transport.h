@@ -22,6 +22,7 @@
 #include "compute/backend.h"
 #include "halox/exchange.h"
 #include "transport/device_table.h"
+#include "transport/fault.h"
 #include "core/timing.h"
 
 #ifdef __cplusplus
@@ -87,6 +88,8 @@ struct hx_transport {
     void *impl;
     unsigned long long dev_exchanges; /* exchanges made through the device path so far: its flags
                                          only grow, whichever sweeper drives it */
+    long ll_bytes;                    /* hx_exchange_options.ll_bytes (ipc-put; -1 = automatic) */
+    const char *host_fallback;        /* hx_exchange_options.host_fallback (ipc); valid during set-up */
 };
 
 /* The transports of this build, by name. */
@@ -96,10 +99,17 @@ int hx_transport_count(void);
 const char *hx_transport_missing(const char *name);
 const hx_transport_ops *hx_transport_at(int i);
 
-/* Collective: set up ops for plan over bk's decomposition. Every rank returns the same outcome
- * (ranks agree before any step a failed rank would skip). */
+/* Collective: set up ops for plan over bk's decomposition, with the transport fields of opt
+ * (ll_bytes, host_fallback; NULL: the defaults). Every rank returns the same outcome (ranks agree
+ * before any step a failed rank would skip). */
 int hx_transport_create(hx_transport *t, const hx_transport_ops *ops, struct hx_context *ctx, hx_backend *bk,
-                        const hx_plan *plan, MPI_Comm comm, hx_clock *clock, char *err, size_t errlen);
+                        const hx_plan *plan, const hx_exchange_options *opt, MPI_Comm comm, hx_clock *clock, char *err,
+                        size_t errlen);
+
+/* Collective over comm: the transport "auto" picks (halox/exchange.h) for ranks of backend kind
+ * `kind` on CUDA device `device` (-1: none), the same on every rank, with a one-line reason in
+ * why. Used by hx_transport_auto and `halox info`. */
+const char *hx_transport_pick(MPI_Comm comm, hx_backend_kind kind, int device, char *why, size_t n);
 void hx_transport_destroy(hx_transport *t);
 
 /* For transports whose packed buffers are plain backend memory: one send and one receive buffer
@@ -122,9 +132,7 @@ int hx_transport_trade(hx_transport *t, const long (*extra_mine)[HX_MAX_MSGS][2]
  * would skip, such as a communication library's collective initialisation. */
 int hx_transport_all_ok(MPI_Comm comm, int ok);
 
-/* Fault injection for the tests: HALOX_FAULT_SETUP=R makes rank R fail the set-up step of its
- * transport that precedes the communication library's initialisation. */
-int hx_fault_setup(int rank);
+/* hx_fault_setup, hx_fault_share_gpu, hx_fault_skip_puts: transport/fault.h */
 
 #ifdef __cplusplus
 }
