@@ -1,14 +1,13 @@
-/* (About 440 lines: the pass kernel's loop, its exchange and barrier, and the 2D tile pass share
- * hx_pparams and the watchdog; its other passes live in pass2d_march.cuh, pass3d_march.cuh and
- * pass3d_fused.cuh.)
- * The device side of the kernel-initiated schedules: one kernel that runs whole deep-halo cycles
+/* The device side of the kernel-initiated schedules: one kernel that runs whole deep-halo cycles
  * with no host involvement. Per cycle: every block packs its share of the halo straight into the
  * neighbours' receive slots (put), the grid meets at a barrier, block 0 signals each neighbour
  * (release store to its flag), every block waits for its own flags (acquire), unpacks its share,
- * the grid meets again, then the sweeps of the cycle run as passes: in 2D a pass computes up to
- * `levels` sweeps of a tile in shared memory (temporal blocking: the tile is loaded with a halo
- * of levels x radius cells, which shrinks by the radius each level), in 3D one sweep per pass;
- * a grid barrier separates passes. Field reads bypass L1 (ld.global.cg): other blocks wrote them
+ * the grid meets again, then the sweeps of the cycle run as passes: in 2D a pass computes one sweep of
+ * tiles in shared memory (with the NVSHMEM device API up to `levels` sweeps: the tile is loaded
+ * with a halo of levels x radius cells, which shrinks by the radius each level) or marches
+ * register windows through several (pass2d_march.cuh); in 3D it marches register windows
+ * (pass3d_march.cuh, or pass3d_fused.cuh for fused sweeps); a grid barrier separates passes.
+ * The pass kernel's other passes live in those headers. Field reads bypass L1 (ld.global.cg): other blocks wrote them
  * during the kernel, and L1 is not coherent between SMs.
  *
  * Every spin-wait (barrier, flag) counts %globaltimer against a timeout; on expiry the first
@@ -18,13 +17,12 @@
 #ifndef HALOX_PERSISTENT_KERNEL_CUH
 #define HALOX_PERSISTENT_KERNEL_CUH
 
-#include <cooperative_groups.h>
-
 #include "halox/stencil.h"
 #include "transport/device_sync.cuh"
 #include "transport/device_table.h"
 
-enum { HX_WAIT_BARRIER = 1, HX_WAIT_FLAG = 2, HX_WAIT_TILE = 3 };
+/* what a wait that gave up waited for (hx_watch.what); RELEASE: the role kernel's boundary blocks */
+enum { HX_WAIT_BARRIER = 1, HX_WAIT_FLAG = 2, HX_WAIT_TILE = 3, HX_WAIT_RELEASE = 4 };
 #ifndef HX_BATCH
 #define HX_BATCH 4 /* cells whose loads a thread issues together */
 #endif
@@ -60,7 +58,6 @@ typedef struct {
     int *abort_flag;
     unsigned *bar;                    /* [0] arrivals, [32] generation (another cache line) */
     int rank;
-    int cg_sync;                      /* HALOX_CG_SYNC=1: cooperative groups' grid barrier (no watchdog), to compare */
     int *cur_out;                     /* in: field[cur] holds the newest iterate; out: where it ends */
     /* the resident kernel (resident_kernel.cuh) */
     int ntx, nty;                     /* tiles along x and y: one block each */
@@ -68,7 +65,7 @@ typedef struct {
     int ring;                         /* cells around a tile's core kept in shared memory: depth x radius */
     int inplace;                      /* 2D, > 0: one shared-memory buffer swept in bands of this many rows of runs (resident_sweep.cuh) */
     unsigned long long *ll_mail[2];   /* per parity: every cell's flagged words, for the tiles of this GPU */
-    unsigned long long *prof;         /* HALOX_PROFILE=1: per block publish, gather, sweeps (ns) and cycles; else NULL */
+    unsigned long long *prof;         /* opt.profile: four counters a block (the kernels say which); else NULL */
 } hx_pparams;
 
 /* The first to give up reports; everyone else only sees the abort flag. */
@@ -96,11 +93,6 @@ static __device__ void hx_give_up(const hx_pparams &p, int peer, int phase, long
 static __device__ bool hx_grid_sync(const hx_pparams &p, long long e, long long sweep, bool sys = false)
 {
     __shared__ int ok;
-    if (p.cg_sync) {
-        if (sys) __threadfence_system();
-        cooperative_groups::this_grid().sync();
-        return true;
-    }
     __syncthreads();
     if (threadIdx.x == 0) {
         ok = 1;
@@ -172,7 +164,7 @@ static __device__ void hx_block_add(double v, double *slot)
 #include "exec/box_loops.cuh"
 
 /* One sweep on box b by the whole grid, rows from L2 (hx_sweep_rows), and its norm term when asked:
- * the 3D pass with HALOX_PASS3D=rows, and the 2D march's single sweeps. */
+ * the 2D march's single sweeps. */
 template <typename T, int ST>
 __device__ void hx_pass_rows(const hx_pparams &p, const T *src, T *dst, const hx_box &b, double *norm)
 {
@@ -180,9 +172,9 @@ __device__ void hx_pass_rows(const hx_pparams &p, const T *src, T *dst, const hx
     hx_sweep_rows<T, ST>(p, src, dst, b, (int)blockIdx.x, (int)gridDim.x, norm != NULL, acc);
     if (norm) hx_block_add(acc, norm);
 }
-/* the 3D pass by marching register windows (the default; HALOX_PASS3D=rows for the older pass) */
+/* the 3D pass by marching register windows */
 #include "exec/pass3d_march.cuh"
-/* the 2D pass by marching register windows in y (the default with --fuse > 1; HALOX_PASS2D=tiles) */
+/* the 2D passes of several sweeps by marching register windows in y */
 #include "exec/pass2d_march.cuh"
 
 /* This thread waits until message dm's flag reaches exchange e (its acquire load makes the message
@@ -349,10 +341,9 @@ template <typename T, int ST, bool MARCH, int F3, int S = 32> __host__ __device_
                   : MARCH && (ST == HX_JACOBI5 || ST == HX_STAR9) ? 128 : 512;
 }
 
-/* MARCH: the passes march register windows, in z (3D, pass3d_march.cuh; the default,
- * HALOX_PASS3D=rows switches it off) or in y (2D, pass2d_march.cuh; the default with --fuse > 1,
- * HALOX_PASS2D=tiles switches it off), a kernel of its own so that the default one keeps its
- * registers. The 2D one runs blocks of 128 threads, two or more per SM, up to 255 registers a
+/* MARCH: the passes march register windows, in z (3D, pass3d_march.cuh: every 3D pass kernel)
+ * or in y (2D, pass2d_march.cuh: passes of several sweeps), a kernel of its own so that the 2D
+ * tile kernel keeps its registers. The 2D one runs blocks of 128 threads, two or more per SM, up to 255 registers a
  * thread: the fused body's deepest windows need them (as the cycle schedule's fused kernel). */
 /* A tuning build may ask the march kernel for more blocks per SM (-DHX_MARCH_MIN_BLOCKS=2: at most
  * 64 registers, some spilled) */
@@ -379,7 +370,7 @@ __device__ __forceinline__ void hx_persistent_body(const hx_pparams &p, const hx
         const unsigned long long t0 = p.prof ? hx_now_ns() : 0;
         if (!hx_dev_exchange<T, NET>(p, (T *)p.field[cur], e, p.done0 + done)) return;
         const unsigned long long t1 = p.prof ? hx_now_ns() : 0;
-        unsigned long long at_barrier = 0; /* of the passes' grid barriers (HALOX_PROFILE) */
+        unsigned long long at_barrier = 0; /* of the passes' grid barriers (profile) */
         for (int k = 0; k < m;) {
             const long gdone = p.done0 + done + k;
             int levels = hx_pass_levels(p, m - k, gdone);
@@ -396,10 +387,8 @@ __device__ __forceinline__ void hx_persistent_body(const hx_pparams &p, const hx
                 if (levels == F3) {
                     /* The last pass of a cycle (every pass where depth == fuse) reads its plan at a
                      * fixed place, so that its fields are constant-bank operands, as in the cycle's
-                     * kernel; an earlier pass indexes the plans. One H100, 256x128x128, depth 4: 22.3
-                     * us a sweep with every pass indexed, 20.5 so (docs/results.md, session 16). The
-                     * body still spills here (72 registers a thread beside the exchange and the
-                     * march): a pass takes about 1.45 times as long as in its own kernel. */
+                     * kernel (faster than indexing every pass's plan); an earlier pass indexes the
+                     * plans. */
                     const int idx = m - k - F3;
                     if (idx == 0) hx_pass3d_fused<T, ST == HX_STAR13 ? 2 : 1, F3, S>(plans[0], src, dst, sm);
                     else hx_pass3d_fused<T, ST == HX_STAR13 ? 2 : 1, F3, S>(plans[idx], src, dst, sm);
@@ -407,8 +396,7 @@ __device__ __forceinline__ void hx_persistent_body(const hx_pparams &p, const hx
                     levels = 1;
                     hx_pass3d_march<T, ST>(p, src, dst, hx_dev_sweep_box(p, (m - 1 - k) * p.radius), norm);
                 }
-            } else if constexpr (MARCH) hx_pass3d_march<T, ST>(p, src, dst, hx_dev_sweep_box(p, (m - 1 - k) * p.radius), norm);
-            else hx_pass_rows<T, ST>(p, src, dst, hx_dev_sweep_box(p, (m - 1 - k) * p.radius), norm);
+            } else hx_pass3d_march<T, ST>(p, src, dst, hx_dev_sweep_box(p, (m - 1 - k) * p.radius), norm); /* 3D: always marches */
             const unsigned long long tb = p.prof ? hx_now_ns() : 0;
             if (!hx_grid_sync(p, e, gdone)) return;
             if (p.prof) at_barrier += hx_now_ns() - tb;
@@ -416,8 +404,8 @@ __device__ __forceinline__ void hx_persistent_body(const hx_pparams &p, const hx
             k += levels;
         }
         done += m;
-        /* HALOX_PROFILE=1: the exchange (slot 1), the sweeps (2) and their part at the grid
-         * barriers (0), ns summed over cycles */
+        /* profile: the exchange (slot 1), the sweeps (2) and their part at the grid barriers (0),
+         * ns summed over cycles */
         if (p.prof && threadIdx.x == 0) {
             unsigned long long *q = p.prof + 4 * blockIdx.x;
             q[0] += at_barrier;
