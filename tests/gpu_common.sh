@@ -11,6 +11,7 @@ if [ -z "$gpu_count" ] || [ "$gpu_count" -eq 0 ]; then
 fi
 # Rank slots: one rank per GPU, unless HALOX_TEST_RANKS_PER_GPU=N lets N ranks share each GPU. Shared
 # GPUs time-slice between processes, so this checks multi-rank correctness (bits, faults) on a
-# machine with fewer GPUs than ranks, never timings; NCCL refuses two ranks on one GPU.
+# machine with fewer GPUs than ranks, never timings; NCCL refuses two ranks on one GPU. The library
+# reads HALOX_SHARE_GPU only when built with HALOX_FAULT_INJECTION (make test turns it on).
 gpu_slots=$((gpu_count * ${HALOX_TEST_RANKS_PER_GPU:-1}))
 [ "${HALOX_TEST_RANKS_PER_GPU:-1}" -gt 1 ] && export HALOX_SHARE_GPU=1 || export HALOX_SHARE_GPU=${HALOX_SHARE_GPU:-0}

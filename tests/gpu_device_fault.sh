@@ -18,17 +18,21 @@ if [ "$gpu_slots" -lt 2 ]; then echo "SKIPPED: needs 2 GPUs (or HALOX_TEST_RANKS
 fail=0
 export HALOX_TIMEOUT=3
 start=$(date +%s)
-# staged: the pass kernel; direct: the resident kernel (tiles kept in shared memory). Ranks sharing
-# a GPU: the pass kernel only (see gpu_schedule.sh); there every wait's clock runs on while the
-# other rank's context holds the GPU, so which waiter speaks first is a race: any rank may be named.
-patterns="staged direct"
-[ "$HALOX_SHARE_GPU" = 1 ] && patterns=staged
-for pattern in $patterns; do
+# the pass kernel (staged pattern) and the resident kernel (direct: tiles kept in shared memory).
+# Ranks sharing a GPU: the pass kernel only (see gpu_schedule.sh); there every wait's clock runs on
+# while the other rank's context holds the GPU, so which waiter speaks first is a race: any rank
+# may be named.
+kernels="passes resident"
+[ "$HALOX_SHARE_GPU" = 1 ] && kernels=passes
+for kernel in $kernels; do
+    pattern=staged
+    [ $kernel = resident ] && pattern=direct
     start=$(date +%s)
-    err=$(HALOX_FAULT_SKIP_PUTS=1 timeout 60 "$MPIEXEC" -x HALOX_TIMEOUT -x HALOX_FAULT_SKIP_PUTS -np 2 "$HALOX" run --backend cuda \
-        --transport ipc --schedule persistent --pattern $pattern --size 256x256 --iters 40 --warmup 0 --quiet 2>&1 >/dev/null)
+    err=$(HALOX_FAULT_SKIP_PUTS=1 timeout 60 "$MPIEXEC" -x HALOX_TIMEOUT -x HALOX_FAULT_SKIP_PUTS -x HALOX_SHARE_GPU -np 2 "$HALOX" run \
+        --backend cuda --transport ipc --schedule persistent --kernel $kernel --pattern $pattern --size 256x256 --iters 40 --warmup 0 \
+        --quiet 2>&1 >/dev/null)
     rc=$?
-    echo "skip-puts, $pattern: exit $rc after $(($(date +%s) - start)) s"; echo "$err" | grep "halox: error" | head -2
+    echo "skip-puts, $kernel kernel: exit $rc after $(($(date +%s) - start)) s"; echo "$err" | grep "halox: error" | head -2
     [ $rc -eq 3 ] || { echo "FAIL: want exit 3"; fail=1; }
     if [ "$HALOX_SHARE_GPU" = 1 ]; then grep -q "halo of rank" <<<"$err" || { echo "FAIL: no message naming a silent rank"; fail=1; }
     else grep -q "halo of rank 1" <<<"$err" || { echo "FAIL: no message naming the silent rank 1"; fail=1; }; fi
@@ -44,7 +48,7 @@ if [ "$gpu_count" -ge 2 ] || [ "$HALOX_SHARE_GPU" = 1 ]; then
     [ $rc -eq 3 ] || { echo "FAIL: want exit 3"; fail=1; }
     grep -q "rank 0 waited .* for the halo of rank 1" <<<"$err" || { echo "FAIL: no message naming rank 0 waiting for rank 1"; fail=1; }
 fi
-out=$(timeout 60 "$MPIEXEC" -np 2 "$HALOX" run --backend cuda --transport ipc --schedule persistent --pattern direct --size 64x64 --iters 4 --verify --quiet 2>&1)
+out=$(timeout 60 "$MPIEXEC" -x HALOX_SHARE_GPU -np 2 "$HALOX" run --backend cuda --transport ipc --schedule persistent --pattern direct --size 64x64 --iters 4 --verify --quiet 2>&1)
 grep -q "verify: bit-identical" <<<"$out" || { echo "FAIL: the GPUs did not run the next job"; fail=1; }
 for tr in $("$HALOX" info | sed -n 's/^  \(mpi\|ipc\|ipc-put\|nccl\|nvshmem\) .*/\1/p'); do
     # NCCL and NVSHMEM refuse ranks that share a GPU before the injected fault: nothing to test there

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # compute-sanitizer memcheck, racecheck (shared memory) and synccheck (barriers) over the fused
 # and persistent kernels and transport ipc-put's kernels (SANITIZE_ONLY=ipc-put: those alone), 2D (shared-memory passes; the resident kernel: direct pattern) and 3D (SANITIZE_ONLY=fused3d: its fused passes alone), the
-# role-based fused kernel (HALOX_ROLES=1) in 2D and 3D, at
+# role-based fused kernel (--kernel roles) in 2D and 3D, at
 # 1 rank (messages to itself) and,
 # with 2 GPUs, 2 ranks. Skipped without a GPU. Usage: gpu_sanitizer_sched.sh HALOX MPIEXEC
 set -u
@@ -29,14 +29,14 @@ for np in $nps; do
                     "F3N --size 150x70x30 --depth 4 --fuse 4 --schedule persistent --pattern direct --boundary fixed" \
                     "F3N --size 90x60x24 --depth 3 --fuse 3 --schedule fused --pattern staged" \
                     "F3 --size 70x40x24 --stencil star13 --depth 2 --fuse 2 --schedule fused --pattern staged --dtype double"; do
-            # ROLES: the role-based fused kernel (HALOX_ROLES=1); IPCPUT: transport ipc-put's put, get
+            # ROLES: the role-based fused kernel (--kernel roles); IPCPUT: transport ipc-put's put, get
             # (with overlap) and putget (without) kernels in the cycle schedule; the last one's phase
             # is large enough for putget's blocks wider than 256 threads (putget_shape)
             roles=0 tr=ipc
             [ "${args%% *}" = ROLES ] && roles=1 && args=${args#ROLES }
             [ "${args%% *}" = IPCPUT ] && tr=ipc-put && args=${args#IPCPUT }
             # F3: the 3D pass kernel whose passes fuse sweeps (persistent_fused3d.cu); F3W, F3N: floats in
-            # its wide and narrow tiles (HALOX_FUSED3D_LANES 32 and 16)
+            # its wide and narrow tiles (--lanes 32 and 16)
             f3=0 lanes=
             case "${args%% *}" in
                 F3) f3=1 args=${args#F3 } ;;
@@ -46,8 +46,11 @@ for np in $nps; do
             [ "${SANITIZE_ONLY:-}" = ipc-put ] && [ $tr != ipc-put ] && continue
             [ "${SANITIZE_ONLY:-}" = fused3d ] && [ $f3 != 1 ] && continue
             # shellcheck disable=SC2086
-            out=$(HALOX_ROLES=$roles HALOX_FUSED3D_LANES=$lanes timeout 300 "$MPIEXEC" -x HALOX_ROLES -x HALOX_FUSED3D_LANES -np $np "$CS" --tool $tool --error-exitcode 9 "$HALOX" run \
-                --backend cuda --transport $tr $args --iters 6 --warmup 0 --verify --quiet 2>&1)
+            knobs=
+            [ $roles = 1 ] && knobs="--kernel roles"
+            [ -n "$lanes" ] && knobs="$knobs --lanes $lanes"
+            out=$(timeout 300 "$MPIEXEC" -np $np "$CS" --tool $tool --error-exitcode 9 "$HALOX" run \
+                --backend cuda --transport $tr $knobs $args --iters 6 --warmup 0 --verify --quiet 2>&1)
             rc=$?
             if [ $rc -ne 0 ] || ! grep -q "bit-identical" <<<"$out" || grep -q "ERROR SUMMARY: [1-9]" <<<"$out"; then
                 echo "FAIL ($tool, np=$np, exit $rc): $args"; echo "$out" | grep -v "^$" | tail -12; fail=$((fail + 1))

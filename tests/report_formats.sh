@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The three report formats carry every segment and every field of the report's field table (schema
-# 2: version, GPU, every option that changes a run), CSV rows match their header, JSON parses,
+# 3: version, GPU, every option that changes a run, the kernel asked and run), CSV rows match their header, JSON parses,
 # repeats and norms show, and the rows of a sweep can be told apart. Usage: report_formats.sh HALOX MPIEXEC
 set -u
 HALOX=$1 MPIEXEC=$2
@@ -12,7 +12,7 @@ segs="pack message unpack inner outer compute desync norm total"
 t=$(MPIRUN 2 "$HALOX" run --size 64x64 --iters 20 --repeat 3 --desync-barrier --norm-every 5)
 for s in $segs; do grep -q "^$s " <<<"$t" || bad "table lacks $s"; done
 grep -q "repeats 3," <<<"$t" || bad "table does not say repeats 3"
-for kv in "schema 2" "fuse 1" "warmup 10" "seed 42" "desync_barrier on" "norm_every 5" "message_kind host" \
+for kv in "schema 3" "fuse 1" "warmup 10" "seed 42" "desync_barrier on" "norm_every 5" "message_kind host" \
           "halox_version $("$HALOX" info | sed -n 's/^halox //p')"; do
     grep -q "$kv" <<<"$t" || bad "table lacks '$kv'"
 done
@@ -39,7 +39,7 @@ for s in "$segs".split():
     assert s in d["segments"], s
     assert set(d["segments"][s]) == {"min", "mean", "max", "rep_min", "rep_max"}
 assert d["verified"] is True and d["config"]["dim"] == 3 and d["last_norm"] > 0
-assert d["schema"] == 2 and d["halox_version"] == "$version", (d["schema"], d["halox_version"])
+assert d["schema"] == 3 and d["halox_version"] == "$version", (d["schema"], d["halox_version"])
 c = d["config"]
 want = {"size": [30, 30, 30], "ranks": 3, "stencil": "jacobi7", "dtype": "float", "depth": 1, "pattern": "staged",
         "overlap": True, "fuse": 1, "graph": False, "boundary": "periodic", "transport": "mpi", "iters": 4,
@@ -56,7 +56,7 @@ PY
 # CSV: the new fields, and the rows of a sweep differ in the swept columns (here warmup and seed:
 # fuse > 1 needs the cuda backend, so fuse is checked as a column that holds the value run)
 c=$(MPIRUN 2 "$HALOX" run --size 32x32 --iters 4 --format csv --warmup 0,3 --seed 1,2)
-python3 - <<PY || bad "csv of a sweep lacks the schema 2 fields or its rows are not told apart"
+python3 - <<PY || bad "csv of a sweep lacks the schema 3 fields or its rows are not told apart"
 import csv, io
 rows = list(csv.DictReader(io.StringIO('''$c''')))
 assert len(rows) == 4, len(rows)
@@ -65,7 +65,7 @@ for col in ("schema", "halox_version", "gpu", "fuse", "warmup", "seed", "devices
     assert col in rows[0], col
 assert {(r["warmup"], r["seed"]) for r in rows} == {("0", "1"), ("0", "2"), ("3", "1"), ("3", "2")}
 for r in rows:
-    assert r["schema"] == "2" and r["halox_version"] == "$version" and r["fuse"] == "1" and r["message_kind"] == "host"
+    assert r["schema"] == "3" and r["halox_version"] == "$version" and r["fuse"] == "1" and r["message_kind"] == "host"
     assert r["devices"] == "-" and (r["gpu"] == "-") == (r["backend"] == "cpu")
     assert r["last_norm"] == "" and r["verified"] == "0" and float(r["us_per_sweep"]) > 0
 PY

@@ -1,9 +1,10 @@
-/* The pass kernel (src/exec/persistent_kernel.cuh: the persistent schedule's kernel when the resident
- * one does not apply, HALOX_RESIDENT=0, and every 3D run) on the host through tests/emu: one rank,
+/* The pass kernel (src/exec/persistent_kernel.cuh: the device schedules' kernel where the resident
+ * one does not apply or --kernel passes asks for it, and every 3D run) on the host through tests/emu: one rank,
  * every block resident at once (hx_emu_launch_grid), its halo put into its own receive slots at a
  * periodic boundary (the table as the ipc transport lays it out: tests/emu/emu_ranks.h), flags,
- * grid barriers, unpack, then the sweeps as passes (2D: up to `fuse` levels a pass in shared
- * memory; 3D: a sweep a pass, rows from L2 or, HALOX_PASS3D=march, register windows marching in z). Tiles and grid as persistent.cu picks them (hx_pass_tiles and
+ * grid barriers, unpack, then the sweeps as passes (2D: tiles of shared memory, up to `fuse` levels
+ * a pass as the NVSHMEM device API's kernel runs them, or register windows marching in y; 3D:
+ * register windows marching in z, or fused passes). Tiles and grid as persistent_setup.cu picks them (hx_pass_tiles and
  * hx_pass_grid, with a stand-in for the occupancy query), a cap on blocks per SM so that a block
  * takes several tiles or rows. Two launches one after the other continue the exchange count, against
  * the same number of sweeps as a plain loop over halox/stencil.h's expressions: bit for bit over the
@@ -130,7 +131,7 @@ template <typename T, int ST> static void run_stencil()
                 pb.order = k % 3 == 0 ? 0 : k % 3 == 1 ? 1 : 1000 + k;
                 const long s1 = depth + (depth + 1) / 2, s2 = depth + 1; /* 2 + 2 exchanges, the last of each partial */
                 if (dim == 2) {
-                    /* fuse 1, 2 and the whole cycle; a small grid (blocks take several tiles) and persistent.cu's */
+                    /* fuse 1, 2 and the whole cycle; a small grid (blocks take several tiles) and persistent_setup.cu's */
                     const int fuses[] = {1, 2, depth + 1};
                     for (int f = 0; f < 3; f++) {
                         if (f == 2 && depth <= 2) continue;
@@ -141,7 +142,8 @@ template <typename T, int ST> static void run_stencil()
                         pb.march = false;
                         run<T, ST>(pb, s1, s2);
                         if (pb.levels == 1) continue;
-                        /* the register-window march in y (pass2d_march.cuh): passes of 8, 4, 2 and 1 sweeps */
+                        /* the register-window march in y (pass2d_march.cuh, the kernel of every build but the
+                         * NVSHMEM device API's): passes of 8, 4, 2 and 1 sweeps */
                         pb.march = true;
                         pb.per_sm_cap = 1 + (k & 1);
                         run<T, ST>(pb, s1, s2);
@@ -151,9 +153,8 @@ template <typename T, int ST> static void run_stencil()
                     pb.global[0] = 13, pb.global[1] = 11, pb.global[2] = 9;
                     pb.sms = 1, pb.per_sm_cap = 1 + (k & 1); /* 1 or 2 blocks of 512 threads: 16 or 32 warps over 99 rows */
                     pb.norm_every = k % 2 ? 0 : 2;
-                    run<T, ST>(pb, s1, s2);
-                    /* the register-window march (HALOX_PASS3D=march), also on a box wider than a warp's vectors
-                     * and deeper than a march, with several blocks */
+                    /* the register-window march, also on a box wider than a warp's vectors and deeper
+                     * than a march, with several blocks */
                     pb.march = true;
                     run<T, ST>(pb, s1, s2);
                     pb.global[0] = 141, pb.global[1] = 7, pb.global[2] = 37;
@@ -184,9 +185,9 @@ static void check_march_rows(void)
                     failures++;
                     printf("FAIL march rows %dx%d L=%d: %d rows, %ld marches in %ld rounds (%.0f%% busy)\n", n, ny, L, rows[i], marches, rounds, 100 * busy);
                 }
-                if (rows[i] > 128) { /* measured: longer marches lose (pass2d_march.cuh, session 9) */
+                if (rows[i] > 128) { /* longer marches lose on the GPU (pass2d_march.cuh) */
                     failures++;
-                    printf("FAIL march rows %dx%d L=%d: %d rows, above the measured cap of 128\n", n, ny, L, rows[i]);
+                    printf("FAIL march rows %dx%d L=%d: %d rows, above the cap of 128\n", n, ny, L, rows[i]);
                 }
                 if (rounds * (rows[i] + 2 * L) > old_rounds * (old + 2 * L)) {
                     failures++;
@@ -198,7 +199,7 @@ static void check_march_rows(void)
 }
 
 /* The 2D pass tiles at benchmark sizes on a 132-SM GPU (hx_pass_tiles): within the shared-memory
- * cap, and never more rounds of tiles over the resident blocks than session 6's rule (the
+ * cap, and never more rounds of tiles over the resident blocks than the simpler rule (the
  * largest shape still giving every SM two tiles), which left blocks idle through a nearly empty
  * second round (1024^2 at depth 16: 297 tiles for 264 blocks). */
 static void check_tile_choice(void)
@@ -234,7 +235,7 @@ static void check_tile_choice(void)
                     const long now = rounds(ps.tx, ps.ty), before = rounds(old_shapes[pick][0], old_shapes[pick][1]);
                     runs++;
                     if (ps.smem > HX_TILE_SMEM || now > before) {
-                        printf("FAIL tiles %d^2 depth %d levels %d elem %zu: %dx%d, %zu B, %ld rounds (session 6's rule: %ld)\n", n,
+                        printf("FAIL tiles %d^2 depth %d levels %d elem %zu: %dx%d, %zu B, %ld rounds (the simpler rule: %ld)\n", n,
                                depth, levels, elem, ps.tx, ps.ty, ps.smem, now, before);
                         failures++;
                     }

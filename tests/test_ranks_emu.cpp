@@ -6,7 +6,7 @@
  * flagged word crosses between the ranks as between GPUs. The pass kernel (persistent_kernel.cuh)
  * on 2x1 and 1x2 process grids in 2D and 2x1x1 and 1x1x2 in 3D, staged and direct patterns; the
  * resident kernels (resident_kernel.cuh, resident3d_kernel.cuh) on 2x1 and 1x2 (2x1x1 and 1x1x2),
- * direct, their tiles as persistent.cu picks them for 1 to 3 SMs. Two launches continue the exchange
+ * direct, their tiles as persistent_setup.cu picks them for 1 to 3 SMs. Two launches continue the exchange
  * count; the ranks' owned cells must agree bit for bit with the plain loop over the global problem
  * (odd sizes: the ranks own different widths), their norms summed to rounding. Fixed and periodic
  * boundaries (periodic: both neighbours along the split axis are the other rank), float and
@@ -77,7 +77,7 @@ template <typename T, int ST> static void run_stencil()
                             if (pb.resident) pb.global[0] = 25, pb.global[1] = 17, pb.global[2] = 23;
                             pb.levels = 1;
                             pb.sms = pb.resident ? 1 + k % 3 : 1, pb.per_sm_cap = 1 + k % 2;
-                            pb.march = !pb.resident && k % 2; /* every other pass run: the register-window march (HALOX_PASS3D=march) */
+                            pb.march = !pb.resident; /* the pass kernel's 3D passes march register windows */
                             /* and half of those with fused passes (persistent_fused3d.cu): the whole cycle, or
                              * 2 sweeps of star13 and a single one */
                             constexpr int R = ST == HX_STAR13 ? 2 : 1;
@@ -88,7 +88,7 @@ template <typename T, int ST> static void run_stencil()
                     }
 }
 
-/* The 3D resident kernel's tiles for the blocks session 21 timed on H200s (132 SMs, 227 KB a block):
+/* The 3D resident kernel's tiles for a 4-GPU run's blocks on a 132-SM GPU with 227 KB a block:
  * a rank's 256x128x128 of floats, ring 2, gives 128 tiles of 32^3 with 672 threads (one block an
  * SM); every shape keeps its limits (tiles on the SMs, buffer in the shared memory, two columns a
  * thread of at most HX_RES3_THREADS); doubles get smaller tiles; a block too large for the GPU's

@@ -3,7 +3,7 @@
  * fiber, a block yields to the others at the watchdog of its spin-waits), exchanging through the
  * on-GPU mailbox of flagged words, and, at a periodic boundary, through the messages the rank sends
  * itself (the table laid out as the ipc transport lays it out for a self-neighbour). Tiles as
- * persistent.cu picks them (hx_resident_choose, with a stand-in for the occupancy query and a few
+ * persistent_setup.cu picks them (hx_resident_choose, with a stand-in for the occupancy query and a few
  * SM counts) or forced (partial tiles in both axes), hx_pparams as launch() fills it. Two launches
  * one after the other continue the exchange count over the mailbox the first left (stale words
  * must never pass for new ones), against the same number of sweeps as a plain loop over
@@ -46,14 +46,14 @@ template <typename T> static void fill(T *f, size_t n, uint64_t seed)
 
 struct rcase {
     int nx, ny;
-    int sms;        /* > 0: tiles as persistent.cu picks them for this many SMs */
+    int sms;        /* > 0: tiles as persistent_setup.cu picks them for this many SMs */
     int tx, ty;     /* sms == 0: these tiles */
     int cur0;       /* the buffer holding the first iterate */
     int norm_every; /* 0: no norms */
     int order;      /* 0: blockIdx order, 1: reversed, else a random order per round from this seed */
 };
 
-/* One rank's device state, as persistent.cu's setup and the ipc transport's device path make it. */
+/* One rank's device state, as persistent_setup.cu's setup and the ipc transport's device path make it. */
 template <typename T> struct rank_state {
     hx_decomp d;
     hx_plan plan;
@@ -191,7 +191,7 @@ static long run(const rcase &c, int depth, hx_boundary bnd, long s1, long s2, lo
     const long units = (long)((c.tx + 2 * H) / V) * ((c.ty + 2 * H + K - 1) / K); /* a forced shape's runs */
     const long blocks = (long)((c.nx + c.tx - 1) / (c.tx ? c.tx : 1)) * ((c.ny + c.ty - 1) / (c.ty ? c.ty : 1));
     if (c.sms > 0 || units > 2048 || blocks * (units <= 512 ? 256 : units <= 1024 ? 512 : 1024) > 16384) {
-        /* persistent.cu's tiles on the fewest SMs from c.sms (or 2) on that hold the whole block; a
+        /* persistent_setup.cu's tiles on the fewest SMs from c.sms (or 2) on that hold the whole block; a
          * forced shape too large for a block of 1024 threads or for the emulator's 16384 fibers
          * falls back to them */
         int sms = c.sms > 0 ? c.sms : 2, fits = 0;
@@ -199,7 +199,7 @@ static long run(const rcase &c, int depth, hx_boundary bnd, long s1, long s2, lo
                                                        emu_fake_occupancy, nullptr, &sh)) != 1)
             sms++;
         if (fits != 1) return printf("FAIL: no resident shape for %dx%d on up to 16 SMs\n", c.nx, c.ny), failures++, -1;
-    } else { /* forced tiles, the fewest threads of persistent.cu's three whose two runs each cover the region */
+    } else { /* forced tiles, the fewest threads of persistent_setup.cu's three whose two runs each cover the region */
         sh.tx = c.tx, sh.ty = c.ty, sh.ring = H, sh.pitch = c.tx + 2 * H;
         sh.ntx = (c.nx + c.tx - 1) / c.tx, sh.nty = (c.ny + c.ty - 1) / c.ty, sh.grid = sh.ntx * sh.nty;
         sh.threads = units <= 512 ? 256 : units <= 1024 ? 512 : 1024;
@@ -293,7 +293,7 @@ template <typename T, int ST> static void run_stencil()
             const hx_boundary bnd = b ? HX_PERIODIC : HX_FIXED;
             const long s1 = depth + (depth + 1) / 2, s2 = depth + 1; /* 2 + 2 exchanges, the last of each partial */
             const rcase cases[] = {
-                {67, 45, 2, 0, 0, 0, depth + 1, 0}, /* persistent.cu's tiles for 2 SMs */
+                {67, 45, 2, 0, 0, 0, depth + 1, 0}, /* persistent_setup.cu's tiles for 2 SMs */
                 {depth * R < 32 ? 131 : 79, depth * R < 32 ? 83 : 53, 3, 0, 0, 1, 0, 1}, /* for 3 SMs or more, reversed */
                 /* forced: partial tiles both ways (the last ones thin), blocks in a random order */
                 b ? rcase{97, 61, 0, 48, 24, 1, 0, 777} : rcase{64, 48, 0, 24, 12, 0, 3, 12345},

@@ -162,8 +162,9 @@ static void report_checks(void)
     hx_config c;
     char err[320];
     hx_config_defaults(&c);
-    char *a[] = {"--size", "64x32", "--fuse", "4", "--iters", "10", "--seed", "7", "--devices", "0,1", "--graph"};
-    CHECK(hx_config_parse(&c, 11, a, err, sizeof err) == 0);
+    char *a[] = {"--size", "64x32", "--fuse", "4", "--iters", "10", "--seed", "7", "--devices", "0,1", "--graph",
+                 "--kernel", "resident", "--lanes", "16", "--pdl", "off"};
+    CHECK(hx_config_parse(&c, 17, a, err, sizeof err) == 0);
     hx_decomp d;
     int pg[3] = {2, 1, 1};
     CHECK(hx_decomp_init(&d, 2, c.size, pg, 0, 2, HX_PERIODIC, 1, err, sizeof err) == 0);
@@ -205,7 +206,7 @@ static void report_checks(void)
         /* the row: ,-separated except the quoted devices list */
         CHECK(strstr(row, ",\"0,1\",") != NULL);
         CHECK(strstr(row, ",100.0000,") != NULL); /* 1 ms over 10 sweeps */
-        CHECK(strstr(row, ",2,0.2.0,Test GPU,4,10,7,") != NULL); /* schema, version, gpu, fuse, warmup, seed */
+        CHECK(strstr(row, ",3,0.2.0,Test GPU,4,10,7,") != NULL); /* schema, version, gpu, fuse, warmup, seed */
         CHECK(strstr(row, ",host,") != NULL);
     }
     free(csv);
@@ -214,18 +215,21 @@ static void report_checks(void)
     c.format = HX_FORMAT_JSON;
     r.verified = 1;
     CAPTURE(json, hx_report_print(f, &r));
-    CHECK(strstr(json, "\"schema\": 2,") && strstr(json, "\"halox_version\": \"" HALOX_VERSION "\""));
+    CHECK(strstr(json, "\"schema\": 3,") && strstr(json, "\"halox_version\": \"" HALOX_VERSION "\""));
     CHECK(strstr(json, "\"gpu\": \"Test GPU\"") && strstr(json, "\"fuse\": 4") && strstr(json, "\"graph\": true"));
     CHECK(strstr(json, "\"seed\": 7") && strstr(json, "\"devices\": \"0,1\"") && strstr(json, "\"warmup\": 10"));
     CHECK(strstr(json, "\"message_kind\": \"host\"") && strstr(json, "\"verified\": true"));
     CHECK(strstr(json, "\"last_norm\": null") && strstr(json, "\"us_per_sweep\": 100.0000"));
+    /* the kernel asked for, the one that ran (none here), the launch shapes */
+    CHECK(strstr(json, "\"kernel\": \"resident\"") && strstr(json, "\"kernel_ran\": null") && strstr(json, "\"lanes\": 16"));
+    CHECK(strstr(json, "\"pdl\": \"off\"") && strstr(json, "\"tma\": \"auto\"") && strstr(json, "\"block_rows\": 0"));
     free(json);
 
     r.gpu_name = NULL;
     char *table = NULL;
     c.format = HX_FORMAT_TABLE;
     CAPTURE(table, hx_report_print(f, &r));
-    CHECK(strstr(table, "gpu -") && strstr(table, "fuse 4") && strstr(table, "schema 2") && strstr(table, "graph on"));
+    CHECK(strstr(table, "gpu -") && strstr(table, "fuse 4") && strstr(table, "schema 3") && strstr(table, "graph on"));
     CHECK(strstr(table, "time per sweep 100.00 us"));
     free(table);
 }

@@ -31,6 +31,13 @@ static const hx_opt_choice backends[] = {
     {"auto", HX_BACKEND_AUTO}, {"cpu", HX_BACKEND_CPU}, {"cuda", HX_BACKEND_CUDA}, {NULL, 0}};
 static const hx_opt_choice schedules[] = {
     {"cycle", HX_SCHEDULE_CYCLE}, {"fused", HX_SCHEDULE_FUSED}, {"persistent", HX_SCHEDULE_PERSISTENT}, {NULL, 0}};
+static const hx_opt_choice kernels[] = {{"auto", HX_KERNEL_AUTO},
+                                        {"resident", HX_KERNEL_RESIDENT},
+                                        {"passes", HX_KERNEL_PASSES},
+                                        {"roles", HX_KERNEL_ROLES},
+                                        {NULL, 0}};
+static const hx_opt_choice switches[] = {{"auto", HX_AUTO}, {"on", 1}, {"off", 0}, {NULL, 0}};
+static const hx_opt_choice lanes[] = {{"auto", 0}, {"16", 16}, {"32", 32}, {NULL, 0}};
 static const hx_opt_choice formats[] = {
     {"table", HX_FORMAT_TABLE}, {"csv", HX_FORMAT_CSV}, {"json", HX_FORMAT_JSON}, {NULL, 0}};
 
@@ -39,6 +46,7 @@ static const hx_opt_choice formats[] = {
 #define PROBLEM "problem"
 #define EXCHANGE "decomposition and exchange"
 #define MEASURE "measurement and output"
+#define KERNEL "kernels and launch shapes (cuda backend)"
 #define SW HX_OPT_SWEEP
 static const hx_option run_options[] = {
     {.name = "size", .type = HX_OPT_DIMS, .meta = "NXxNY[xNZ]", .lo = 1, .hi = 1L << 30, .def = "2048x2048", .flags = SW,
@@ -120,6 +128,38 @@ static const hx_option run_options[] = {
              "links between nodes are (ipc-put then refuses: its kernels store only within a node)",
      F(host_fallback), .report = "host_fallback"},
 
+    {.name = "kernel", .type = HX_OPT_CHOICE, .choices = kernels, .def = "auto", .flags = SW, .group = KERNEL,
+     .help = "the device schedules' kernel: auto (resident where a 2D rank's block fits in shared memory with "
+             "--pattern direct, else passes), resident (tiles kept in shared memory for the whole run; 3D only "
+             "when asked), passes (the field streamed pass by pass), roles (--schedule fused, --depth 1, "
+             "--pattern direct: receiver, sender and boundary blocks); one that cannot run here is refused",
+     F(kernel), .report = "kernel"},
+    {.name = "block-rows", .type = HX_OPT_INT, .meta = "N", .lo = 0, .hi = 8, .def = "0",
+     .flags = SW, .group = KERNEL, .what = "threads of a block in y",
+     .help = "plain sweeps: threads of a block in y, 1 to 8; 0 = automatic", F(block_rows), .report = "block_rows"},
+    {.name = "march", .type = HX_OPT_INT, .meta = "N", .lo = 0, .hi = 64, .def = "0",
+     .flags = SW, .group = KERNEL, .what = "cells a thread marches",
+     .help = "plain sweeps: cells each thread marches along the slow axis, 2 to 64; 0 = automatic", F(march),
+     .report = "march"},
+    {.name = "zsplit", .type = HX_OPT_INT, .meta = "N", .lo = 0, .hi = 1024, .def = "0",
+     .flags = SW, .group = KERNEL, .what = "z chunks of a fused 3D pass",
+     .help = "fused 3D passes: z chunks of a pass, 1 to 1024; 0 = automatic", F(zsplit), .report = "zsplit"},
+    {.name = "lanes", .type = HX_OPT_CHOICE, .choices = lanes, .def = "auto", .flags = SW, .group = KERNEL,
+     .help = "fused 3D passes of floats: lanes of a tile row", F(lanes), .report = "lanes"},
+    {.name = "inplace", .type = HX_OPT_CHOICE, .choices = switches, .def = "auto", .flags = SW, .group = KERNEL,
+     .help = "2D resident kernel: one buffer swept in bands (on) or two (off); auto takes two where they fit",
+     F(inplace), .report = "inplace"},
+    {.name = "prefetch", .type = HX_OPT_CHOICE, .choices = switches, .def = "auto", .flags = SW, .group = KERNEL,
+     .help = "plain sweeps of fields larger than L2: prefetch into L2", F(prefetch), .report = "prefetch"},
+    {.name = "pdl", .type = HX_OPT_CHOICE, .choices = switches, .def = "auto", .flags = SW, .group = KERNEL,
+     .help = "plain sweeps and packing as programmatic dependent launches (sm_90)", F(pdl), .report = "pdl"},
+    {.name = "tma", .type = HX_OPT_CHOICE, .choices = switches, .def = "auto", .flags = SW, .group = KERNEL,
+     .help = "plain 3D sweeps fed by bulk tensor copies (sm_90)", F(tma), .report = "tma"},
+    {.name = "profile", .type = HX_OPT_FLAG, .def = "off", .flags = SW, .group = KERNEL,
+     .help = "--schedule fused and persistent: count where each block's cycles go; each rank logs a summary "
+             "(shown with --verbose) when the run ends",
+     F(profile), .report = "profile"},
+
     {.name = "repeat", .type = HX_OPT_INT, .meta = "R", .lo = 1, .hi = 100000, .def = "1", .flags = SW,
      .group = MEASURE, .what = "a number of timed runs",
      .help = "timed runs, each from the initial field; the report gives medians and the range", F(repeat),
@@ -147,6 +187,7 @@ static const hx_option run_options[] = {
 #undef F
 #undef AT
 #undef SW
+#undef KERNEL
 
 const hx_command hx_run_command = {
     .name = "run",
@@ -211,6 +252,23 @@ int hx_config_gpu_only(const hx_config *c, char *err, size_t n)
     if (c->schedule != HX_SCHEDULE_CYCLE)
         return fail(err, n, "--schedule %s runs kernels on GPUs: use --backend cuda, or --schedule cycle",
                     hx_schedule_name(c->schedule));
+    if (c->profile) return fail(err, n, "--profile counts the GPU kernels' cycles: use --backend cuda, or leave it out");
+    return 0;
+}
+
+/* --kernel and the launch shapes: what the option table's ranges cannot say. */
+static int check_kernel(const hx_config *c, char *err, size_t n)
+{
+    const char *k = hx_kernel_name(c->kernel);
+    if (c->kernel != HX_KERNEL_AUTO && c->schedule == HX_SCHEDULE_CYCLE)
+        return fail(err, n, "--kernel %s picks the kernel of --schedule fused or persistent: add one of them, or use --kernel auto", k);
+    if (c->kernel == HX_KERNEL_ROLES && c->schedule != HX_SCHEDULE_FUSED)
+        return fail(err, n, "--kernel roles runs one cycle a launch: use --schedule fused");
+    if (c->kernel == HX_KERNEL_ROLES && c->depth != 1)
+        return fail(err, n, "--kernel roles exchanges before every sweep: use --depth 1");
+    if ((c->kernel == HX_KERNEL_ROLES || c->kernel == HX_KERNEL_RESIDENT) && c->pattern != HX_DIRECT)
+        return fail(err, n, "--kernel %s takes every ghost cell from one phase of messages: add --pattern direct", k);
+    if (c->march == 1) return fail(err, n, "--march 1: give 2 to 64 cells a thread, or 0 (automatic)");
     return 0;
 }
 
@@ -225,6 +283,7 @@ int hx_config_check(const hx_config *c, int nranks, char *err, size_t n)
     if (c->fuse > 1 && c->fuse * st->radius > fuse_max)
         return fail(err, n, "--fuse %d with %s (radius %d): at most %d sweeps per pass in %dD", c->fuse, st->name, st->radius,
                     fuse_max / st->radius, c->dim);
+    if (check_kernel(c, err, n)) return -1;
     if (c->schedule != HX_SCHEDULE_CYCLE && c->graph)
         return fail(err, n, "--schedule %s launches its own kernels: leave --graph out", hx_schedule_name(c->schedule));
     if (c->graph && c->norm_every > 0 && c->norm_every % c->depth)

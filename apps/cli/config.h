@@ -46,6 +46,12 @@ typedef struct {
     hx_format format;
     int desync_barrier;
     long norm_every;
+    /* device schedules' kernel and the kernels' launch shapes (hx_sweep_options.kernel, .tuning,
+     * .profile): 0 = automatic for the numbers, HX_AUTO for the switches */
+    hx_kernel kernel;
+    int block_rows, march, zsplit, lanes;
+    int inplace, prefetch, pdl, tma;
+    int profile;
     int quiet;
     int no_header;       /* CSV: leave out the header line (later runs of a sweep) */
     int skip_refusals;   /* --transport all: a set-up refusal is not printed; its reason goes to
@@ -66,7 +72,8 @@ int hx_config_parse(hx_config *c, int argc, char **argv, char *err, size_t errle
 /* Checks that need the rank count: the grid, the dimension of the stencil, sizes vs halo. */
 int hx_config_check(const hx_config *c, int nranks, char *err, size_t errlen);
 
-/* Options that only the cuda backend runs (--graph, --fuse > 1, --schedule fused|persistent): 0,
+/* Options that only the cuda backend runs (--graph, --fuse > 1, --schedule fused|persistent,
+ * --kernel other than auto, --profile): 0,
  * or -1 with a one-line message naming the first of them, for a run that will have the CPU backend. */
 int hx_config_gpu_only(const hx_config *c, char *err, size_t errlen);
 

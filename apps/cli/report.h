@@ -11,7 +11,9 @@
  *          neighbours included;
  *   device (stream-path transports: nccl, nvshmem) the device interval between events recorded
  *          around the exchange enqueued on the stream: the host only enqueues and never waits.
- * Schema 2 is this layout; any change of a key or of its meaning raises HX_REPORT_SCHEMA. */
+ * Schema 3 is this layout (2 had `kernel` for the kernel that ran, now `kernel_ran`; `kernel` is
+ * the one asked for, and the launch shapes have columns); any change of a key or of its meaning
+ * raises HX_REPORT_SCHEMA. */
 #ifndef HALOX_REPORT_H
 #define HALOX_REPORT_H
 
@@ -21,7 +23,7 @@
 #include "config.h"
 #include "halox/halox.h"
 
-#define HX_REPORT_SCHEMA 2
+#define HX_REPORT_SCHEMA 3
 
 #ifdef __cplusplus
 extern "C" {
@@ -45,7 +47,7 @@ typedef struct {
     int have_norm;
     double last_norm;
     const char *gpu_name;      /* rank 0's GPU (e.g. "NVIDIA H200"), NULL on the CPU: reported as "-" */
-    const char *kernel;        /* the device schedule's kernel (hx_sweeper_kernel); NULL for cycle */
+    const char *kernel_ran;    /* the device schedule's kernel that ran (hx_sweeper_kernel); NULL for cycle */
 } hx_report;
 
 /* One report field. */
@@ -88,6 +90,16 @@ typedef struct {
 /* The fields in CSV column order (the columns of schema 1 first, at the same positions). */
 const hx_report_field *hx_report_fields(int *count);
 const hx_report_field *hx_report_field_find(const char *key);
+
+/* The value of field f in report r (absent where it has none). */
+hx_rvalue hx_report_value(const hx_report *r, const hx_report_field *f);
+
+typedef struct {
+    double med_min, med_mean, med_max; /* medians over repeats of the rank statistics */
+    double rep_min, rep_max;           /* range over repeats of the rank maximum */
+} hx_seg_summary;
+/* Segment seg (hx_segment) of r over its repeats. */
+hx_seg_summary hx_report_summarise(const hx_report *r, int seg);
 
 /* Collective: min, mean and max of each segment over the ranks of comm. */
 int hx_reduce_times(MPI_Comm comm, const hx_times *t, hx_rank_stats *out);

@@ -275,6 +275,16 @@ int hx_run(const hx_config *cfg_in, MPI_Comm comm)
     so.norm_every = cfg.norm_every;
     so.desync_barrier = cfg.desync_barrier;
     so.schedule = cfg.schedule;
+    so.kernel = cfg.kernel;
+    so.tuning.block_rows = cfg.block_rows;
+    so.tuning.march = cfg.march;
+    so.tuning.zsplit = cfg.zsplit;
+    so.tuning.lanes = cfg.lanes;
+    so.tuning.inplace = cfg.inplace;
+    so.tuning.prefetch = cfg.prefetch;
+    so.tuning.pdl = cfg.pdl;
+    so.tuning.tma = cfg.tma;
+    so.profile = cfg.profile;
 
     hx_layout *layout = NULL;
     hx_exchange *x = NULL;
@@ -307,11 +317,11 @@ int hx_run(const hx_config *cfg_in, MPI_Comm comm)
     rep.gpu_name = hx_context_device_name(ctx);
     rep.nrep = cfg.repeat;
     rep.whole_graph = hx_sweeper_whole_graph(sw);
-    rep.kernel = hx_sweeper_kernel(sw);
-    snprintf(last_result.kernel_ran, sizeof last_result.kernel_ran, "%s", rep.kernel ? rep.kernel : "");
+    rep.kernel_ran = hx_sweeper_kernel(sw);
+    snprintf(last_result.kernel_ran, sizeof last_result.kernel_ran, "%s", rep.kernel_ran ? rep.kernel_ran : "");
     hx_cli_info(rank, "run: backend %s, grid %dx%dx%d, transport %s, schedule %s, depth %d, fuse %d, kernel %s",
                 rep.backend, pgrid[0], pgrid[1], pgrid[2], rep.transport, hx_schedule_name(cfg.schedule), cfg.depth,
-                cfg.fuse, rep.kernel ? rep.kernel : "cycle");
+                cfg.fuse, rep.kernel_ran ? rep.kernel_ran : "cycle");
     rep.reps = reps;
     rep.have_norm = cfg.norm_every > 0 && cfg.norm_every <= cfg.iters;
     rep.last_norm = hx_sweeper_last_norm(sw);

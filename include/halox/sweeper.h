@@ -35,8 +35,9 @@ const char *hx_schedule_name(hx_schedule s);
 
 /* Which kernel family a device schedule (FUSED, PERSISTENT) runs. AUTO follows documented rules
  * (docs/design.md): RESIDENT where a 2D rank's block fits in shared memory with the direct
- * pattern, PASSES otherwise. Asking for one that cannot run here is an HX_ERR_INPUT at
- * hx_sweeper_create, agreed by every rank. */
+ * pattern and each rank has a GPU of its own, PASSES otherwise (never ROLES, never RESIDENT in
+ * 3D). Asking for one that cannot run here (or any but AUTO on the CYCLE schedule) is an
+ * HX_ERR_INPUT at hx_sweeper_create with the reason, agreed by every rank. */
 typedef enum {
     HX_KERNEL_AUTO = 0,
     HX_KERNEL_RESIDENT = 1, /* persistent: each block keeps its tile in shared memory for the run,
@@ -57,7 +58,8 @@ typedef struct {
                        2D 2..64 rows, 3D 4..64 planes; 0 auto (by the box and the GPU) */
     int zsplit;     /* fused 3D passes: z chunks of a pass (1..1024); 0 auto (a cost model) */
     int lanes;      /* fused 3D passes of floats: lanes of a tile row (16 or 32); 0 auto */
-    int inplace;    /* resident kernel: one buffer swept in bands (1), two (0), HX_AUTO */
+    int inplace;    /* 2D resident kernel: one buffer swept in bands (1), two (0), HX_AUTO (two where
+                       a shape fits, else one) */
     int prefetch;   /* plain sweeps prefetch into L2 (1/0); HX_AUTO: where the fields exceed L2 */
     int pdl;        /* plain sweeps and packing as programmatic dependent launches where the GPU
                        and the build are sm_90 or later (1 or HX_AUTO), never (0) */
@@ -88,7 +90,10 @@ typedef struct {
 /* depth 1, overlap off, no graph, fuse 1, no norms, for stencil s */
 hx_sweep_options hx_sweep_defaults(hx_stencil_id s);
 
-/* Collective. Allocates the two fields; the exchange must be over layout l with halo >= depth x radius. */
+/* Collective. Allocates the two fields; the exchange must be over layout l with halo >= depth x radius.
+ * A device schedule's kernel is chosen and set up here. o->struct_size smaller than this header's
+ * hx_sweep_options (a caller built against an older halox): the fields beyond it take their
+ * defaults. */
 int hx_sweeper_create(hx_layout *l, hx_exchange *x, const hx_sweep_options *o, hx_sweeper **out);
 void hx_sweeper_destroy(hx_sweeper *s);
 
@@ -128,8 +133,7 @@ typedef struct {
 int hx_sweeper_times(const hx_sweeper *s, hx_times *t);
 /* 1 when whole cycles were replayed as graphs: then only total is timed. */
 int hx_sweeper_whole_graph(const hx_sweeper *s);
-/* Which kernel a device schedule (fused, persistent) runs, known after the first
- * hx_sweeper_iterate: "resident" (tiles kept in shared memory for the run), "roles" (the role-based
+/* Which kernel a device schedule (fused, persistent) runs, chosen at hx_sweeper_create: "resident" (tiles kept in shared memory for the run), "roles" (the role-based
  * fused kernel), "passes" (the field streamed pass by pass), "passes-march" (2D passes of several
  * sweeps marching register windows), "passes-fused3d" (3D passes of fuse sweeps) or "passes-shmem"
  * (passes putting with the NVSHMEM device API);

@@ -59,18 +59,16 @@ __device__ __forceinline__ void hx_box_cell(const hx_box &b, long i, int w, int 
  * else their receive boxes; nmsg of them), counting only the messages in `take` (bit m), with
  * what a cell's lookup needs of each box, in shared memory: v[m].start is message m's first number,
  * v[nmsg].start the total. Built by the 32 lanes of the block's first warp at once, a lane a
- * message (nmsg <= HX_MAX_MSGS < 32) and a scan by shuffles: a loop by one thread waited for the
- * table once per message, 26 in a direct 3D exchange, about 4 us a call while the block stood at
- * its barrier (the put-get trace of session 14). */
+ * message (nmsg <= HX_MAX_MSGS < 32) and a scan by shuffles: a loop by one thread would wait for
+ * the table once per message (26 in a direct 3D exchange) while the block stands at its barrier. */
 typedef struct {
     long start;
     int lo[3], w, h; /* w: units a row */
     int sh;          /* a unit is 1 << sh cells: 16 bytes where the message allows (hx_copy_unit), else one */
 } hx_msg_view;
 
-/* The wide unit of a copy: 16 bytes, one vector load and store instead of 4 (floats) or 2 (doubles).
- * Four H200s, 3D 256^3, depth 12: a put-get of 9 MB stored its data in 23 us and unpacked it in 12
- * with a cell a thread (session 26's trace). */
+/* The wide unit of a copy: 16 bytes, one vector load and store instead of 4 (floats) or 2 (doubles):
+ * large messages move faster than with a cell a thread. */
 template <typename T> struct hx_copy_unit;
 template <> struct hx_copy_unit<float> { typedef float4 type; enum { sh = 2 }; };
 template <> struct hx_copy_unit<double> { typedef double2 type; enum { sh = 1 }; };

@@ -1,6 +1,6 @@
 /* The pass kernel's 2D passes by marching register windows (its MARCH instance for jacobi5 and
- * star9, the default with --fuse > 1; HALOX_PASS2D=tiles keeps the shared-memory tiles of
- * hx_pass2d): the cycle schedule's fused body (src/compute/cuda/fused2d.cuh: a warp marches a strip
+ * star9, for passes of several sweeps; it replaced the shared-memory tiles of hx_pass2d there but
+ * in the NVSHMEM device API's kernel): the cycle schedule's fused body (src/compute/cuda/fused2d.cuh: a warp marches a strip
  * down y with L levels of 2R+1 rows in registers, x neighbours by shuffles), run over the pass's
  * marches by every warp of the grid in turn, its loads cached in L1 (HX_LD_CA: each pass follows
  * a grid barrier that invalidates L1, see hx_march_ld). L is a power of two, at most

@@ -1,5 +1,5 @@
-/* The pass kernel's 3D sweep by marching register windows (the default; HALOX_PASS3D=rows reads
- * every neighbour from L2 instead): the scheme of the cycle schedule's 3D kernel
+/* The pass kernel's 3D sweep by marching register windows (faster than reading every neighbour
+ * from L2): the scheme of the cycle schedule's 3D kernel
  * (src/compute/cuda/sweep3d.cuh: one vector of V cells per thread, the 2R+1 planes of its column
  * in registers, what a plane needs loaded planes ahead), the loads cached in L1 (hx_march_ld says
  * why that is safe). Work items are (blockDim.x columns of the box) x (a march of z planes), shared
@@ -77,8 +77,8 @@ __device__ __forceinline__ void hx_march_column(const hx_pparams &p, const T *sr
     const bool y_owned = y >= p.olo[1] && y < p.ohi[1];
     /* A planes a turn, slot a serving plane z+a and then taking plane z+a+A: the source never
      * rotates the slots, since moving a register waits for its load, which would bring the loads'
-     * distance back to one plane (ptxas still adds some moves where the turn's branches merge:
-     * session 7 measured a branch-free turn, which had none, slower) */
+     * distance back to one plane (ptxas still adds some moves where the turn's branches merge; a
+     * branch-free turn, which had none, was slower) */
     for (int z = z0; z < z1; z += A) {
 #pragma unroll
         for (int a = 0; a < A; a++) {

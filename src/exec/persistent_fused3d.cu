@@ -1,6 +1,6 @@
 /* The pass kernel's instances with fused 3D passes (hx_persistent_f3_kernel, F3 = 2 .. 4 levels),
  * in a file of their own: twelve kernels (floats in tile rows of 32 and 16 lanes), each with the
- * fused body, the march and the exchange, so persistent.cu compiles alongside. */
+ * fused body, the march and the exchange, so persistent_setup.cu compiles alongside. */
 #include "exec/persistent_fused3d.h"
 #include "exec/resident_kernel.cuh" /* persistent_plan.cuh's other half needs it */
 #include "exec/persistent_plan.cuh"

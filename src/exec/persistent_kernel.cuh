@@ -1,14 +1,11 @@
-/* (About 440 lines: the pass kernel's loop, its exchange and barrier, and the 2D tile pass share
- * hx_pparams and the watchdog; its other passes live in pass2d_march.cuh, pass3d_march.cuh and
- * pass3d_fused.cuh.)
- * The device side of the kernel-initiated schedules: one kernel that runs whole deep-halo cycles
+/* The device side of the kernel-initiated schedules: one kernel that runs whole deep-halo cycles
  * with no host involvement. Per cycle: every block packs its share of the halo straight into the
  * neighbours' receive slots (put), the grid meets at a barrier, block 0 signals each neighbour
  * (release store to its flag), every block waits for its own flags (acquire), unpacks its share,
- * the grid meets again, then the sweeps of the cycle run as passes: in 2D a pass computes up to
- * `levels` sweeps of a tile in shared memory (temporal blocking: the tile is loaded with a halo
- * of levels x radius cells, which shrinks by the radius each level), in 3D one sweep per pass;
- * a grid barrier separates passes. Field reads bypass L1 (ld.global.cg): other blocks wrote them
+ * the grid meets again, then the sweeps of the cycle run as passes, a grid barrier between them:
+ * in 2D tiles of shared memory (pass2d_tiles.cuh) or, for passes of several sweeps, register
+ * windows marching in y (pass2d_march.cuh); in 3D register windows marching in z
+ * (pass3d_march.cuh), or fused sweeps (pass3d_fused.cuh). Field reads bypass L1 (ld.global.cg) where other blocks wrote them
  * during the kernel, and L1 is not coherent between SMs.
  *
  * Every spin-wait (barrier, flag) counts %globaltimer against a timeout; on expiry the first
@@ -18,13 +15,12 @@
 #ifndef HALOX_PERSISTENT_KERNEL_CUH
 #define HALOX_PERSISTENT_KERNEL_CUH
 
-#include <cooperative_groups.h>
-
 #include "halox/stencil.h"
 #include "transport/device_sync.cuh"
 #include "transport/device_table.h"
 
-enum { HX_WAIT_BARRIER = 1, HX_WAIT_FLAG = 2, HX_WAIT_TILE = 3 };
+/* what a wait that gave up waited for (hx_watch.what); RELEASE: the role kernel's boundary blocks */
+enum { HX_WAIT_BARRIER = 1, HX_WAIT_FLAG = 2, HX_WAIT_TILE = 3, HX_WAIT_RELEASE = 4 };
 #ifndef HX_BATCH
 #define HX_BATCH 4 /* cells whose loads a thread issues together */
 #endif
@@ -60,7 +56,6 @@ typedef struct {
     int *abort_flag;
     unsigned *bar;                    /* [0] arrivals, [32] generation (another cache line) */
     int rank;
-    int cg_sync;                      /* HALOX_CG_SYNC=1: cooperative groups' grid barrier (no watchdog), to compare */
     int *cur_out;                     /* in: field[cur] holds the newest iterate; out: where it ends */
     /* the resident kernel (resident_kernel.cuh) */
     int ntx, nty;                     /* tiles along x and y: one block each */
@@ -68,7 +63,7 @@ typedef struct {
     int ring;                         /* cells around a tile's core kept in shared memory: depth x radius */
     int inplace;                      /* 2D, > 0: one shared-memory buffer swept in bands of this many rows of runs (resident_sweep.cuh) */
     unsigned long long *ll_mail[2];   /* per parity: every cell's flagged words, for the tiles of this GPU */
-    unsigned long long *prof;         /* HALOX_PROFILE=1: per block publish, gather, sweeps (ns) and cycles; else NULL */
+    unsigned long long *prof;         /* opt.profile: four counters a block (the kernels say which); else NULL */
 } hx_pparams;
 
 /* The first to give up reports; everyone else only sees the abort flag. */
@@ -96,11 +91,6 @@ static __device__ void hx_give_up(const hx_pparams &p, int peer, int phase, long
 static __device__ bool hx_grid_sync(const hx_pparams &p, long long e, long long sweep, bool sys = false)
 {
     __shared__ int ok;
-    if (p.cg_sync) {
-        if (sys) __threadfence_system();
-        cooperative_groups::this_grid().sync();
-        return true;
-    }
     __syncthreads();
     if (threadIdx.x == 0) {
         ok = 1;
@@ -172,7 +162,7 @@ static __device__ void hx_block_add(double v, double *slot)
 #include "exec/box_loops.cuh"
 
 /* One sweep on box b by the whole grid, rows from L2 (hx_sweep_rows), and its norm term when asked:
- * the 3D pass with HALOX_PASS3D=rows, and the 2D march's single sweeps. */
+ * the 2D march's single sweeps. */
 template <typename T, int ST>
 __device__ void hx_pass_rows(const hx_pparams &p, const T *src, T *dst, const hx_box &b, double *norm)
 {
@@ -180,9 +170,9 @@ __device__ void hx_pass_rows(const hx_pparams &p, const T *src, T *dst, const hx
     hx_sweep_rows<T, ST>(p, src, dst, b, (int)blockIdx.x, (int)gridDim.x, norm != NULL, acc);
     if (norm) hx_block_add(acc, norm);
 }
-/* the 3D pass by marching register windows (the default; HALOX_PASS3D=rows for the older pass) */
+/* the 3D pass by marching register windows */
 #include "exec/pass3d_march.cuh"
-/* the 2D pass by marching register windows in y (the default with --fuse > 1; HALOX_PASS2D=tiles) */
+/* the 2D passes of several sweeps by marching register windows in y */
 #include "exec/pass2d_march.cuh"
 
 /* This thread waits until message dm's flag reaches exchange e (its acquire load makes the message
@@ -249,80 +239,8 @@ template <typename T, int NET = HX_NET_STORE> __device__ bool hx_dev_exchange(co
     return true;
 }
 
-/* 2D: sweeps k .. k+levels-1 of a cycle of m, tile by tile in shared memory; dst gets the last.
- * Inside a tile, lane = x (stepping by 32), warp = row (stepping by the warps of the block). */
-template <typename T, int ST>
-__device__ void hx_pass2d(const hx_pparams &p, const T *src, T *dst, int k, int levels, int m, T *sm, double *norm)
-{
-    const int r = p.radius, H = levels * r;
-    const hx_box out = hx_dev_sweep_box(p, (m - k - levels) * r);
-    const int w = out.hi[0] - out.lo[0], h = out.hi[1] - out.lo[1];
-    const int ntx = (w + p.tx - 1) / p.tx, nty = (h + p.ty - 1) / p.ty, PW = p.pitch;
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
-    T *A0 = sm, *B0 = sm + (size_t)PW * (p.ty + 2 * p.levels * r);
-    double acc = 0;
-    for (int tile = blockIdx.x; tile < ntx * nty; tile += gridDim.x) {
-        const int cx0 = out.lo[0] + (tile % ntx) * p.tx, cy0 = out.lo[1] + (tile / ntx) * p.ty;
-        const int cx1 = min(cx0 + p.tx, out.hi[0]), cy1 = min(cy0 + p.ty, out.hi[1]);
-        const int rx0 = cx0 - H, ry0 = cy0 - H;
-        T *A = A0, *B = B0;
-        /* the loads of a batch are all issued before any store: L2 latency, not bandwidth, bounds a
-         * small tile, and a store between loads would serialise them (the compiler cannot tell
-         * shared from global addresses apart here) */
-        const int rw = cx1 - cx0 + 2 * H, n = rw * (cy1 - cy0 + 2 * H), step = HX_BATCH * blockDim.x;
-        for (int i0 = threadIdx.x; i0 < n; i0 += step) {
-            T v[HX_BATCH];
-#pragma unroll
-            for (int u = 0; u < HX_BATCH; u++) {
-                const int i = i0 + u * blockDim.x, ly = i / rw;
-                if (i < n) v[u] = __ldcg(src + (rx0 + i - ly * rw) + p.sy * (long)(ry0 + ly));
-            }
-#pragma unroll
-            for (int u = 0; u < HX_BATCH; u++) {
-                const int i = i0 + u * blockDim.x, ly = i / rw;
-                if (i < n) A[(i - ly * rw) + PW * ly] = v[u];
-            }
-        }
-        __syncthreads();
-        for (int j = 0; j < levels; j++) {
-            const int g = (levels - 1 - j) * r;
-            const hx_box sb = hx_dev_sweep_box(p, (m - 1 - k - j) * r);
-            for (int y = cy0 - g + warp; y < cy1 + g; y += warps) {
-                const bool yin = y >= sb.lo[1] && y < sb.hi[1];
-                for (int x0 = cx0 - g + lane; x0 < cx1 + g; x0 += 32 * HX_BATCH) {
-                    T v[HX_BATCH];
-#pragma unroll
-                    for (int u = 0; u < HX_BATCH; u++) {
-                        const int x = x0 + 32 * u, at = (x - rx0) + PW * (y - ry0);
-                        /* outside its sweep box a cell keeps its value: fixed-boundary ghosts stay 0 */
-                        if (x < cx1 + g) v[u] = yin && x >= sb.lo[0] && x < sb.hi[0] ? hx_apply_smem<T>(ST, A + at, PW) : A[at];
-                    }
-#pragma unroll
-                    for (int u = 0; u < HX_BATCH; u++) {
-                        const int x = x0 + 32 * u;
-                        if (x < cx1 + g) B[(x - rx0) + PW * (y - ry0)] = v[u];
-                    }
-                }
-            }
-            __syncthreads();
-            T *t = A;
-            A = B;
-            B = t;
-        }
-        for (int y = cy0 + warp; y < cy1; y += warps)
-            for (int x = cx0 + lane; x < cx1; x += 32) {
-                const int at = (x - rx0) + PW * (y - ry0);
-                const T v = A[at];
-                dst[x + p.sy * (long)y] = v;
-                if (norm && x >= p.olo[0] && x < p.ohi[0] && y >= p.olo[1] && y < p.ohi[1]) {
-                    const double d = (double)v - (double)B[at];
-                    acc += d * d;
-                }
-            }
-        __syncthreads();
-    }
-    if (norm) hx_block_add(acc, norm);
-}
+/* the 2D pass of tiles in shared memory */
+#include "exec/pass2d_tiles.cuh"
 
 /* Sweeps in the next pass: up to p.levels, never past the cycle, and a sweep followed by a norm
  * runs alone (the norm compares it with the iterate before it). */
@@ -349,10 +267,9 @@ template <typename T, int ST, bool MARCH, int F3, int S = 32> __host__ __device_
                   : MARCH && (ST == HX_JACOBI5 || ST == HX_STAR9) ? 128 : 512;
 }
 
-/* MARCH: the passes march register windows, in z (3D, pass3d_march.cuh; the default,
- * HALOX_PASS3D=rows switches it off) or in y (2D, pass2d_march.cuh; the default with --fuse > 1,
- * HALOX_PASS2D=tiles switches it off), a kernel of its own so that the default one keeps its
- * registers. The 2D one runs blocks of 128 threads, two or more per SM, up to 255 registers a
+/* MARCH: the passes march register windows, in z (3D, pass3d_march.cuh: every 3D pass kernel)
+ * or in y (2D, pass2d_march.cuh: passes of several sweeps), a kernel of its own so that the 2D
+ * tile kernel keeps its registers. The 2D one runs blocks of 128 threads, two or more per SM, up to 255 registers a
  * thread: the fused body's deepest windows need them (as the cycle schedule's fused kernel). */
 /* A tuning build may ask the march kernel for more blocks per SM (-DHX_MARCH_MIN_BLOCKS=2: at most
  * 64 registers, some spilled) */
@@ -379,7 +296,7 @@ __device__ __forceinline__ void hx_persistent_body(const hx_pparams &p, const hx
         const unsigned long long t0 = p.prof ? hx_now_ns() : 0;
         if (!hx_dev_exchange<T, NET>(p, (T *)p.field[cur], e, p.done0 + done)) return;
         const unsigned long long t1 = p.prof ? hx_now_ns() : 0;
-        unsigned long long at_barrier = 0; /* of the passes' grid barriers (HALOX_PROFILE) */
+        unsigned long long at_barrier = 0; /* of the passes' grid barriers (profile) */
         for (int k = 0; k < m;) {
             const long gdone = p.done0 + done + k;
             int levels = hx_pass_levels(p, m - k, gdone);
@@ -396,10 +313,8 @@ __device__ __forceinline__ void hx_persistent_body(const hx_pparams &p, const hx
                 if (levels == F3) {
                     /* The last pass of a cycle (every pass where depth == fuse) reads its plan at a
                      * fixed place, so that its fields are constant-bank operands, as in the cycle's
-                     * kernel; an earlier pass indexes the plans. One H100, 256x128x128, depth 4: 22.3
-                     * us a sweep with every pass indexed, 20.5 so (docs/results.md, session 16). The
-                     * body still spills here (72 registers a thread beside the exchange and the
-                     * march): a pass takes about 1.45 times as long as in its own kernel. */
+                     * kernel (faster than indexing every pass's plan); an earlier pass indexes the
+                     * plans. */
                     const int idx = m - k - F3;
                     if (idx == 0) hx_pass3d_fused<T, ST == HX_STAR13 ? 2 : 1, F3, S>(plans[0], src, dst, sm);
                     else hx_pass3d_fused<T, ST == HX_STAR13 ? 2 : 1, F3, S>(plans[idx], src, dst, sm);
@@ -407,8 +322,7 @@ __device__ __forceinline__ void hx_persistent_body(const hx_pparams &p, const hx
                     levels = 1;
                     hx_pass3d_march<T, ST>(p, src, dst, hx_dev_sweep_box(p, (m - 1 - k) * p.radius), norm);
                 }
-            } else if constexpr (MARCH) hx_pass3d_march<T, ST>(p, src, dst, hx_dev_sweep_box(p, (m - 1 - k) * p.radius), norm);
-            else hx_pass_rows<T, ST>(p, src, dst, hx_dev_sweep_box(p, (m - 1 - k) * p.radius), norm);
+            } else hx_pass3d_march<T, ST>(p, src, dst, hx_dev_sweep_box(p, (m - 1 - k) * p.radius), norm); /* 3D: always marches */
             const unsigned long long tb = p.prof ? hx_now_ns() : 0;
             if (!hx_grid_sync(p, e, gdone)) return;
             if (p.prof) at_barrier += hx_now_ns() - tb;
@@ -416,8 +330,8 @@ __device__ __forceinline__ void hx_persistent_body(const hx_pparams &p, const hx
             k += levels;
         }
         done += m;
-        /* HALOX_PROFILE=1: the exchange (slot 1), the sweeps (2) and their part at the grid
-         * barriers (0), ns summed over cycles */
+        /* profile: the exchange (slot 1), the sweeps (2) and their part at the grid barriers (0),
+         * ns summed over cycles */
         if (p.prof && threadIdx.x == 0) {
             unsigned long long *q = p.prof + 4 * blockIdx.x;
             q[0] += at_barrier;

@@ -1,5 +1,5 @@
 /* Host arithmetic of the kernel-initiated schedules that needs no GPU: the rank's geometry in
- * hx_pparams, the pass kernel's tiles and grid, and the resident kernel's tile shape. persistent.cu
+ * hx_pparams, the pass kernel's tiles and grid, and the resident kernel's tile shape. persistent_setup.cu
  * calls it with the GPU's answers (SM count, shared memory, occupancy); the host tests
  * (tests/test_resident_emu.cpp, tests/test_pass_emu.cpp, tests/test_ranks_emu.cpp) call it with
  * stand-ins, so they launch the tiles the library would. Include after persistent_kernel.cuh and
@@ -46,9 +46,8 @@ typedef struct {
  * its cells (core and halo, rows rounded up to whole warps) over the block's threads. The shape
  * minimises rounds x (those cells + HX_TILE_LATENCY_CELLS), among tiles whose two buffers stay
  * within HX_TILE_SMEM, so that two blocks fit on an SM of any sm_80+ GPU. A count of tiles just
- * above the blocks resident at once leaves most blocks idle through a second round: session 7
- * measured blocks spending half of a 1024^2 cycle at the grid barriers that way, with the rule
- * this replaced (the largest tile still giving every SM two). `sms`: SMs of the GPU. */
+ * above the blocks resident at once leaves most blocks idle through a second round (the simpler
+ * rule, the largest tile still giving every SM two, did that). `sms`: SMs of the GPU. */
 #define HX_TILE_LATENCY_CELLS 8192
 #define HX_TILE_SMEM (96 * 1024)
 static inline void hx_pass_tiles(const hx_decomp *d, int radius, int levels, int sms, int depth, size_t elem, hx_pass_shape *out)
@@ -184,8 +183,7 @@ static inline int hx_resident_choose(int W, int Hy, int H, size_t elem, int sms,
                 if ((long)per_sm * sms < ntiles) continue;
                 const double cost = (double)bps * (double)((tx < W ? tx : W) + H) * (double)((ty < Hy ? ty : Hy) + H);
                 /* of equal costs the wider tile: a warp's runs lie along x, so a wider region keeps
-                 * more lanes busy as the ring shrinks (512^2 on one H200: 64x32 0.913 us a sweep,
-                 * 32x64 0.942) */
+                 * more lanes busy as the ring shrinks */
                 if (best == 0 || cost < best || (cost == best && tx > out->tx)) {
                     best = cost;
                     out->tx = tx, out->ty = ty, out->threads = threads, out->smem = smem;

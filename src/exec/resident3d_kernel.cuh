@@ -1,7 +1,4 @@
-/* (About 430 lines: one kernel, its ring and band lists and its in-place sweep, which only it
- * uses.)
- *
- * The resident persistent kernel in 3D (direct pattern): every block owns one tile of the rank's
+/* The resident persistent kernel in 3D (direct pattern): every block owns one tile of the rank's
  * block for the whole run and keeps it in shared memory with a ring of H = depth x radius cells.
  * The protocol is the 2D kernel's (resident_kernel.cuh, where the argument for its correctness
  * lives): per deep-halo cycle e a tile publishes the band of its core that others read (flagged
@@ -15,13 +12,10 @@
  * old ones (K = HX_RES3_PLANES). Nobody writes a plane before the barrier that follows its
  * readers' loads. The arithmetic is halox/stencil.h's.
  *
- * Opt-in (HALOX_RESIDENT3D=1, persistent.cu): on 4 H200s at 256^3 (a rank's block 256x128x128,
- * 128 tiles of 32^3) it takes 18.9-19.2 us a sweep at depth 3 (calls 5-7 of session 21), against
- * 17.0 for the pass kernel and 11.5 for the best cycle setting. Per cycle on one GPU
- * (HALOX_PROFILE=1): the sweeps 6.1-7.1 us a sweep, the publish 4.0-6.8 us, the gather 13.4-21.5
- * us, which grows with the ring and is where the next gain lies: not the wait (a grid barrier
- * before it, so that every word is there, or a back-off between polls, left it as it was) but the
- * reading (docs/results.md, session 21). */
+ * Only when asked for (hx_kernel RESIDENT in 3D, persistent_setup.cu): the pass kernel and the
+ * cycle schedule are faster in 3D. Most of its cycle is the gather of the ring, which grows with
+ * the ring: the reading, not the wait (a grid barrier before it, or a back-off between polls, did
+ * not shorten it). */
 #ifndef HALOX_RESIDENT3D_KERNEL_CUH
 #define HALOX_RESIDENT3D_KERNEL_CUH
 
@@ -410,7 +404,7 @@ template <typename T, int ST> __global__ void __launch_bounds__(HX_RES3_THREADS)
                 hx_sweep3<T, ST, true, false>(A, PX, PP, t, cs, g, sb);
             }
         }
-        if (p.prof && threadIdx.x == 0) { /* HALOX_PROFILE: where a block's cycles go, ns summed over cycles */
+        if (p.prof && threadIdx.x == 0) { /* profile: where a block's cycles go, ns summed over cycles */
             const unsigned long long t3 = hx_now_ns();
             unsigned long long *q = p.prof + 4 * blockIdx.x;
             q[0] += t1 - t0, q[1] += t2 - t1, q[2] += t3 - t2, q[3] += 1;

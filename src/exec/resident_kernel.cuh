@@ -1,7 +1,4 @@
-/* (About 510 lines: one kernel and its protocol, with the argument for its correctness beside the
- * code, and the flagged-word polls that the 3D kernel and ipc-put share.)
- *
- * The resident persistent kernel (2D, direct pattern): every block owns one tile of the rank's
+/* The resident persistent kernel (2D, direct pattern): every block owns one tile of the rank's
  * block for the whole run and keeps it in shared memory with a ring of H = depth x radius cells,
  * so the field never goes back to global memory between sweeps. Per deep-halo cycle e a tile:
  *   1. publishes the cells of its core that neighbours read: into the rank's mailbox (parity
@@ -39,8 +36,7 @@ template <typename T> __device__ __forceinline__ void hx_ll_put(unsigned long lo
 }
 /* Polls the pending cells of a batch (bit u of pending: from[u] not yet seen with tag e): every
  * load first, then the tags. Testing a load's tag before issuing the next would cost an L2 round
- * trip a cell (the 3D kernel, session 21: 24.5 us a cycle to gather a 32^3 tile's ring, 20 with
- * this). Returns the cells still pending; v[u] holds the others' values. */
+ * trip a cell. Returns the cells still pending; v[u] holds the others' values. */
 template <typename T, int BATCH>
 __device__ __forceinline__ unsigned hx_ll_poll(const unsigned long long *const *from, unsigned pending, unsigned e, T *v)
 {
@@ -372,7 +368,7 @@ __global__ void __launch_bounds__(INPLACE ? HX_RES_INPLACE_THREADS : 1024) hx_re
             A = B;
             B = tmp;
         }
-        if (p.prof && threadIdx.x == 0) { /* HALOX_PROFILE: where a block's cycles go, ns summed over cycles */
+        if (p.prof && threadIdx.x == 0) { /* profile: where a block's cycles go, ns summed over cycles */
             const unsigned long long t3 = hx_now_ns();
             unsigned long long *q = p.prof + 4 * blockIdx.x;
             q[0] += t1 - t0, q[1] += t2 - t1, q[2] += t3 - t2, q[3] += 1;

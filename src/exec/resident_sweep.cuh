@@ -50,10 +50,9 @@ template <typename T> struct hx_vals<T, HX_STAR9> {
 #define HX_RES_PAD_ROWS(elem) (2 * HX_RES_K(elem) + 1)
 #define HX_RES_MAX_R 2       /* the largest 2D radius: rows of each parity of the one-buffer scratch */
 #define HX_RES_MAX_BANDS 16  /* one buffer: at most this many bands (barriers) a sweep */
-/* One buffer: runs as two buffers have them, two a thread a band. Two runs a band beat one (4096^2
- * on 4 H200s, 37.6 against 46.4 us for a cycle's 8 sweeps: a band's work hides its barrier); a
- * tried run of four floats with its row neighbours shuffled between lanes (fewer shared-memory
- * wavefronts) was slower, 42.6 (docs/results.md, session 23). */
+/* One buffer: runs as two buffers have them, two a thread a band. Two runs a band beat one (a
+ * band's work hides its barrier); a run of four floats with its row neighbours shuffled between
+ * lanes (fewer shared-memory wavefronts) was slower. */
 #ifndef HX_RES_INPLACE_THREADS /* threads a block in place: 896 leave 72 registers a thread (1024: 64, and spills) */
 #define HX_RES_INPLACE_THREADS 896
 #endif
@@ -147,7 +146,7 @@ __device__ __forceinline__ double hx_level_pairs(const float *__restrict__ A, fl
         const float *col = A + (xa - t.rx0) + PW * (ya - t.ry0);
         float2 c[K + 2 * R], L[K], Rt[K];
         /* hx_col_load's choice, written out: through a shared pointer helper the two-buffer kernel
-         * spilled 8 bytes where it spills none (ptxas, session 23) */
+         * spilled 8 bytes where it spills none */
 #pragma unroll
         for (int i = 0; i < K + 2 * R; i++) {
             if (INPLACE && i < R && ya - R + i < h->top)

@@ -1,5 +1,4 @@
-/* The role-based fused kernel (issue 13; seed 000, GPUDirect Async's fused compute-exchange
- * kernel): one launch per cycle of depth 1 (one sweep per exchange), direct pattern (every ghost
+/* The role-based fused kernel (the GPUDirect Async design of a fused compute-exchange kernel): one launch per cycle of depth 1 (one sweep per exchange), direct pattern (every ghost
  * cell from a message of phase 0: no corners forwarded through phases). Blocks take roles from an
  * atomic ticket (p.bar[HX_ROLE_TICKET]; the block that draws the last ticket resets it for the
  * next launch), not from blockIdx:
@@ -25,7 +24,8 @@
  * role visits (interior, ghosts, shell), at least one each; every loop spreads a box's cells over
  * all threads of its role (hx_copy_msgs, hx_sweep_rows), so thin faces do not walk row after row.
  * The arithmetic is hx_apply_cg's, the pass kernel's, so results are bit-identical to every other
- * schedule. Used only with HALOX_ROLES=1 (persistent.cu) until it beats the pass kernel. Include
+ * schedule. Used only when asked for (hx_kernel ROLES, persistent_setup.cu): the pass and resident
+ * kernels are faster where it was timed. Include
  * after persistent_kernel.cuh. */
 #ifndef HALOX_ROLES_KERNEL_CUH
 #define HALOX_ROLES_KERNEL_CUH
@@ -36,7 +36,6 @@
 
 /* words of p.bar this kernel uses (hx_grid_sync uses [0] and [32]) */
 enum { HX_ROLE_TICKET = 4, HX_ROLE_SENT = 8, HX_ROLE_DONE = 12, HX_ROLE_UNPACKED = 16, HX_ROLE_GO = 48 };
-enum { HX_WAIT_RELEASE = 4 }; /* a boundary block waited for the receiver's release */
 #define HX_ROLE_THREADS 256
 
 /* Owned cells that read no received ghost: the owned box shrunk by the radius on every side that

@@ -82,12 +82,17 @@ static int unpack_phase(hx_sim *s, int p)
  * neither sends nor receives, so its neighbours must end with a timeout that names it. */
 static int silent(const hx_sim *s)
 {
+#if HALOX_FAULT_INJECTION
     static int rank = -2;
     if (rank == -2) {
         const char *e = getenv("HALOX_FAULT_SILENT_RANK");
         rank = e ? atoi(e) : -1;
     }
     return rank == s->d->rank && s->sweeps_done >= 2L * s->opt.depth;
+#else
+    (void)s;
+    return 0;
+#endif
 }
 
 static int post_phase(hx_sim *s, int p)
@@ -188,7 +193,7 @@ static int overlapped_first_sweep(hx_sim *s, const hx_box *region)
     return 0;
 }
 
-/* --fuse: how many of the `left` sweeps to compute in one pass. A norm compares the last two
+/* fuse: how many of the `left` sweeps to compute in one pass. A norm compares the last two
  * iterates, so a pass never ends on a sweep that is followed by a norm (that sweep runs alone). */
 static int fused_levels(const hx_sim *s, int left)
 {
@@ -252,7 +257,7 @@ static int plain_cycle(hx_sim *s, int sweeps)
     return later_sweeps(s, 1, sweeps);
 }
 
-/* --graph. With a replayable stream transport the whole cycle (pack, exchange, unpack, sweeps,
+/* Graphs. With a replayable stream transport the whole cycle (pack, exchange, unpack, sweeps,
  * overlap included) is one graph; with a host-path transport the host must take part in the
  * exchange, so the graph holds the sweeps after the first. The graph is captured the first
  * time a cycle starts from field[cur], with the clock paused (events inside a capture time

@@ -23,13 +23,14 @@ typedef struct {
     void *field[2]; /* Jacobi double buffer: field[cur] holds the latest values */
     int cur;
     long sweeps_done;
-    int graph_ready[HX_MAX_GRAPHS]; /* --graph: slot cur holds the cycle that starts from field[cur] */
+    int graph_ready[HX_MAX_GRAPHS]; /* graphs: slot cur holds the cycle that starts from field[cur] */
     int graph_end_cur[HX_MAX_GRAPHS];   /* ... and leaves the newest iterate in field[this] */
     hx_clock clock;
     hx_times times;
-    int print_norms;     /* rank 0 prints each --norm-every result */
+    int print_norms;     /* rank 0 prints each norm (hx_sweeper_print_norms) */
+    int shared_gpu;      /* ranks share this GPU (allowed only in fault-injection builds' tests) */
     double last_norm;
-    struct hx_device_run *device_run; /* fused and persistent schedules (persistent.cu) */
+    struct hx_device_run *device_run; /* fused and persistent schedules (persistent_run.h) */
     char err[320];
 } hx_sim;
 

@@ -1,19 +1,25 @@
 /* hx_sweeper: the whole stencil loop of halox's own stencils over an exchange, driven by the
  * schedules of schedule.c (deep-halo cycles, overlap, fused sweeps, graphs). */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/log.h"
 #include "core/node.h"
 #include "core/objects.h"
 #include "exec/persistent.h"
 
 #ifndef HALOX_HAVE_CUDA
 /* the kernel-initiated schedules need CUDA; check_options refuses them before these are reached */
+int hx_device_setup(hx_sim *s)
+{
+    snprintf(s->err, sizeof s->err, "this halox was built without CUDA");
+    return -1;
+}
 int hx_device_iterate(hx_sim *s, long sweeps)
 {
     (void)sweeps;
-    snprintf(s->err, sizeof s->err, "this halox was built without CUDA");
-    return -1;
+    return hx_device_setup(s);
 }
 void hx_device_release(hx_sim *s) { (void)s; }
 int hx_device_fused3d_max_depth(int fuse) { return fuse; }
@@ -58,6 +64,33 @@ hx_sweep_options hx_sweep_defaults(hx_stencil_id s)
     return o;
 }
 
+static int check_switch(hx_context *ctx, const char *name, int v)
+{
+    if (v == HX_AUTO || v == 0 || v == 1) return HX_OK;
+    return hx_fail(ctx, HX_ERR_INPUT, "sweeper: tuning.%s %d: use 1 (on), 0 (off) or HX_AUTO", name, v);
+}
+
+static int check_range(hx_context *ctx, const char *name, int v, int lo, int hi)
+{
+    if (v == 0 || (v >= lo && v <= hi)) return HX_OK;
+    return hx_fail(ctx, HX_ERR_INPUT, "sweeper: tuning.%s %d: use %d to %d, or 0 (automatic)", name, v, lo, hi);
+}
+
+/* The launch shapes' ranges (halox/sweeper.h); what each does is the backend's. */
+static int check_tuning(hx_context *ctx, const hx_tuning *t)
+{
+    int st = check_range(ctx, "block_rows", t->block_rows, 1, 8);
+    if (!st) st = check_range(ctx, "march", t->march, 2, 64);
+    if (!st) st = check_range(ctx, "zsplit", t->zsplit, 1, 1024);
+    if (!st && t->lanes != 0 && t->lanes != 16 && t->lanes != 32)
+        st = hx_fail(ctx, HX_ERR_INPUT, "sweeper: tuning.lanes %d: use 16, 32 or 0 (automatic)", t->lanes);
+    if (!st) st = check_switch(ctx, "inplace", t->inplace);
+    if (!st) st = check_switch(ctx, "prefetch", t->prefetch);
+    if (!st) st = check_switch(ctx, "pdl", t->pdl);
+    if (!st) st = check_switch(ctx, "tma", t->tma);
+    return st;
+}
+
 static int check_options(hx_context *ctx, const hx_layout *l, const hx_exchange *x, const hx_sweep_options *o)
 {
     if ((int)o->stencil < 0 || o->stencil >= HX_NUM_STENCILS) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: unknown stencil %d", (int)o->stencil);
@@ -87,13 +120,34 @@ static int check_options(hx_context *ctx, const hx_layout *l, const hx_exchange 
                            "cannot be replayed: use transport nccl, ipc-put or a host transport, or no graph", x->tr.ops->name);
     }
     if (o->norm_every < 0) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: norm_every %ld: use 0 (never) or more", o->norm_every);
-    return HX_OK;
+    if ((int)o->kernel < HX_KERNEL_AUTO || o->kernel > HX_KERNEL_ROLES) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: unknown kernel %d", (int)o->kernel);
+    if (o->kernel != HX_KERNEL_AUTO && o->schedule == HX_SCHEDULE_CYCLE)
+        return hx_fail(ctx, HX_ERR_INPUT, "sweeper: kernel %s is a device schedule's: use schedule fused or persistent, or kernel auto",
+                       hx_kernel_name(o->kernel));
+    if (o->kernel == HX_KERNEL_ROLES && o->schedule != HX_SCHEDULE_FUSED)
+        return hx_fail(ctx, HX_ERR_INPUT, "sweeper: the roles kernel runs one cycle a launch: use schedule fused");
+    if (o->kernel == HX_KERNEL_ROLES && o->depth != 1)
+        return hx_fail(ctx, HX_ERR_INPUT, "sweeper: the roles kernel exchanges before every sweep: use depth 1 (asked %d)", o->depth);
+    return check_tuning(ctx, &o->tuning);
+}
+
+/* Tests may let ranks share a GPU (HALOX_SHARE_GPU=1): time-sliced kernels still finish, slowly, so
+ * the tests can check multi-rank bits on a machine with fewer GPUs than ranks (never timings). */
+static int share_gpu_allowed(void)
+{
+#if HALOX_FAULT_INJECTION
+    const char *allow = getenv("HALOX_SHARE_GPU");
+    return allow && strcmp(allow, "1") == 0;
+#else
+    return 0;
+#endif
 }
 
 /* The kernel-initiated schedules: a device path, one GPU per rank, tiles that fit. Collective. */
-static int check_device_schedule(hx_context *ctx, const hx_layout *l, const hx_exchange *x, const hx_sweep_options *o)
+static int check_device_schedule(hx_context *ctx, const hx_layout *l, const hx_exchange *x, const hx_sweep_options *o, int *shared_out)
 {
     int other = -1, shared = o->schedule != HX_SCHEDULE_CYCLE && ctx->kind == HX_BACKEND_CUDA && shares_gpu(ctx, &other);
+    *shared_out = shared;
     if (o->schedule == HX_SCHEDULE_CYCLE) return HX_OK;
     const char *name = hx_schedule_name(o->schedule);
     if ((int)o->schedule < 0 || o->schedule > HX_SCHEDULE_PERSISTENT) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: unknown schedule %d", (int)o->schedule);
@@ -118,23 +172,38 @@ static int check_device_schedule(hx_context *ctx, const hx_layout *l, const hx_e
     if (o->fuse * r > most)
         return hx_fail(ctx, HX_ERR_INPUT, "sweeper: schedule %s: fuse %d x radius %d exceeds %d in %dD: use fuse %d or less", name,
                        o->fuse, r, most, l->desc.dim, most / r);
-    /* HALOX_SHARE_GPU=1 lets ranks share a GPU anyway: time-sliced kernels still finish, slowly, so
-     * the tests can check multi-rank bits on a machine with fewer GPUs than ranks (never timings). */
-    const char *allow = getenv("HALOX_SHARE_GPU");
-    if (shared && !(allow && strcmp(allow, "1") == 0))
+    if (shared && !share_gpu_allowed())
         return hx_fail(ctx, HX_ERR_INPUT, "sweeper: schedule %s needs one GPU per rank, but ranks %d and %d share GPU %d: run at most "
                        "as many ranks per node as GPUs", name, ctx->rank < other ? ctx->rank : other, ctx->rank < other ? other : ctx->rank,
                        ctx->device);
     return HX_OK;
 }
 
-int hx_sweeper_create(hx_layout *l, hx_exchange *x, const hx_sweep_options *o, hx_sweeper **out)
+/* The caller's options over the defaults: a caller compiled against an older, shorter
+ * hx_sweep_options passes its struct_size, and the fields it does not know keep their defaults. */
+static int copy_options(hx_context *ctx, const hx_sweep_options *in, hx_sweep_options *o)
+{
+    const size_t need = offsetof(hx_sweep_options, stencil) + sizeof in->stencil;
+    size_t n = in->struct_size ? in->struct_size : sizeof *o;
+    if (n < need) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: struct_size %zu is too small: fill the options with hx_sweep_defaults", n);
+    if (n > sizeof *o) n = sizeof *o;
+    *o = hx_sweep_defaults(in->stencil);
+    memcpy(o, in, n);
+    o->struct_size = sizeof *o;
+    return HX_OK;
+}
+
+int hx_sweeper_create(hx_layout *l, hx_exchange *x, const hx_sweep_options *given, hx_sweeper **out)
 {
     hx_context *ctx = l->ctx;
     hx_sweeper *s = calloc(1, sizeof *s);
     *out = s;
-    int st = s ? check_options(ctx, l, x, o) : hx_fail(ctx, HX_ERR_RUNTIME, "out of host memory for a sweeper");
-    int dst = check_device_schedule(ctx, l, x, o); /* collective: every rank takes part */
+    hx_sweep_options opt;
+    const hx_sweep_options *o = &opt;
+    int st = s ? copy_options(ctx, given, &opt) : hx_fail(ctx, HX_ERR_RUNTIME, "out of host memory for a sweeper");
+    if (st != HX_OK) opt = hx_sweep_defaults(HX_JACOBI5), opt.schedule = given->schedule; /* the collective checks still run */
+    if (st == HX_OK) st = check_options(ctx, l, x, o);
+    int shared = 0, dst = check_device_schedule(ctx, l, x, o, &shared); /* collective: every rank takes part */
     if (st == HX_OK) st = dst;
     if (st == HX_OK) {
         s->ctx = ctx;
@@ -160,7 +229,7 @@ int hx_sweeper_create(hx_layout *l, hx_exchange *x, const hx_sweep_options *o, h
     /* a device schedule's path is made and checked here, where ranks agree, rather than at the first
      * sweep, where a failure could only abort: one made on demand (nccl's) is set up, collectively,
      * so all ranks come or none; then it must reach every neighbour (not nccl's ranks outside its
-     * LSA team, ipc's links over MPI: other nodes or HALOX_IPC_FALLBACK, nvshmem's unmapped PEs) */
+     * LSA team, ipc's links over MPI: other nodes or host-staged fallbacks, nvshmem's unmapped PEs) */
     if (o->schedule != HX_SCHEDULE_CYCLE && hx_transport_all_ok(ctx->comm, st == HX_OK)) {
         hx_dev_table table;
         if ((x->tr.ops->device_prepare && x->tr.ops->device_prepare(&x->tr)) ||
@@ -179,11 +248,23 @@ int hx_sweeper_create(hx_layout *l, hx_exchange *x, const hx_sweep_options *o, h
         sim->tr = &x->tr;
         sim->comm = ctx->comm;
         sim->radius = hx_stencil_get(o->stencil)->radius;
+        sim->shared_gpu = shared;
         sim->field[0] = s->field[0].data;
         sim->field[1] = s->field[1].data;
         hx_clock_init(&sim->clock, &s->bk, &sim->times);
         /* the transport charges its message and staging times to this loop */
         x->tr.clock = &sim->clock;
+        /* the device schedule's kernel is chosen here: one asked for that cannot run is bad input */
+        if (o->schedule != HX_SCHEDULE_CYCLE) {
+            const int dev = hx_device_setup(sim);
+            if (dev == HX_DEVICE_REFUSED)
+                st = hx_fail(ctx, HX_ERR_INPUT, "sweeper: schedule %s: %s", hx_schedule_name(o->schedule), sim->err);
+            else if (dev)
+                st = hx_fail(ctx, HX_ERR_RUNTIME, "sweeper: schedule %s: %s", hx_schedule_name(o->schedule), sim->err);
+            else if (ctx->rank == 0)
+                hx_logf(&ctx->log, HX_LOG_INFO, "schedule %s: kernel %s (asked %s)", hx_schedule_name(o->schedule),
+                        hx_device_kernel(sim), hx_kernel_name(o->kernel));
+        }
     }
     return hx_agree(ctx, st);
 }
