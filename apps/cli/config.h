@@ -29,8 +29,6 @@ typedef struct {
     int graph;           /* replay each exchange cycle from a CUDA graph */
     hx_schedule schedule; /* cycle (host/stream driven), fused or persistent (kernel-initiated) */
     int fuse;            /* sweeps computed in one pass over the field (temporal blocking), 1 = off */
-    hx_kernel kernel;    /* device schedules' kernel family (--kernel) */
-    int profile;         /* device schedules: where each block's cycles go (--profile) */
     hx_boundary boundary;
     uint64_t seed;
     hx_backend_kind backend;
