@@ -15,6 +15,7 @@ suites (GPU machine; --cpu runs table on 2 CPU ranks, pingpong needs no GPU):
   pingpong  mpirun -np 2 halox pingpong --transport all
   mg        halox mg --problem helmholtz --nu 3 at 256^3 and 512^3 (one GPU)
   scaling   weak and strong scaling from 1 GPU to every GPU of the machine
+  binding   CPU backend, 2 ranks: bound to a core each against unbound (automatic threads)
   all       every suite above
 
 options:
@@ -43,7 +44,7 @@ while [ $# -gt 0 ]; do
     *) die "unknown option $1: see bench/run.sh --help" ;;
     esac
 done
-case $suite in table | roofline | pingpong | mg | scaling | all) ;; *) die "unknown suite '$suite': give table, roofline, pingpong, mg, scaling or all" ;; esac
+case $suite in table | roofline | pingpong | mg | scaling | binding | all) ;; *) die "unknown suite '$suite': give table, roofline, pingpong, mg, scaling, binding or all" ;; esac
 [ $cpu = 0 ] || [ "$suite" = table ] || [ "$suite" = pingpong ] || die "--cpu applies to table and pingpong only"
 
 if [ -z "$H" ]; then
@@ -58,7 +59,7 @@ command -v mpirun >/dev/null 2>&1 || die "mpirun not found: install an MPI (make
 gpus=0
 if [ $cpu = 0 ] && command -v nvidia-smi >/dev/null 2>&1; then gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true); fi
 if [ "${gpus:-0}" -gt 0 ] && ! "$H" info 2>/dev/null | grep -q '^backends .*cuda'; then gpus=0; fi
-if [ "$gpus" -eq 0 ] && [ $cpu = 0 ] && [ "$suite" != pingpong ]; then
+if [ "$gpus" -eq 0 ] && [ $cpu = 0 ] && [ "$suite" != pingpong ] && [ "$suite" != binding ]; then
     echo "bench/run.sh: suite $suite needs a GPU and this machine (or this halox) has none: run it on a GPU machine, or 'table --cpu' / 'pingpong' for a smoke run" >&2
     exit 2
 fi
@@ -96,7 +97,7 @@ suite_table() {
         # name size iters setting: the best setting of each case (docs/performance.md)
         local cases=(
             "512x512 4000 --schedule persistent --transport ipc --pattern direct --depth 16"
-            "4096x4096 4800 --schedule persistent --transport ipc --pattern direct --depth 32 --fuse 8"
+            "4096x4096 4800 --transport ipc-put --pattern direct --depth 32 --fuse 8 --graph --overlap=off"
             "16384x16384 384 --transport ipc-put --pattern direct --depth 32 --fuse 8 --graph --overlap=off"
             "256x256x256 400 --transport ipc-put --pattern direct --depth 12 --fuse 4 --graph --overlap=off"
             "512x512x512 200 --transport ipc-put --pattern direct --depth 8 --fuse 4 --graph --overlap=off"
@@ -224,6 +225,21 @@ summary() {
     fi
     for f in "$out"/roofline_*.txt; do [ -s "$f" ] && echo "$(basename "$f"): see the file"; done
     return 0
+}
+
+# The CPU backend's threads with and without a binding: OMP_NUM_THREADS unset, so each rank takes its
+# binding's cores, or unbound its share of the node's (the ratio is the figure).
+suite_binding() {
+    local f=$out/binding.csv b
+    rm -f "$f"
+    for b in core:overload-allowed none; do
+        say "mpirun --bind-to $b -np 2 halox run --backend cpu --size 1024x1024"
+        env -u OMP_NUM_THREADS "${MPI[@]}" --bind-to "$b" -np 2 "$H" run --backend cpu --size 1024x1024 --iters 50 \
+            --repeat 5 --format csv --quiet >"$out/binding_$b.csv"
+        if [ -s "$f" ]; then tail -n +2 "$out/binding_$b.csv" >>"$f"; else cat "$out/binding_$b.csv" >"$f"; fi
+    done
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "us_per_sweep") c = i; next }
+             { u[NR - 1] = $c } END { printf "binding: bound %.1f us/sweep, unbound %.1f, unbound/bound %.2f\n", u[1], u[2], u[2] / u[1] }' "$f"
 }
 
 case $suite in

@@ -291,6 +291,13 @@ static int climb_fuse(tuner *t, cand *base)
 
 static void refine(tuner *t, cand base)
 {
+    /* a replayed cycle changes which depth and fuse win (launch gaps vanish): settle it first */
+    if (t->cuda && base.schedule == HX_SCHEDULE_CYCLE) {
+        cand g = base;
+        g.graph = !base.graph;
+        const cand *r = try_cand(t, &g);
+        if (better(r, &base)) base = *r;
+    }
     climb_depth(t, &base);
     if (t->cuda && family(base.kernel_ran) != HX_KERNEL_RESIDENT && climb_fuse(t, &base)) climb_depth(t, &base);
     cand v = base;
@@ -368,7 +375,7 @@ void tune_staged(tuner *t, char *const *list, int ntr)
                 try_cand(t, &c);
             }
     }
-    n = leaders(t, 1, top, 2);
+    n = leaders(t, 1, top, 3);
     for (int f = 0; f < n; f++) fam[f] = *top[f];
     for (int f = 0; f < n && !t->stopped; f++) refine(t, fam[f]);
     t->spent[TUNE_STAGED] = MPI_Wtime() - t0;
@@ -388,13 +395,17 @@ void tune_grid(tuner *t, char *const *list, int ntr)
         for (int s = 0; s < 3; s++)
             for (int k = 0; k < 4; k++) {
                 int ran = 0, refusals = 0; /* a kernel refused 3 times before any ran: not here */
+                /* the cycle schedule also replayed from graphs on GPUs: it is part of its space */
+                const int graphs = sched[s] == HX_SCHEDULE_CYCLE && t->cuda ? 2 : 1;
                 for (int d = 0; d < NLADDER && (ran || refusals < 3); d++)
-                    for (int f = 1; f <= 8 && !t->stopped && (ran || refusals < 3); f++) {
-                        cand c = make(list[i], sched[s], kernels[k], ladder[d]);
-                        c.fuse = f;
-                        const cand *r = try_cand(t, &c);
-                        if (r) ran |= r->ran, refusals += !r->ran;
-                    }
+                    for (int f = 1; f <= 8 && !t->stopped && (ran || refusals < 3); f++)
+                        for (int g = 0; g < graphs; g++) {
+                            cand c = make(list[i], sched[s], kernels[k], ladder[d]);
+                            c.fuse = f;
+                            c.graph = g;
+                            const cand *r = try_cand(t, &c);
+                            if (r) ran |= r->ran, refusals += !r->ran;
+                        }
             }
     }
     t->spent[TUNE_GRID] = MPI_Wtime() - t0;
