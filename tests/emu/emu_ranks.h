@@ -51,8 +51,8 @@ struct emu_problem {
     int norm_every; /* 0: no norms */
     int cur0;       /* the buffer holding the first iterate */
     int order;      /* 0: blockIdx order, 1: reversed, else a random order per round from this seed */
-    bool march;     /* the pass kernel's passes march register windows: in 3D (HALOX_PASS3D=march), in 2D
-                     * with levels > 1 (pass2d_march.cuh, the default there; else HALOX_PASS2D=tiles) */
+    bool march;     /* the pass kernel's passes march register windows: always in 3D, in 2D with
+                     * levels > 1 (pass2d_march.cuh) */
     int lanes3;     /* fused 3D passes of floats: 16 or 32 lanes a tile row; 0: the cost model's choice */
 };
 
