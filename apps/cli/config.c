@@ -7,14 +7,6 @@
 #include <string.h>
 
 
-static int fail(char *err, size_t n, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, n, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 /* hx_pattern_name, hx_boundary_name, hx_dtype_name and hx_backend_name: moved to the library
  * (halox/context.h, src/core/context.c). */
@@ -227,10 +219,10 @@ int hx_config_grid(const hx_config *c, int nranks, int pgrid[3], char *err, size
     if (c->grid[0]) {
         int gdim = c->grid[2] ? 3 : 2;
         if (gdim != c->dim)
-            return fail(err, n, "--grid has %d numbers but --size has %d: give one process count per axis", gdim, c->dim);
+            return hx_opt_fail(err, n, "--grid has %d numbers but --size has %d: give one process count per axis", gdim, c->dim);
         long prod = (long)c->grid[0] * c->grid[1] * (c->dim == 3 ? c->grid[2] : 1);
         if (prod != nranks)
-            return fail(err, n, "--grid %s has %ld ranks but the job has %d: pass a grid whose product is %d or run %ld ranks",
+            return hx_opt_fail(err, n, "--grid %s has %ld ranks but the job has %d: pass a grid whose product is %d or run %ld ranks",
                         c->dim == 3 ? "PXxPYxPZ" : "PXxPY", prod, nranks, nranks, prod);
         pgrid[0] = c->grid[0];
         pgrid[1] = c->grid[1];
@@ -238,7 +230,7 @@ int hx_config_grid(const hx_config *c, int nranks, int pgrid[3], char *err, size
         return 0;
     }
     if (hx_choose_grid(nranks, c->dim, c->size, halo, pgrid))
-        return fail(err, n, "no process grid of %d ranks leaves every block at least %d %s (depth %d x radius %d) wide "
+        return hx_opt_fail(err, n, "no process grid of %d ranks leaves every block at least %d %s (depth %d x radius %d) wide "
                     "on every axis: use a larger --size, a smaller --depth or fewer ranks", nranks, halo, cells(halo),
                     c->depth, st->radius);
     return 0;
@@ -246,13 +238,13 @@ int hx_config_grid(const hx_config *c, int nranks, int pgrid[3], char *err, size
 
 int hx_config_gpu_only(const hx_config *c, char *err, size_t n)
 {
-    if (c->graph) return fail(err, n, "--graph replays CUDA graphs: use it with --backend cuda, or leave it out");
+    if (c->graph) return hx_opt_fail(err, n, "--graph replays CUDA graphs: use it with --backend cuda, or leave it out");
     if (c->fuse > 1)
-        return fail(err, n, "--fuse %d: fused sweeps run on the cuda backend: use --backend cuda or --fuse 1", c->fuse);
+        return hx_opt_fail(err, n, "--fuse %d: fused sweeps run on the cuda backend: use --backend cuda or --fuse 1", c->fuse);
     if (c->schedule != HX_SCHEDULE_CYCLE)
-        return fail(err, n, "--schedule %s runs kernels on GPUs: use --backend cuda, or --schedule cycle",
+        return hx_opt_fail(err, n, "--schedule %s runs kernels on GPUs: use --backend cuda, or --schedule cycle",
                     hx_schedule_name(c->schedule));
-    if (c->profile) return fail(err, n, "--profile counts the GPU kernels' cycles: use --backend cuda, or leave it out");
+    if (c->profile) return hx_opt_fail(err, n, "--profile counts the GPU kernels' cycles: use --backend cuda, or leave it out");
     return 0;
 }
 
@@ -261,14 +253,14 @@ static int check_kernel(const hx_config *c, char *err, size_t n)
 {
     const char *k = hx_kernel_name(c->kernel);
     if (c->kernel != HX_KERNEL_AUTO && c->schedule == HX_SCHEDULE_CYCLE)
-        return fail(err, n, "--kernel %s picks the kernel of --schedule fused or persistent: add one of them, or use --kernel auto", k);
+        return hx_opt_fail(err, n, "--kernel %s picks the kernel of --schedule fused or persistent: add one of them, or use --kernel auto", k);
     if (c->kernel == HX_KERNEL_ROLES && c->schedule != HX_SCHEDULE_FUSED)
-        return fail(err, n, "--kernel roles runs one cycle a launch: use --schedule fused");
+        return hx_opt_fail(err, n, "--kernel roles runs one cycle a launch: use --schedule fused");
     if (c->kernel == HX_KERNEL_ROLES && c->depth != 1)
-        return fail(err, n, "--kernel roles exchanges before every sweep: use --depth 1");
+        return hx_opt_fail(err, n, "--kernel roles exchanges before every sweep: use --depth 1");
     if ((c->kernel == HX_KERNEL_ROLES || c->kernel == HX_KERNEL_RESIDENT) && c->pattern != HX_DIRECT)
-        return fail(err, n, "--kernel %s takes every ghost cell from one phase of messages: add --pattern direct", k);
-    if (c->march == 1) return fail(err, n, "--march 1: give 2 to 64 cells a thread, or 0 (automatic)");
+        return hx_opt_fail(err, n, "--kernel %s takes every ghost cell from one phase of messages: add --pattern direct", k);
+    if (c->march == 1) return hx_opt_fail(err, n, "--march 1: give 2 to 64 cells a thread, or 0 (automatic)");
     return 0;
 }
 
@@ -276,29 +268,29 @@ int hx_config_check(const hx_config *c, int nranks, char *err, size_t n)
 {
     const hx_stencil_info *st = hx_stencil_get(c->stencil);
     if (st->dim != c->dim)
-        return fail(err, n, "stencil %s is %dD but --size is %dD: give --size with %d numbers or a %dD stencil (%s)",
+        return hx_opt_fail(err, n, "stencil %s is %dD but --size is %dD: give --size with %d numbers or a %dD stencil (%s)",
                     st->name, st->dim, c->dim, st->dim, c->dim, c->dim == 2 ? "jacobi5, star9" : "jacobi7, star13");
     /* in 2D the kernel-initiated schedules keep their own limit, fuse x radius <= 8 */
     const int fuse_max = c->dim == 3 ? HX_FUSE_MAX_3D : c->schedule != HX_SCHEDULE_CYCLE ? 8 : HX_FUSE_MAX;
     if (c->fuse > 1 && c->fuse * st->radius > fuse_max)
-        return fail(err, n, "--fuse %d with %s (radius %d): at most %d sweeps per pass in %dD", c->fuse, st->name, st->radius,
+        return hx_opt_fail(err, n, "--fuse %d with %s (radius %d): at most %d sweeps per pass in %dD", c->fuse, st->name, st->radius,
                     fuse_max / st->radius, c->dim);
     if (check_kernel(c, err, n)) return -1;
     if (c->schedule != HX_SCHEDULE_CYCLE && c->graph)
-        return fail(err, n, "--schedule %s launches its own kernels: leave --graph out", hx_schedule_name(c->schedule));
+        return hx_opt_fail(err, n, "--schedule %s launches its own kernels: leave --graph out", hx_schedule_name(c->schedule));
     if (c->graph && c->norm_every > 0 && c->norm_every % c->depth)
-        return fail(err, n, "--graph replays whole cycles of %d sweeps, so --norm-every %ld cannot fall inside one: "
+        return hx_opt_fail(err, n, "--graph replays whole cycles of %d sweeps, so --norm-every %ld cannot fall inside one: "
                     "give a multiple of --depth", c->depth, c->norm_every);
     long halo = (long)c->depth * st->radius;
     for (int a = 0; a < c->dim; a++)
         if ((long)c->size[a] + 2 * halo > (1L << 30))
-            return fail(err, n, "--size axis %d (%d) plus the halo is too large: keep each axis under 2^30 cells", a, c->size[a]);
+            return hx_opt_fail(err, n, "--size axis %d (%d) plus the halo is too large: keep each axis under 2^30 cells", a, c->size[a]);
     int pgrid[3];
     if (hx_config_grid(c, nranks, pgrid, err, n)) return -1;
     /* the same check decomposition does, stated for the whole grid */
     for (int a = 0; a < c->dim; a++)
         if (c->size[a] / pgrid[a] < halo)
-            return fail(err, n, "blocks along %c are %d %s (%d over %d ranks) but the halo is %ld %s (depth %d x radius %d): "
+            return hx_opt_fail(err, n, "blocks along %c are %d %s (%d over %d ranks) but the halo is %ld %s (depth %d x radius %d): "
                         "use a larger --size, a smaller --depth or fewer ranks along %c", "xyz"[a], c->size[a] / pgrid[a],
                         cells(c->size[a] / pgrid[a]), c->size[a], pgrid[a], halo, cells(halo), c->depth, st->radius,
                         "xyz"[a]);

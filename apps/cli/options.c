@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int fail(char *err, size_t n, const char *fmt, ...)
+int hx_opt_fail(char *err, size_t n, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -127,16 +127,16 @@ static int set_value(const hx_option *o, const char *val, void *target, char *er
     char range[96];
     long long v;
     if (o->type != HX_OPT_STRING && o->type != HX_OPT_INTLIST && strchr(val, ','))
-        return fail(err, n, "--%s takes one value, not a list ('%s'): give one, or run once per value", o->name, val);
+        return hx_opt_fail(err, n, "--%s takes one value, not a list ('%s'): give one, or run once per value", o->name, val);
     switch (o->type) {
     case HX_OPT_FLAG:
         if (strcmp(val, "on") && strcmp(val, "off"))
-            return fail(err, n, "bad --%s=%s: give --%s, --no-%s or --%s=on|off", o->name, val, o->name, o->name, o->name);
+            return hx_opt_fail(err, n, "bad --%s=%s: give --%s, --no-%s or --%s=on|off", o->name, val, o->name, o->name, o->name);
         store_int(field(target, o), o->size, !strcmp(val, "on"));
         return 0;
     case HX_OPT_INT:
         if (parse_ll(val, o->lo, o->hi, &v))
-            return fail(err, n, "bad --%s '%s': give %s%san integer %s", o->name, val, o->what ? o->what : "",
+            return hx_opt_fail(err, n, "bad --%s '%s': give %s%san integer %s", o->name, val, o->what ? o->what : "",
                         o->what ? ", " : "", range_text(range, sizeof range, o->lo, o->hi));
         store_int(field(target, o), o->size, v);
         return 0;
@@ -145,7 +145,7 @@ static int set_value(const hx_option *o, const char *val, void *target, char *er
         errno = 0;
         unsigned long long u = strtoull(val, &end, 0);
         if (errno || *end || !*val || val[0] == '-' || val[0] == '+')
-            return fail(err, n, "bad --%s '%s': give %s%sa non-negative integer below 2^64", o->name, val,
+            return hx_opt_fail(err, n, "bad --%s '%s': give %s%sa non-negative integer below 2^64", o->name, val,
                         o->what ? o->what : "", o->what ? ", " : "");
         uint64_t x = (uint64_t)u;
         memcpy(field(target, o), &x, sizeof x);
@@ -158,11 +158,11 @@ static int set_value(const hx_option *o, const char *val, void *target, char *er
                 return 0;
             }
         choice_list(o, range, sizeof range, ", ", " or ");
-        return fail(err, n, "unknown --%s '%s': use %s", o->name, val, range);
+        return hx_opt_fail(err, n, "unknown --%s '%s': use %s", o->name, val, range);
     case HX_OPT_DIMS: {
         int d[3] = {0, 0, 0}, k = parse_dims(val, o->lo, o->hi, d);
         if (k < 0)
-            return fail(err, n, "bad --%s '%s': give %s%sas %s, each number %s", o->name, val, o->what ? o->what : "",
+            return hx_opt_fail(err, n, "bad --%s '%s': give %s%sas %s, each number %s", o->name, val, o->what ? o->what : "",
                         o->what ? " " : "", o->meta, range_text(range, sizeof range, o->lo, o->hi));
         if (k == 2) d[2] = o->count_at ? 1 : 0;
         memcpy(field(target, o), d, sizeof d);
@@ -171,7 +171,7 @@ static int set_value(const hx_option *o, const char *val, void *target, char *er
     }
     case HX_OPT_STRING:
         if (!*val || strlen(val) >= o->size)
-            return fail(err, n, "bad --%s '%s': give %s of 1 to %zu characters", o->name, val,
+            return hx_opt_fail(err, n, "bad --%s '%s': give %s of 1 to %zu characters", o->name, val,
                         o->what ? o->what : "a value", o->size - 1);
         memcpy(field(target, o), val, strlen(val) + 1);
         return 0;
@@ -190,13 +190,13 @@ static int set_value(const hx_option *o, const char *val, void *target, char *er
             if (*p == ',') p++;
         }
         if (!ok)
-            return fail(err, n, "bad --%s '%s': give %s separated by commas, e.g. 0,1,2,3, each %s", o->name, val,
+            return hx_opt_fail(err, n, "bad --%s '%s': give %s separated by commas, e.g. 0,1,2,3, each %s", o->name, val,
                         o->what ? o->what : "integers", range_text(range, sizeof range, o->lo, o->hi));
         memcpy(field(target, o), val, strlen(val) + 1);
         return 0;
     }
     }
-    return fail(err, n, "--%s: option type %d unknown to this build", o->name, (int)o->type);
+    return hx_opt_fail(err, n, "--%s: option type %d unknown to this build", o->name, (int)o->type);
 }
 
 const hx_option *hx_opts_find(const hx_command *cmd, const char *name, size_t len)
@@ -255,19 +255,19 @@ int hx_opts_parse(const hx_command *cmd, void *target, int argc, char **argv, ch
         const char *a = argv[i], *eq;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) return 1;
         if (strncmp(a, "--", 2) != 0 || !a[2])
-            return fail(err, n, "unexpected argument '%s': options start with -- (see halox %s --help)", a, cmd->name);
+            return hx_opt_fail(err, n, "unexpected argument '%s': options start with -- (see halox %s --help)", a, cmd->name);
         int negated;
         const hx_option *o = hx_opts_lookup(cmd, a, &eq, &negated);
         if (!o) {
             size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
             const hx_option *near = near_miss(cmd, a + 2, len);
             if (near)
-                return fail(err, n, "unknown option '--%.*s': did you mean --%s? (see halox %s --help)", (int)len, a + 2,
+                return hx_opt_fail(err, n, "unknown option '--%.*s': did you mean --%s? (see halox %s --help)", (int)len, a + 2,
                             near->name, cmd->name);
-            return fail(err, n, "unknown option '--%.*s' (see halox %s --help)", (int)len, a + 2, cmd->name);
+            return hx_opt_fail(err, n, "unknown option '--%.*s' (see halox %s --help)", (int)len, a + 2, cmd->name);
         }
         if (o->type == HX_OPT_FLAG) {
-            if (negated && eq) return fail(err, n, "option --no-%s takes no value (see halox %s --help)", o->name, cmd->name);
+            if (negated && eq) return hx_opt_fail(err, n, "option --no-%s takes no value (see halox %s --help)", o->name, cmd->name);
             if (eq) {
                 if (set_value(o, eq + 1, target, err, n)) return -1;
             } else {
@@ -277,7 +277,7 @@ int hx_opts_parse(const hx_command *cmd, void *target, int argc, char **argv, ch
             const char *val;
             if (eq) val = eq + 1;
             else if (i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0) val = argv[++i];
-            else return fail(err, n, "option --%s needs a value (see halox %s --help)", o->name, cmd->name);
+            else return hx_opt_fail(err, n, "option --%s needs a value (see halox %s --help)", o->name, cmd->name);
             if (set_value(o, val, target, err, n)) return -1;
         }
         set_int_at(target, o->seen_at, 1);

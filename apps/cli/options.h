@@ -73,6 +73,13 @@ typedef struct {
     const char *notes;    /* printed after the options (may be NULL) */
 } hx_command;
 
+/* Format a one-line error into err; returns -1, for `return hx_opt_fail(err, n, ...)`. */
+int hx_opt_fail(char *err, size_t n, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
 /* The name of a choice's value: the first listed with it (aliases come later), "?" when none. */
 const char *hx_opt_choice_name(const hx_opt_choice *choices, int value);
 

@@ -7,20 +7,12 @@
 
 #include "options.h"
 
-static int fail(char *err, size_t n, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, n, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 static int add_axis(hx_sweep *s, const hx_option *o, int index, int prefix, char *err, size_t n)
 {
     const char *a = s->argv[index], *val = a + prefix;
     if (s->naxes == HX_SWEEP_MAX_AXES)
-        return fail(err, n, "more than %d options hold comma lists: split the sweep over several jobs", HX_SWEEP_MAX_AXES);
+        return hx_opt_fail(err, n, "more than %d options hold comma lists: split the sweep over several jobs", HX_SWEEP_MAX_AXES);
     hx_sweep_axis *ax = &s->axes[s->naxes++];
     memset(ax, 0, sizeof *ax);
     ax->index = index;
@@ -28,12 +20,12 @@ static int add_axis(hx_sweep *s, const hx_option *o, int index, int prefix, char
     for (const char *p = val;;) {
         size_t len = strcspn(p, ",");
         if (len == 0)
-            return fail(err, n, "empty value in the --%s list '%s': separate the values by single commas", o->name, val);
+            return hx_opt_fail(err, n, "empty value in the --%s list '%s': separate the values by single commas", o->name, val);
         if (ax->nitems == HX_SWEEP_MAX_ITEMS)
-            return fail(err, n, "the --%s list has more than %d values: split the sweep over several jobs", o->name,
+            return hx_opt_fail(err, n, "the --%s list has more than %d values: split the sweep over several jobs", o->name,
                         HX_SWEEP_MAX_ITEMS);
         char *item = malloc((size_t)prefix + len + 1);
-        if (!item) return fail(err, n, "out of memory expanding the --%s list", o->name);
+        if (!item) return hx_opt_fail(err, n, "out of memory expanding the --%s list", o->name);
         memcpy(item, a, (size_t)prefix);
         memcpy(item + prefix, p, len);
         item[prefix + len] = 0;
@@ -42,7 +34,7 @@ static int add_axis(hx_sweep *s, const hx_option *o, int index, int prefix, char
         p += len + 1;
     }
     if (s->runs > HX_SWEEP_MAX_RUNS / ax->nitems)
-        return fail(err, n, "the sweep has more than %ld runs: shorten the lists", HX_SWEEP_MAX_RUNS);
+        return hx_opt_fail(err, n, "the sweep has more than %ld runs: shorten the lists", HX_SWEEP_MAX_RUNS);
     s->runs *= ax->nitems;
     return 0;
 }
@@ -54,7 +46,7 @@ int hx_sweep_init(hx_sweep *s, const hx_command *cmd, int argc, char **argv, cha
     s->argv = argv;
     s->runs = 1;
     s->args = malloc(sizeof(char *) * (size_t)(argc + 1));
-    if (!s->args) return fail(err, n, "out of memory");
+    if (!s->args) return hx_opt_fail(err, n, "out of memory");
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *eq;
         int negated;
