@@ -250,14 +250,19 @@ static void climb_depth(tuner *t, cand *base)
     int i = 0;
     while (i + 1 < NLADDER && ladder[i + 1] <= base->depth) i++;
     for (int dir = 1; dir >= -1; dir -= 2) {
-        int moved = 0;
+        int moved = 0, flat = 0;
         for (int j = i + dir; j >= 0 && j < NLADDER && !t->stopped; j += dir) {
             cand c = *base;
             c.depth = ladder[j];
             const cand *r = try_cand(t, &c);
-            if (!better(r, base)) break;
-            *base = *r;
-            moved = 1;
+            if (better(r, base)) {
+                *base = *r;
+                moved = 1, flat = 0;
+                continue;
+            }
+            /* one flat step is looked past: with deep fused passes the gain of a deeper halo comes
+             * in steps smaller than the noise between neighbouring depths */
+            if (!r || !r->ran || ++flat > 1) break;
         }
         if (moved) return;
     }
