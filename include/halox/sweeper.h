@@ -110,8 +110,11 @@ hx_field hx_sweeper_field(const hx_sweeper *s);
 long hx_sweeper_sweeps(const hx_sweeper *s);
 /* The last norm computed (norm_every > 0), or -1. */
 double hx_sweeper_last_norm(const hx_sweeper *s);
-/* Print each norm as it is computed, on rank 0's stdout. */
-void hx_sweeper_print_norms(hx_sweeper *s, int on);
+/* Called with each norm as it is computed (norm_every > 0), on every rank, with the sweep count it
+ * follows; the persistent schedule calls it for each of its norms after its kernel ends. NULL
+ * stops the calls. The library itself never prints them. */
+typedef void (*hx_norm_fn)(long sweep, double norm, void *user);
+void hx_sweeper_on_norm(hx_sweeper *s, hx_norm_fn fn, void *user);
 
 /* Timed segments, summed on this rank since hx_sweeper_init. */
 typedef enum {

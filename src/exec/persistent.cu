@@ -200,8 +200,7 @@ int hx_device_iterate(hx_sim *s, long sweeps)
         int bad = e != cudaSuccess || MPI_Allreduce(local, global, (int)nnorm, MPI_DOUBLE, MPI_SUM, s->comm) != MPI_SUCCESS;
         for (long i = 0; !bad && i < nnorm; i++) {
             s->last_norm = sqrt(global[i]);
-            if (s->print_norms && s->d->rank == 0)
-                printf("norm  sweep %-8ld ||u_new - u_old||_2 = %.9e\n", (done0 / every + 1 + i) * every, s->last_norm);
+            if (s->norm_fn) s->norm_fn((done0 / every + 1 + i) * every, s->last_norm, s->norm_user);
         }
         free(local);
         free(global);

@@ -137,7 +137,7 @@ static int norm_if_due(hx_sim *s)
     HX_MPI_TRY(MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, s->comm), s->err, sizeof s->err);
     s->last_norm = sqrt(global);
     s->times.t[HX_SEG_NORM] += MPI_Wtime() - t0;
-    if (s->print_norms && s->d->rank == 0) printf("norm  sweep %-8ld ||u_new - u_old||_2 = %.9e\n", s->sweeps_done, s->last_norm);
+    if (s->norm_fn) s->norm_fn(s->sweeps_done, s->last_norm, s->norm_user);
     return 0;
 }
 

@@ -27,7 +27,8 @@ typedef struct {
     int graph_end_cur[HX_MAX_GRAPHS];   /* ... and leaves the newest iterate in field[this] */
     hx_clock clock;
     hx_times times;
-    int print_norms;     /* rank 0 prints each norm (hx_sweeper_print_norms) */
+    hx_norm_fn norm_fn;  /* the caller's norm callback (hx_sweeper_on_norm), or NULL */
+    void *norm_user;
     int shared_gpu;      /* ranks share this GPU (allowed only in fault-injection builds' tests) */
     double last_norm;
     struct hx_device_run *device_run; /* fused and persistent schedules (persistent_run.h) */

@@ -307,7 +307,11 @@ int hx_sweeper_iterate(hx_sweeper *s, long sweeps)
 hx_field hx_sweeper_field(const hx_sweeper *s) { return s->field[s->sim.cur]; }
 long hx_sweeper_sweeps(const hx_sweeper *s) { return s->sim.sweeps_done; }
 double hx_sweeper_last_norm(const hx_sweeper *s) { return s->sim.last_norm; }
-void hx_sweeper_print_norms(hx_sweeper *s, int on) { s->sim.print_norms = on; }
+void hx_sweeper_on_norm(hx_sweeper *s, hx_norm_fn fn, void *user)
+{
+    s->sim.norm_fn = fn;
+    s->sim.norm_user = user;
+}
 
 int hx_sweeper_times(const hx_sweeper *s, hx_times *t)
 {
