@@ -11,19 +11,11 @@ fail=0 n=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# refused NP MESSAGE_PART args...: exit 2, exactly one error line, which contains MESSAGE_PART
+# refused NP MESSAGE_PART args...: halox run of a small grid exits 2 with one error line naming MESSAGE_PART
 refused() {
-    local np=$1 part=$2 rc lines
+    local np=$1 part=$2
     shift 2
-    n=$((n + 1))
-    MPIRUN "$np" "$HALOX" run --size 64x64 --iters 2 "$@" >"$tmp/out" 2>"$tmp/err"
-    rc=$?
-    lines=$(grep -c "^halox: error" "$tmp/err")
-    if [ $rc -ne 2 ] || [ "$lines" -ne 1 ] || ! grep -q -- "$part" "$tmp/err"; then
-        echo "FAIL: np=$np halox run $* -> exit $rc (want 2), $lines error lines, want one containing '$part'"
-        sed 's/^/    /' "$tmp/err" | head -5
-        fail=$((fail + 1))
-    fi
+    expect_error "$np" 2 "$part" -- run --size 64x64 --iters 2 "$@"
 }
 
 refused 1 "--schedule fused or persistent" --kernel resident --schedule cycle

@@ -13,6 +13,22 @@ MPIRUN() {
     shift
     timeout 120 "$MPIEXEC" -np "$np" "$@"
 }
+# expect_error NP EXIT_CODE MESSAGE_PART -- HALOX_ARGS...: the job exits with EXIT_CODE and prints exactly
+# one "halox: error" line, which contains MESSAGE_PART. Counts $n and, on a failure, $fail; the
+# caller's $tmp holds the output.
+expect_error() {
+    local np=$1 code=$2 part=$3 rc lines
+    shift 4
+    n=$((n + 1))
+    MPIRUN "$np" "$HALOX" "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    lines=$(grep -c "^halox: error" "$tmp/err")
+    if [ $rc -ne "$code" ] || ! grep -q -- "$part" "$tmp/err" || [ "$lines" -ne 1 ]; then
+        echo "FAIL: np=$np halox $* -> exit $rc (want $code), $lines error lines, want one containing '$part'"
+        sed 's/^/    /' "$tmp/err" | head -5
+        fail=$((fail + 1))
+    fi
+}
 # verify_case WARMUP ARGS...: one `halox run ARGS --verify` at $NP ranks of $HALOX, the shared body of
 # the scripts' run_case. Counts $runs; on a failure (an exit code, or no "verify: bit-identical")
 # counts $fail, prints the command ($RUN_KNOB first: the environment that matters) and the run's
