@@ -103,7 +103,7 @@ suite_table() {
             "512x512x512 200 --transport ipc-put --pattern direct --depth 8 --fuse 4 --graph --overlap=off"
         )
         local np=1 tune_sizes="512x512 4096x4096 256x256x256" budget=120 tr=()
-        [ $quick = 0 ] || { cases=("${cases[@]:0:1}"); reps=2; budget=20; }
+        [ $quick = 0 ] || { cases=("${cases[@]:0:1}"); reps=2; budget=10; tune_sizes="256x256"; }
     else
         local cases=(
             "512x512 64 --transport mpi --pattern direct --depth 8"
