@@ -7,6 +7,7 @@
 
 #include "halox/types.h"
 #include "halox/stencil.h"
+#include "halox/operator.h"
 #include "halox/decomp.h"
 #include "halox/plan.h"
 #include "halox/context.h"

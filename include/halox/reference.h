@@ -5,6 +5,7 @@
 #define HALOX_REFERENCE_H
 
 #include "halox/stencil.h"
+#include "halox/operator.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -18,6 +19,9 @@ typedef struct {
     hx_boundary boundary;
     uint64_t seed;   /* initial field: hx_initial_value(seed, global index) */
     long iters;      /* sweeps */
+    const hx_operator *op;    /* a user operator instead of `stencil` (NULL: the stencil) */
+    const void *const *coef;  /* op's coefficient fields as global arrays of NX*NY*NZ cells of the
+                                 dtype; NULL: each from hx_initial_value(seed + 1 + c, index) */
 } hx_problem;
 
 /* Computes p->iters sweeps into out (NX*NY*NZ cells of p->dtype, x fastest).

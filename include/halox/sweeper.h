@@ -9,6 +9,7 @@
 #include "halox/exchange.h"
 #include "halox/types.h"
 #include "halox/stencil.h"
+#include "halox/operator.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -85,6 +86,11 @@ typedef struct {
     hx_tuning tuning;    /* launch shapes (all automatic) */
     int profile;         /* device schedules: count where each block's cycles go; the summary is
                             logged at HX_LOG_INFO when the sweeper is destroyed */
+    const hx_operator *op;  /* a user operator (halox/operator.h), used instead of `stencil`;
+                               NULL: the built-in `stencil`. Must outlive the sweeper. */
+    const hx_field *coef;   /* op's coefficient fields (op's ncoef of them), of the sweeper's layout;
+                               caller-owned, read-only; their ghosts are filled once at create */
+    int ncoef;
 } hx_sweep_options;
 
 /* depth 1, overlap off, no graph, fuse 1, no norms, for stencil s */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "compute/backend.h"
+#include "core/operator_priv.h"
 
 int hx_backend_create(hx_backend *bk, hx_backend_kind kind, const hx_decomp *d, hx_stencil_id stencil,
                       hx_dtype dtype, int device, char *err, size_t errlen)
@@ -24,7 +25,16 @@ void hx_backend_bind(hx_backend *view, const hx_backend *base, const hx_decomp *
     view->stencil = stencil;
     view->dtype = dtype;
     view->elem = hx_dtype_size(dtype);
+    view->op = NULL;
+    memset(view->coef, 0, sizeof view->coef);
     view->err[0] = 0;
+}
+
+int hx_backend_radius(const hx_backend *bk)
+{
+    if (bk->op) return bk->op->radius;
+    const hx_stencil_info *st = hx_stencil_get(bk->stencil);
+    return st ? st->radius : 0;
 }
 
 int hx_field_lead(hx_backend *bk, const hx_decomp *d, int radius)

@@ -96,8 +96,13 @@ struct hx_backend {
     const struct hx_logger *log; /* the context's diagnostics (core/log.h); NULL: none */
     hx_tuning tuning;    /* launch shapes of this view's sweeps (hx_backend_set_tuning; automatic
                             where never set) */
+    const struct hx_operator *op; /* a user operator swept instead of `stencil` (NULL: the stencil) */
+    const void *coef[HX_OP_MAX_COEF]; /* op's coefficient fields, laid out as the swept fields */
     void *impl;
 };
+
+/* The radius of what this view sweeps: its operator's, else its stencil's. */
+int hx_backend_radius(const hx_backend *bk);
 
 /* Create a backend for this rank. Returns 0, or -1 with a one-line reason in err. */
 int hx_backend_create(hx_backend *bk, hx_backend_kind kind, const hx_decomp *d, hx_stencil_id stencil,
