@@ -56,6 +56,10 @@ typedef struct {
                                   ("1,3"): every link that touches one of those ranks goes through
                                   host-staged MPI, as links between nodes do (ipc-put then refuses).
                                   Every rank must give the same value. Others ignore it. */
+    int nfields;               /* most fields one call moves (hx_exchange_run_many), 1..HX_MAX_FIELDS;
+                                  0 = 1. Buffers are sized for this many at create. */
+    const hx_dtype *dtypes;    /* nfields dtypes, field i of a call having dtypes[i]; NULL: every
+                                  field has the layout's dtype */
 } hx_exchange_options;
 
 /* transport "auto", HX_STAGED, halo 0, ll_bytes -1, host_fallback NULL; struct_size set. */
@@ -78,6 +82,14 @@ void hx_exchange_destroy(hx_exchange *x);
 int hx_exchange_start(hx_exchange *x, const hx_field *f, void *stream);
 int hx_exchange_finish(hx_exchange *x, const hx_field *f, void *stream);
 int hx_exchange_run(hx_exchange *x, const hx_field *f, void *stream);
+
+/* The same for n fields at once (1 <= n <= the exchange's nfields; field i has dtypes[i]): each
+ * phase sends one message per neighbour carrying all n fields, on every transport and pattern.
+ * The fields share the layout's geometry (their own ghost and pitch each). */
+#define HX_MAX_FIELDS 32
+int hx_exchange_start_many(hx_exchange *x, int n, const hx_field *fields, void *stream);
+int hx_exchange_finish_many(hx_exchange *x, int n, const hx_field *fields, void *stream);
+int hx_exchange_run_many(hx_exchange *x, int n, const hx_field *fields, void *stream);
 
 /* After the stream of the exchanges is synchronized: HX_OK, or HX_ERR_RUNTIME when a device wait
  * of a kernel-initiated exchange (ipc-put) gave up, the message naming the rank, the neighbour

@@ -26,6 +26,14 @@ typedef struct {
     int halo;          /* ghost cells per side on every active axis (depth x stencil radius) */
     hx_dtype dtype;
     hx_boundary boundary;
+    /* Per-axis halos and boundaries (cuDecomp's and GHEX's model), e.g. periodic in x and fixed in
+     * y and z for a channel. per_axis 0 (as an older caller's zeroed struct has it): `halo` and
+     * `boundary` apply to every active axis. per_axis 1: halo_axis[a] ghost cells are exchanged on
+     * axis a (0 allowed: that axis is never exchanged) and boundary_axis[a] applies there; fields
+     * keep max(halo_axis) ghost cells on every axis, and `halo` is ignored. */
+    int per_axis;
+    int halo_axis[3];
+    hx_boundary boundary_axis[3];
 } hx_layout_desc;
 
 typedef struct {
