@@ -13,8 +13,6 @@
 
 /* The options of `halox run`: the one place that says what each option accepts, its default,
  * whether a comma list sweeps it, its help, and which report field records it. */
-static const hx_opt_choice stencils[] = {
-    {"jacobi5", HX_JACOBI5}, {"jacobi7", HX_JACOBI7}, {"star9", HX_STAR9}, {"star13", HX_STAR13}, {NULL, 0}};
 static const hx_opt_choice dtypes[] = {
     {"float", HX_FLOAT}, {"double", HX_DOUBLE}, {"fp32", HX_FLOAT}, {"fp64", HX_DOUBLE}, {NULL, 0}};
 static const hx_opt_choice patterns[] = {{"staged", HX_STAGED}, {"direct", HX_DIRECT}, {NULL, 0}};
@@ -44,10 +42,13 @@ static const hx_option run_options[] = {
     {.name = "size", .type = HX_OPT_DIMS, .meta = "NXxNY[xNZ]", .lo = 1, .hi = 1L << 30, .def = "2048x2048", .flags = SW,
      .group = PROBLEM, .what = "the global grid", .help = "global grid in cells; three numbers make it 3D",
      F(size), .count_at = AT(dim), .report = "size"},
-    {.name = "stencil", .type = HX_OPT_CHOICE, .choices = stencils, .def_text = "jacobi5 in 2D, jacobi7 in 3D",
-     .flags = SW, .group = PROBLEM,
-     .help = "jacobi5 (2D), jacobi7 (3D), star9 (2D, radius 2), star13 (3D, radius 2)",
-     F(stencil), .seen_at = AT(stencil_set), .report = "stencil"},
+    {.name = "stencil", .type = HX_OPT_STRING, .meta = "NAME|FILE", .def_text = "jacobi5 in 2D, jacobi7 in 3D",
+     .flags = SW, .group = PROBLEM, .what = "a stencil name or an operator file",
+     .help = "jacobi5 (2D), jacobi7 (3D), star9 (2D, radius 2), star13 (3D, radius 2), box9 (2D 3x3 box), box27 "
+             "(3D 3x3x3 box), or FILE: any other value is the path of an operator file (terms with weights and "
+             "coefficient fields, docs/operators.md); an operator's coefficient field c gets the initial values of "
+             "seed S+1+c",
+     F(stencil_arg), .seen_at = AT(stencil_set), .report = "stencil"},
     {.name = "dtype", .type = HX_OPT_CHOICE, .choices = dtypes, .def = "float", .flags = SW, .group = PROBLEM,
      .help = "cell type; fp32 and fp64 are accepted too", F(dtype), .report = "dtype"},
     {.name = "iters", .type = HX_OPT_INT, .meta = "N", .lo = 1, .hi = LONG_MAX, .def = "100", .flags = SW,
@@ -206,16 +207,15 @@ int hx_config_parse(hx_config *c, int argc, char **argv, char *err, size_t n)
 {
     int rc = hx_opts_parse(&hx_run_command, c, argc, argv, err, n);
     if (rc) return rc;
-    if (!c->stencil_set) c->stencil = c->dim == 3 ? HX_JACOBI7 : HX_JACOBI5;
-    return 0;
+    return hx_config_resolve_stencil(c, err, n);
 }
 
 static const char *cells(long n) { return n == 1 ? "cell" : "cells"; }
 
 int hx_config_grid(const hx_config *c, int nranks, int pgrid[3], char *err, size_t n)
 {
-    const hx_stencil_info *st = hx_stencil_get(c->stencil);
-    int halo = c->depth * st->radius;
+    const int radius = hx_config_radius(c);
+    int halo = c->depth * radius;
     if (c->grid[0]) {
         int gdim = c->grid[2] ? 3 : 2;
         if (gdim != c->dim)
@@ -232,7 +232,7 @@ int hx_config_grid(const hx_config *c, int nranks, int pgrid[3], char *err, size
     if (hx_choose_grid(nranks, c->dim, c->size, halo, pgrid))
         return hx_opt_fail(err, n, "no process grid of %d ranks leaves every block at least %d %s (depth %d x radius %d) wide "
                     "on every axis: use a larger --size, a smaller --depth or fewer ranks", nranks, halo, cells(halo),
-                    c->depth, st->radius);
+                    c->depth, radius);
     return 0;
 }
 
@@ -266,22 +266,23 @@ static int check_kernel(const hx_config *c, char *err, size_t n)
 
 int hx_config_check(const hx_config *c, int nranks, char *err, size_t n)
 {
-    const hx_stencil_info *st = hx_stencil_get(c->stencil);
-    if (st->dim != c->dim)
+    const int sdim = hx_config_stencil_dim(c), radius = hx_config_radius(c);
+    const char *sname = hx_config_stencil_name(c);
+    if (sdim != c->dim)
         return hx_opt_fail(err, n, "stencil %s is %dD but --size is %dD: give --size with %d numbers or a %dD stencil (%s)",
-                    st->name, st->dim, c->dim, st->dim, c->dim, c->dim == 2 ? "jacobi5, star9" : "jacobi7, star13");
+                    sname, sdim, c->dim, sdim, c->dim, c->dim == 2 ? "jacobi5, star9, box9" : "jacobi7, star13, box27");
     /* in 2D the kernel-initiated schedules keep their own limit, fuse x radius <= 8 */
     const int fuse_max = c->dim == 3 ? HX_FUSE_MAX_3D : c->schedule != HX_SCHEDULE_CYCLE ? 8 : HX_FUSE_MAX;
-    if (c->fuse > 1 && c->fuse * st->radius > fuse_max)
-        return hx_opt_fail(err, n, "--fuse %d with %s (radius %d): at most %d sweeps per pass in %dD", c->fuse, st->name, st->radius,
-                    fuse_max / st->radius, c->dim);
+    if (c->fuse > 1 && c->fuse * radius > fuse_max)
+        return hx_opt_fail(err, n, "--fuse %d with %s (radius %d): at most %d sweeps per pass in %dD", c->fuse, sname, radius,
+                    fuse_max / radius, c->dim);
     if (check_kernel(c, err, n)) return -1;
     if (c->schedule != HX_SCHEDULE_CYCLE && c->graph)
         return hx_opt_fail(err, n, "--schedule %s launches its own kernels: leave --graph out", hx_schedule_name(c->schedule));
     if (c->graph && c->norm_every > 0 && c->norm_every % c->depth)
         return hx_opt_fail(err, n, "--graph replays whole cycles of %d sweeps, so --norm-every %ld cannot fall inside one: "
                     "give a multiple of --depth", c->depth, c->norm_every);
-    long halo = (long)c->depth * st->radius;
+    long halo = (long)c->depth * radius;
     for (int a = 0; a < c->dim; a++)
         if ((long)c->size[a] + 2 * halo > (1L << 30))
             return hx_opt_fail(err, n, "--size axis %d (%d) plus the halo is too large: keep each axis under 2^30 cells", a, c->size[a]);
@@ -292,7 +293,7 @@ int hx_config_check(const hx_config *c, int nranks, char *err, size_t n)
         if (c->size[a] / pgrid[a] < halo)
             return hx_opt_fail(err, n, "blocks along %c are %d %s (%d over %d ranks) but the halo is %ld %s (depth %d x radius %d): "
                         "use a larger --size, a smaller --depth or fewer ranks along %c", "xyz"[a], c->size[a] / pgrid[a],
-                        cells(c->size[a] / pgrid[a]), c->size[a], pgrid[a], halo, cells(halo), c->depth, st->radius,
+                        cells(c->size[a] / pgrid[a]), c->size[a], pgrid[a], halo, cells(halo), c->depth, radius,
                         "xyz"[a]);
     return 0;
 }

@@ -21,8 +21,12 @@ typedef struct {
     int grid[3];         /* forced process grid, 0 = choose */
     int depth;           /* halo depth in stencil radii */
     long iters;          /* sweeps */
-    hx_stencil_id stencil;
+    hx_stencil_id stencil; /* the built-in stencil; with an operator, the built-in of its dimension */
     int stencil_set;     /* --stencil given (else chosen from the dimension) */
+    char stencil_arg[256]; /* --stencil as given: a built-in's name, box9, box27 or an operator file */
+    int op;              /* 1: --stencil names an operator (box9, box27 or a file), resolved below */
+    int op_dim, op_radius, op_ncoef;
+    char op_name[64];
     hx_dtype dtype;
     hx_pattern pattern;
     int overlap;
@@ -77,6 +81,17 @@ int hx_config_gpu_only(const hx_config *c, char *err, size_t errlen);
 
 /* The process grid to use for nranks (forced or chosen). Returns 0 or -1 with err. */
 int hx_config_grid(const hx_config *c, int nranks, int pgrid[3], char *err, size_t errlen);
+
+/* --stencil after parsing (operator_cli.c): a built-in's name sets stencil; box9, box27 or a file
+ * path sets op and its dimension, radius, coefficient count and name (a file is read on this
+ * process). Without --stencil, the built-in of the dimension. 0, or -1 with one line in err. */
+int hx_config_resolve_stencil(hx_config *c, char *err, size_t errlen);
+/* What runs: its dimension, radius and name (the operator's or the built-in stencil's). */
+int hx_config_stencil_dim(const hx_config *c);
+int hx_config_radius(const hx_config *c);
+const char *hx_config_stencil_name(const hx_config *c);
+/* Collective over ctx: c's operator (NULL for a built-in stencil), with the run's dtype. */
+int hx_config_make_operator(hx_context *ctx, const hx_config *c, hx_operator **op);
 
 /* `halox run --help`, generated from hx_run_command. */
 void hx_config_usage(FILE *out);

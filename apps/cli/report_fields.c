@@ -38,7 +38,6 @@ hx_seg_summary hx_report_summarise(const hx_report *r, int seg)
 /* Fields ----------------------------------------------------------------------------------- */
 
 static double global_cells(const hx_decomp *d) { return (double)d->global[0] * d->global[1] * d->global[2]; }
-static const hx_stencil_info *stencil_of(const hx_report *r) { return hx_stencil_get(r->cfg->stencil); }
 static void dims(hx_rvalue *v, const int a[3], int n)
 {
     memcpy(v->dims, a, sizeof v->dims);
@@ -51,7 +50,7 @@ GET(get_size) { dims(v, r->d->global, r->d->dim); }
 GET(get_ranks) { v->i = r->d->nranks; }
 GET(get_grid) { dims(v, r->d->pgrid, r->d->dim); }
 GET(get_block) { dims(v, r->d->local, r->d->dim); }
-GET(get_stencil) { v->s = stencil_of(r)->name; }
+GET(get_stencil) { v->s = hx_config_stencil_name(r->cfg); }
 GET(get_dtype) { v->s = hx_dtype_name(r->cfg->dtype); }
 GET(get_depth) { v->i = r->cfg->depth; }
 GET(get_pattern) { v->s = hx_pattern_name(r->cfg->pattern); }
@@ -80,7 +79,7 @@ GET(get_norm_every) { v->i = r->cfg->norm_every; }
 GET(get_ll_bytes) { v->i = r->cfg->ll_bytes; }
 GET(get_host_fallback) { v->s = r->cfg->host_fallback[0] ? r->cfg->host_fallback : NULL; }
 GET(get_threads) { v->i = r->cfg->threads; }
-GET(get_halo) { v->i = (long long)r->cfg->depth * stencil_of(r)->radius; }
+GET(get_halo) { v->i = (long long)r->cfg->depth * hx_config_radius(r->cfg); }
 GET(get_exchanges) { v->i = (r->cfg->iters + r->cfg->depth - 1) / r->cfg->depth; }
 /* host: the transport's host calls, waits included; device: events around the enqueued exchange */
 GET(get_message_kind)

@@ -128,7 +128,7 @@ static void die(MPI_Comm comm, int rank, const char *msg)
     MPI_Abort(comm, HX_ERR_RUNTIME);
 }
 
-static hx_problem problem_of(const hx_config *c)
+static hx_problem problem_of(const hx_config *c, const hx_operator *op)
 {
     hx_problem p;
     memset(&p, 0, sizeof p);
@@ -139,6 +139,7 @@ static hx_problem problem_of(const hx_config *c)
     p.boundary = c->boundary;
     p.seed = c->seed;
     p.iters = c->iters;
+    p.op = op; /* its coefficient fields from seed + 1 + c, as the run makes them */
     return p;
 }
 
@@ -154,7 +155,8 @@ static int output_writable(const char *path, char *err, size_t n)
 }
 
 /* Gather the final field and compare it with the single-domain reference on rank 0. */
-static void verify(hx_layout *l, const hx_field *f, const hx_config *cfg, MPI_Comm comm, int rank, hx_report *rep)
+static void verify(hx_layout *l, const hx_field *f, const hx_config *cfg, const hx_operator *op, MPI_Comm comm, int rank,
+                   hx_report *rep)
 {
     const hx_decomp *d = hx_layout_decomp(l);
     long cells = (long)d->global[0] * d->global[1] * d->global[2];
@@ -171,7 +173,7 @@ static void verify(hx_layout *l, const hx_field *f, const hx_config *cfg, MPI_Co
     if (hx_field_gather(l, f, global)) die(comm, rank, "gathering the field for --verify failed");
     double res[2] = {0, 0};
     if (rank == 0) {
-        hx_problem p = problem_of(cfg);
+        hx_problem p = problem_of(cfg, op);
         if (hx_reference_run(&p, ref)) die(comm, 0, "out of host memory for the reference run: verify a smaller --size");
         long first;
         res[0] = (double)hx_compare_fields(cfg->dtype, global, ref, cells, &res[1], &first);
@@ -210,6 +212,19 @@ static void timed_runs(hx_sweeper *sw, hx_context *ctx, const hx_config *cfg, MP
         if (hx_reduce_times(comm, &t, &reps[r])) die(comm, rank, "MPI_Allreduce of the timings failed");
     }
     hx_sweeper_on_norm(sw, NULL, NULL); /* its user pointer is this frame's */
+}
+
+/* The operator's coefficient fields as the reference makes them: field c from seed + 1 + c.
+ * Collective (every rank allocates; failures agreed by the library's calls). */
+static int make_coefficients(hx_layout *l, const hx_operator *op, uint64_t seed, hx_field *coef)
+{
+    const int n = op ? hx_operator_describe(op)->ncoef : 0;
+    for (int c = 0; c < n; c++) {
+        int st = hx_field_alloc(l, &coef[c]);
+        if (st == HX_OK) st = hx_field_init(l, &coef[c], seed + 1 + (uint64_t)c);
+        if (st) return st;
+    }
+    return HX_OK;
 }
 
 int hx_run(const hx_config *cfg_in, MPI_Comm comm)
@@ -266,13 +281,18 @@ int hx_run(const hx_config *cfg_in, MPI_Comm comm)
         return HX_ERR_INPUT;
     }
     if (hx_context_backend(ctx) == HX_BACKEND_CUDA) hx_cli_note_one_core(comm, cfg.transport);
-    const hx_stencil_info *sti = hx_stencil_get(cfg.stencil);
+    hx_operator *op = NULL;
+    if ((st = hx_config_make_operator(ctx, &cfg, &op))) {
+        setup_failed(&cfg, ctx, rank, st);
+        hx_context_destroy(ctx);
+        return st;
+    }
     hx_layout_desc ld;
     memset(&ld, 0, sizeof ld);
     ld.dim = cfg.dim;
     memcpy(ld.global, cfg.size, sizeof ld.global);
     memcpy(ld.pgrid, pgrid, sizeof ld.pgrid);
-    ld.halo = cfg.depth * sti->radius;
+    ld.halo = cfg.depth * hx_config_radius(&cfg);
     ld.dtype = cfg.dtype;
     ld.boundary = cfg.boundary;
     hx_sweep_options so = hx_sweep_defaults(cfg.stencil);
@@ -303,11 +323,16 @@ int hx_run(const hx_config *cfg_in, MPI_Comm comm)
     xo.pattern = cfg.pattern;
     xo.ll_bytes = cfg.ll_bytes;
     xo.host_fallback = cfg.host_fallback;
+    hx_field coef[HX_OP_MAX_COEF];
+    memset(coef, 0, sizeof coef);
     if ((st = hx_layout_create(ctx, &ld, &layout)) || (st = hx_exchange_create_opts(layout, &xo, &x)) ||
-        (st = hx_sweeper_create(layout, x, &so, &sw))) {
+        (st = make_coefficients(layout, op, cfg.seed, coef)) || (so.op = op, so.coef = coef, so.ncoef = cfg.op_ncoef,
+                                                                 st = hx_sweeper_create(layout, x, &so, &sw))) {
         code = setup_failed(&cfg, ctx, rank, st);
         goto out;
     }
+    /* the sweeper holds its own copies */
+    for (int c = 0; c < HX_OP_MAX_COEF; c++) hx_field_free(layout, &coef[c]);
 
     hx_rank_stats *reps = calloc((size_t)cfg.repeat, sizeof *reps);
     if (hx_cli_any_failed(comm, !reps, "out of host memory for the timings")) {
@@ -340,7 +365,7 @@ int hx_run(const hx_config *cfg_in, MPI_Comm comm)
         code = HX_ERR_RUNTIME;
     }
     if (cfg.verify) {
-        verify(layout, &f, &cfg, comm, rank, &rep);
+        verify(layout, &f, &cfg, op, comm, rank, &rep);
         if (rep.verified < 0) code = HX_ERR_VERIFY;
     }
     if (rank == 0) hx_report_print(stdout, &rep);
@@ -351,8 +376,11 @@ int hx_run(const hx_config *cfg_in, MPI_Comm comm)
     free(reps);
 out:
     hx_sweeper_destroy(sw);
+    if (layout)
+        for (int c = 0; c < HX_OP_MAX_COEF; c++) hx_field_free(layout, &coef[c]);
     hx_exchange_destroy(x);
     hx_layout_destroy(layout);
+    hx_operator_destroy(op);
     hx_context_destroy(ctx);
     return code;
 }
@@ -370,15 +398,30 @@ int hx_reference_main(int argc, char **argv)
         fprintf(stderr, "halox: error: %s\n", err);
         return HX_ERR_INPUT;
     }
-    hx_problem p = problem_of(&cfg);
+    /* an operator is made on this process alone */
+    hx_context *ctx = NULL;
+    hx_operator *op = NULL;
+    if (cfg.op) {
+        hx_context_options co = hx_context_defaults();
+        co.backend = HX_BACKEND_CPU;
+        int st = hx_context_create(MPI_COMM_SELF, &co, &ctx);
+        if (st == HX_OK) st = hx_config_make_operator(ctx, &cfg, &op);
+        if (st) {
+            fprintf(stderr, "halox: error: %s\n", ctx ? hx_context_error(ctx) : "out of host memory");
+            hx_context_destroy(ctx);
+            return st;
+        }
+    }
+    hx_problem p = problem_of(&cfg, op);
     long cells = (long)p.size[0] * p.size[1] * (p.dim == 3 ? p.size[2] : 1);
     void *out = malloc((size_t)cells * (cfg.dtype == HX_DOUBLE ? 8 : 4));
+    int code = 0;
     if (!out || hx_reference_run(&p, out)) {
-        free(out);
         fprintf(stderr, "halox: error: out of host memory for the reference run: use a smaller --size\n");
-        return HX_ERR_RUNTIME;
-    }
-    printf("checksum %llu\n", (unsigned long long)hx_checksum_cells(cfg.dtype, out, cells));
+        code = HX_ERR_RUNTIME;
+    } else printf("checksum %llu\n", (unsigned long long)hx_checksum_cells(cfg.dtype, out, cells));
     free(out);
-    return 0;
+    hx_operator_destroy(op);
+    hx_context_destroy(ctx);
+    return code;
 }

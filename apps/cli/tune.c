@@ -226,7 +226,7 @@ int hx_tune_main(int argc, char **argv)
     }
     if (cfg->backend == HX_BACKEND_AUTO) cfg->backend = min_gpus > 0 ? HX_BACKEND_CUDA : HX_BACKEND_CPU;
     t.cuda = cfg->backend == HX_BACKEND_CUDA;
-    t.radius = hx_stencil_get(cfg->stencil)->radius;
+    t.radius = hx_config_radius(cfg);
     /* here, not from the candidates' runs, whose stderr is captured */
     if (t.cuda) hx_cli_note_one_core(MPI_COMM_WORLD, o.transport);
 

@@ -115,7 +115,7 @@ void tune_report(const tuner *t, const cand *w, const cand *r, unsigned found, i
     print_dims(sz, sizeof sz, b->size, b->dim);
     printf("halox tune\n");
     printf("  problem  size %s, stencil %s, dtype %s, boundary %s, iters %ld, ranks %d, backend %s, repeats %d\n", sz,
-           hx_stencil_get(b->stencil)->name, hx_dtype_name(b->dtype), hx_boundary_name(b->boundary), b->iters,
+           hx_config_stencil_name(b), hx_dtype_name(b->dtype), hx_boundary_name(b->boundary), b->iters,
            t->nranks, hx_backend_name(b->backend), b->repeat);
     const int s = found == TUNE_GRID ? TUNE_GRID : TUNE_STAGED;
     printf("  search   %s: %d candidates run, %d skipped, %d pruned as halox run would refuse them, %.1f s", 

@@ -25,7 +25,7 @@ typedef struct {
 } hx_problem;
 
 /* Computes p->iters sweeps into out (NX*NY*NZ cells of p->dtype, x fastest).
- * Returns 0, or -1 when memory runs out. */
+ * Returns 0, or -1 when memory runs out or p->op's dim or dtype is not the problem's. */
 int hx_reference_run(const hx_problem *p, void *out);
 
 /* Compare two global fields of n cells: returns the number of cells whose bits differ and the

@@ -65,6 +65,9 @@ struct hx_sweeper {
     hx_backend bk;    /* bound to the exchange's geometry and the stencil */
     hx_field field[2];
     int lead;         /* cells the fields' origins lie into their allocations (hx_field_lead) */
+    hx_field coef[HX_OP_MAX_COEF]; /* copies of the operator's coefficient fields, with field[]'s
+                                      geometry and lead, ghosts filled once at create */
+    int ncoef;
     hx_sim sim;
 };
 

@@ -1,5 +1,5 @@
-/* hx_sweeper: the whole stencil loop of halox's own stencils over an exchange, driven by the
- * schedules of schedule.c (deep-halo cycles, overlap, fused sweeps, graphs). */
+/* hx_sweeper: the whole stencil loop of halox's own stencils or a user's operator over an exchange,
+ * driven by the schedules of schedule.c (deep-halo cycles, overlap, fused sweeps, graphs). */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,27 +91,69 @@ static int check_tuning(hx_context *ctx, const hx_tuning *t)
     return st;
 }
 
+/* What the sweeper sweeps: the operator (its radius and name), else the built-in stencil. */
+static int sweep_radius(const hx_sweep_options *o) { return o->op ? hx_operator_radius(o->op) : hx_stencil_get(o->stencil)->radius; }
+static const char *sweep_name(const hx_sweep_options *o)
+{
+    return o->op ? hx_operator_describe(o->op)->name : hx_stencil_get(o->stencil)->name;
+}
+
+/* The operator against the layout, and its coefficient fields against the layout's geometry. */
+static int check_operator(hx_context *ctx, const hx_layout *l, const hx_sweep_options *o)
+{
+    const hx_operator_desc *od = hx_operator_describe(o->op);
+    const hx_decomp *d = &l->d;
+    if (od->dim != l->desc.dim)
+        return hx_fail(ctx, HX_ERR_INPUT, "sweeper: operator %s is %dD but the layout is %dD: use a %dD operator", od->name, od->dim,
+                       l->desc.dim, l->desc.dim);
+    if (od->dtype != l->desc.dtype)
+        return hx_fail(ctx, HX_ERR_INPUT, "sweeper: dtype mismatch: operator %s is %s but the layout is %s: create the operator with "
+                       "the layout's dtype", od->name, hx_dtype_name(od->dtype), hx_dtype_name(l->desc.dtype));
+    if (o->ncoef != od->ncoef)
+        return hx_fail(ctx, HX_ERR_INPUT, "sweeper: operator %s takes %d coefficient field%s but ncoef is %d: pass exactly its fields",
+                       od->name, od->ncoef, od->ncoef == 1 ? "" : "s", o->ncoef);
+    if (o->ncoef > 0 && !o->coef) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: ncoef %d but coef is NULL: pass the coefficient fields", o->ncoef);
+    for (int c = 0; c < o->ncoef; c++) {
+        const hx_field *f = &o->coef[c];
+        const int g = d->ghost[0], need0 = d->local[0] + 2 * f->ghost, need1 = d->local[1] + 2 * f->ghost;
+        if (!f->data) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: coefficient field %d has no data: allocate it with hx_field_alloc", c);
+        if (f->ghost < g || f->pitch[0] < need0 || (d->dim == 3 && f->pitch[1] < need1))
+            return hx_fail(ctx, HX_ERR_INPUT, "sweeper: coefficient field %d of another layout (ghost %d, pitch %dx%d; this layout needs "
+                           "ghost >= %d and pitch >= %dx%d): allocate it with hx_field_alloc on the sweeper's layout", c, f->ghost,
+                           f->pitch[0], f->pitch[1], g, d->local[0] + 2 * g, d->dim == 3 ? d->local[1] + 2 * g : f->pitch[1]);
+    }
+    return HX_OK;
+}
+
 static int check_options(hx_context *ctx, const hx_layout *l, const hx_exchange *x, const hx_sweep_options *o)
 {
-    if ((int)o->stencil < 0 || o->stencil >= HX_NUM_STENCILS) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: unknown stencil %d", (int)o->stencil);
-    const hx_stencil_info *st = hx_stencil_get(o->stencil);
-    if (st->dim != l->desc.dim)
-        return hx_fail(ctx, HX_ERR_INPUT, "sweeper: stencil %s is %dD but the layout is %dD", st->name, st->dim, l->desc.dim);
+    if (o->op) {
+        int st = check_operator(ctx, l, o);
+        if (st) return st;
+    } else {
+        if ((int)o->stencil < 0 || o->stencil >= HX_NUM_STENCILS) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: unknown stencil %d", (int)o->stencil);
+        const hx_stencil_info *st = hx_stencil_get(o->stencil);
+        if (st->dim != l->desc.dim)
+            return hx_fail(ctx, HX_ERR_INPUT, "sweeper: stencil %s is %dD but the layout is %dD", st->name, st->dim, l->desc.dim);
+        if (o->ncoef) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: ncoef %d without an operator: coefficient fields belong to an operator (op)", o->ncoef);
+    }
+    const int radius = sweep_radius(o);
+    const char *name = sweep_name(o);
     if (x->layout != l) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: the exchange belongs to another layout");
     if (x->halo != l->desc.halo)
         return hx_fail(ctx, HX_ERR_INPUT, "sweeper: its exchange must fill the layout's whole halo (%d cells, not %d)", l->desc.halo, x->halo);
     if (o->depth < 1) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: depth %d: use 1 or more", o->depth);
-    if (o->depth * st->radius > x->halo)
+    if (o->depth * radius > x->halo)
         return hx_fail(ctx, HX_ERR_INPUT, "sweeper: depth %d of stencil %s (radius %d) needs a halo of %d cells; the layout has %d",
-                       o->depth, st->name, st->radius, o->depth * st->radius, x->halo);
+                       o->depth, name, radius, o->depth * radius, x->halo);
     if (o->fuse < 1) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: fuse %d: use 1 (off) or more", o->fuse);
     if (o->fuse > 1 && o->schedule == HX_SCHEDULE_CYCLE) {
         if (ctx->kind != HX_BACKEND_CUDA || !ctx->bk.ops->sweep_fused)
             return hx_fail(ctx, HX_ERR_INPUT, "sweeper: fused sweeps (fuse %d) run on the cuda backend: use it, or fuse 1", o->fuse);
         const int max = l->desc.dim == 3 ? HX_FUSE_MAX_3D : HX_FUSE_MAX;
-        if (o->fuse * st->radius > max)
+        if (o->fuse * radius > max)
             return hx_fail(ctx, HX_ERR_INPUT, "sweeper: fuse %d x radius %d exceeds %d in %dD: use fuse %d or less", o->fuse,
-                           st->radius, max, l->desc.dim, max / st->radius);
+                           radius, max, l->desc.dim, max / radius);
     }
     if (o->graph) {
         if (ctx->kind != HX_BACKEND_CUDA) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: graphs replay CUDA graphs: use the cuda backend, or no graph");
@@ -163,7 +205,7 @@ static int check_device_schedule(hx_context *ctx, const hx_layout *l, const hx_e
     if (x->tr.ops->device_available && !x->tr.ops->device_available(why, sizeof why))
         return hx_fail(ctx, HX_ERR_INPUT, "sweeper: schedule %s: %s", name, why);
     if (o->graph) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: schedule %s launches its own kernels: leave graphs off", name);
-    const int r = hx_stencil_get(o->stencil)->radius;
+    const int r = sweep_radius(o);
     if (l->desc.dim == 3 && o->fuse > 1 && o->depth > hx_device_fused3d_max_depth(o->fuse))
         return hx_fail(ctx, HX_ERR_INPUT, "sweeper: schedule %s with fused 3D passes of %d sweeps takes depth %d at most (asked %d): use "
                        "a smaller depth, or the cycle schedule", name, o->fuse, hx_device_fused3d_max_depth(o->fuse), o->depth);
@@ -193,6 +235,37 @@ static int copy_options(hx_context *ctx, const hx_sweep_options *in, hx_sweep_op
     return HX_OK;
 }
 
+/* Copies of the caller's coefficient fields with exactly the swept fields' geometry (ghost,
+ * pitch, lead), their ghosts exchanged once; the view then sweeps the operator. Collective. */
+static int take_coefficients(hx_sweeper *s, hx_layout *l, hx_exchange *x, const hx_sweep_options *o, int st)
+{
+    hx_context *ctx = l->ctx;
+    if (!s || !o->op) return hx_agree(ctx, st);
+    const size_t owned = (size_t)l->d.local[0] * l->d.local[1] * l->d.local[2] * l->bk.elem;
+    void *host = st == HX_OK && o->ncoef ? malloc(owned ? owned : 1) : NULL;
+    if (st == HX_OK && o->ncoef && !host) st = hx_fail(ctx, HX_ERR_RUNTIME, "out of host memory copying coefficient fields");
+    for (int c = 0; c < o->ncoef && st == HX_OK; c++) {
+        hx_field *f = &s->coef[c];
+        f->data = hx_backend_alloc_field(&s->bk, (size_t)hx_alloc_cells(&x->d) * s->bk.elem, s->lead);
+        f->ghost = s->field[0].ghost;
+        f->pitch[0] = s->field[0].pitch[0];
+        f->pitch[1] = s->field[0].pitch[1];
+        if (!f->data) st = hx_fail(ctx, HX_ERR_RUNTIME, "cannot allocate coefficient field %d: %s", c, s->bk.err);
+        else s->ncoef = c + 1;
+        if (st == HX_OK) st = hx_field_get_owned(l, &o->coef[c], host);
+        if (st == HX_OK) st = hx_field_set_owned(l, f, host);
+    }
+    free(host);
+    st = hx_agree(ctx, st);
+    for (int c = 0; c < s->ncoef && st == HX_OK; c++) st = hx_exchange_run(x, &s->coef[c], NULL);
+    if (st == HX_OK && hx_context_sync(ctx)) st = HX_ERR_RUNTIME;
+    if (st == HX_OK) {
+        s->bk.op = o->op;
+        for (int c = 0; c < s->ncoef; c++) s->bk.coef[c] = s->coef[c].data;
+    }
+    return st;
+}
+
 int hx_sweeper_create(hx_layout *l, hx_exchange *x, const hx_sweep_options *given, hx_sweeper **out)
 {
     hx_context *ctx = l->ctx;
@@ -216,7 +289,7 @@ int hx_sweeper_create(hx_layout *l, hx_exchange *x, const hx_sweep_options *give
         /* the first owned cell on a 128-byte line where plain sweeps alone touch the fields (the
          * device schedules' kernels take x = 0 on a vector) */
         if (o->schedule == HX_SCHEDULE_CYCLE && o->fuse <= 1)
-            s->lead = hx_field_lead(&s->bk, &x->d, hx_stencil_get(o->stencil)->radius);
+            s->lead = hx_field_lead(&s->bk, &x->d, sweep_radius(o));
         for (int i = 0; i < 2 && st == HX_OK; i++) {
             s->field[i].data = hx_backend_alloc_field(&s->bk, bytes, s->lead);
             s->field[i].ghost = x->halo;
@@ -226,6 +299,7 @@ int hx_sweeper_create(hx_layout *l, hx_exchange *x, const hx_sweep_options *give
                 st = hx_fail(ctx, HX_ERR_RUNTIME, "cannot allocate two fields of %zu bytes: %s", bytes, s->bk.err);
         }
     }
+    st = take_coefficients(s, l, x, o, st); /* collective: every rank, operator or not */
     /* a device schedule's path is made and checked here, where ranks agree, rather than at the first
      * sweep, where a failure could only abort: one made on demand (nccl's) is set up, collectively,
      * so all ranks come or none; then it must reach every neighbour (not nccl's ranks outside its
@@ -247,7 +321,7 @@ int hx_sweeper_create(hx_layout *l, hx_exchange *x, const hx_sweep_options *give
         sim->bk = &s->bk;
         sim->tr = &x->tr;
         sim->comm = ctx->comm;
-        sim->radius = hx_stencil_get(o->stencil)->radius;
+        sim->radius = hx_backend_radius(&s->bk);
         sim->shared_gpu = shared;
         sim->field[0] = s->field[0].data;
         sim->field[1] = s->field[1].data;
@@ -277,6 +351,8 @@ void hx_sweeper_destroy(hx_sweeper *s)
     if (s->bk.ops && s->bk.ops->drop_graphs) s->bk.ops->drop_graphs(&s->bk);
     for (int i = 0; i < 2; i++)
         hx_backend_free_field(&s->bk, s->field[i].data, s->lead);
+    for (int c = 0; c < s->ncoef; c++)
+        hx_backend_free_field(&s->bk, s->coef[c].data, s->lead);
     if (s->x && s->x->tr.clock == &s->sim.clock) s->x->tr.clock = &s->x->clock;
     free(s);
 }
