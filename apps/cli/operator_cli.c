@@ -37,7 +37,13 @@ static int probe(hx_config *c, char *err, size_t n)
     if (st == HX_OK)
         st = is_named_op(c->stencil_arg) ? hx_operator_named(ctx, c->stencil_arg, c->dtype, &op)
                                          : hx_operator_load(ctx, c->stencil_arg, c->dtype, &op);
-    if (st != HX_OK) hx_opt_fail(err, n, "--stencil %s: %s", c->stencil_arg, ctx ? hx_context_error(ctx) : "out of memory");
+    if (st != HX_OK) {
+        const char *why = ctx ? hx_context_error(ctx) : "out of host memory";
+        const size_t k = strlen(c->stencil_arg);
+        /* the file's messages start with its name: say it once */
+        if (!strncmp(why, c->stencil_arg, k) && why[k] == ':') hx_opt_fail(err, n, "--stencil %s", why);
+        else hx_opt_fail(err, n, "--stencil %s: %s", c->stencil_arg, why);
+    }
     else {
         const hx_operator_desc *d = hx_operator_describe(op);
         snprintf(seen.arg, sizeof seen.arg, "%s", c->stencil_arg);

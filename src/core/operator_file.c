@@ -113,8 +113,13 @@ static int parse_term(reader *r, char **tok, int ntok, int dim, int ncoef, hx_te
     }
     char why[300];
     if (t->coef >= ncoef)
-        return fail(r, "coefficient c%d, but the file declares %d coefficient field%s: add 'coef %d' before the terms, or use c0..c%d",
-                    t->coef, ncoef, ncoef == 1 ? "" : "s", t->coef + 1, ncoef - 1 < 0 ? 0 : ncoef - 1);
+    {
+        char use[32] = "";
+        if (ncoef == 1) snprintf(use, sizeof use, ", or use c0");
+        else if (ncoef > 1) snprintf(use, sizeof use, ", or use c0 to c%d", ncoef - 1);
+        return fail(r, "coefficient c%d, but the file declares %d coefficient field%s: add 'coef %d' before the terms%s", t->coef,
+                    ncoef, ncoef == 1 ? "" : "s", t->coef + 1, use);
+    }
     if (hx_operator_check_term(t, dim, ncoef, why, sizeof why)) return fail(r, "%s", why);
     return 0;
 }
