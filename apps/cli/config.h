@@ -92,6 +92,12 @@ int hx_config_radius(const hx_config *c);
 const char *hx_config_stencil_name(const hx_config *c);
 /* Collective over ctx: c's operator (NULL for a built-in stencil), with the run's dtype. */
 int hx_config_make_operator(hx_context *ctx, const hx_config *c, hx_operator **op);
+/* c's operator on this process alone (a cpu context over MPI_COMM_SELF, which the caller destroys
+ * after the operator): 0, or -1 with one line in err. */
+int hx_config_operator_alone(const hx_config *c, hx_context **ctx, hx_operator **op, char *err, size_t errlen);
+/* Collective: op's coefficient fields on l (NULL op: none), field k from seed + 1 + k, as the
+ * reference makes them. */
+int hx_config_make_coefficients(hx_layout *l, const hx_operator *op, uint64_t seed, hx_field *coef);
 
 /* `halox run --help`, generated from hx_run_command. */
 void hx_config_usage(FILE *out);

@@ -22,39 +22,45 @@ static struct {
     char name[64];
 } seen;
 
-/* Read the operator on this process alone (a context over MPI_COMM_SELF, cpu backend), for its
- * dimension, radius and coefficient count before the run's context exists. */
-static int probe(hx_config *c, char *err, size_t n)
+int hx_config_operator_alone(const hx_config *c, hx_context **ctx, hx_operator **op, char *err, size_t n)
 {
     int init = 0;
     MPI_Initialized(&init);
+    *ctx = NULL, *op = NULL;
     if (!init) return hx_opt_fail(err, n, "--stencil %s: operators are read once MPI is initialised", c->stencil_arg);
     hx_context_options co = hx_context_defaults();
     co.backend = HX_BACKEND_CPU;
-    hx_context *ctx = NULL;
-    hx_operator *op = NULL;
-    int st = hx_context_create(MPI_COMM_SELF, &co, &ctx);
+    int st = hx_context_create(MPI_COMM_SELF, &co, ctx);
     if (st == HX_OK)
-        st = is_named_op(c->stencil_arg) ? hx_operator_named(ctx, c->stencil_arg, c->dtype, &op)
-                                         : hx_operator_load(ctx, c->stencil_arg, c->dtype, &op);
-    if (st != HX_OK) {
-        const char *why = ctx ? hx_context_error(ctx) : "out of host memory";
-        const size_t k = strlen(c->stencil_arg);
-        /* the file's messages start with its name: say it once */
-        if (!strncmp(why, c->stencil_arg, k) && why[k] == ':') hx_opt_fail(err, n, "--stencil %s", why);
-        else hx_opt_fail(err, n, "--stencil %s: %s", c->stencil_arg, why);
-    }
-    else {
-        const hx_operator_desc *d = hx_operator_describe(op);
-        snprintf(seen.arg, sizeof seen.arg, "%s", c->stencil_arg);
-        seen.dim = d->dim;
-        seen.radius = hx_operator_radius(op);
-        seen.ncoef = d->ncoef;
-        snprintf(seen.name, sizeof seen.name, "%s", d->name);
-    }
+        st = is_named_op(c->stencil_arg) ? hx_operator_named(*ctx, c->stencil_arg, c->dtype, op)
+                                         : hx_operator_load(*ctx, c->stencil_arg, c->dtype, op);
+    if (st == HX_OK) return 0;
+    const char *why = *ctx ? hx_context_error(*ctx) : "out of host memory";
+    const size_t k = strlen(c->stencil_arg);
+    /* the file's messages start with its name: say it once */
+    if (!strncmp(why, c->stencil_arg, k) && why[k] == ':') hx_opt_fail(err, n, "--stencil %s", why);
+    else hx_opt_fail(err, n, "--stencil %s: %s", c->stencil_arg, why);
+    hx_context_destroy(*ctx);
+    *ctx = NULL;
+    return -1;
+}
+
+/* Read the operator on this process alone, for its dimension, radius and coefficient count
+ * before the run's context exists. */
+static int probe(hx_config *c, char *err, size_t n)
+{
+    hx_context *ctx;
+    hx_operator *op;
+    if (hx_config_operator_alone(c, &ctx, &op, err, n)) return -1;
+    const hx_operator_desc *d = hx_operator_describe(op);
+    snprintf(seen.arg, sizeof seen.arg, "%s", c->stencil_arg);
+    seen.dim = d->dim;
+    seen.radius = hx_operator_radius(op);
+    seen.ncoef = d->ncoef;
+    snprintf(seen.name, sizeof seen.name, "%s", d->name);
     hx_operator_destroy(op);
     hx_context_destroy(ctx);
-    return st == HX_OK ? 0 : -1;
+    return 0;
 }
 
 int hx_config_resolve_stencil(hx_config *c, char *err, size_t n)
@@ -92,4 +98,17 @@ int hx_config_make_operator(hx_context *ctx, const hx_config *c, hx_operator **o
     if (!c->op) return HX_OK;
     return is_named_op(c->stencil_arg) ? hx_operator_named(ctx, c->stencil_arg, c->dtype, op)
                                        : hx_operator_load(ctx, c->stencil_arg, c->dtype, op);
+}
+
+/* The operator's coefficient fields as the reference makes them: field c from seed + 1 + c.
+ * Collective (every rank allocates; failures agreed by the library's calls). */
+int hx_config_make_coefficients(hx_layout *l, const hx_operator *op, uint64_t seed, hx_field *coef)
+{
+    const int n = op ? hx_operator_describe(op)->ncoef : 0;
+    for (int c = 0; c < n; c++) {
+        int st = hx_field_alloc(l, &coef[c]);
+        if (st == HX_OK) st = hx_field_init(l, &coef[c], seed + 1 + (uint64_t)c);
+        if (st) return st;
+    }
+    return HX_OK;
 }

@@ -214,19 +214,6 @@ static void timed_runs(hx_sweeper *sw, hx_context *ctx, const hx_config *cfg, MP
     hx_sweeper_on_norm(sw, NULL, NULL); /* its user pointer is this frame's */
 }
 
-/* The operator's coefficient fields as the reference makes them: field c from seed + 1 + c.
- * Collective (every rank allocates; failures agreed by the library's calls). */
-static int make_coefficients(hx_layout *l, const hx_operator *op, uint64_t seed, hx_field *coef)
-{
-    const int n = op ? hx_operator_describe(op)->ncoef : 0;
-    for (int c = 0; c < n; c++) {
-        int st = hx_field_alloc(l, &coef[c]);
-        if (st == HX_OK) st = hx_field_init(l, &coef[c], seed + 1 + (uint64_t)c);
-        if (st) return st;
-    }
-    return HX_OK;
-}
-
 int hx_run(const hx_config *cfg_in, MPI_Comm comm)
 {
     int rank, nranks;
@@ -326,7 +313,7 @@ int hx_run(const hx_config *cfg_in, MPI_Comm comm)
     hx_field coef[HX_OP_MAX_COEF];
     memset(coef, 0, sizeof coef);
     if ((st = hx_layout_create(ctx, &ld, &layout)) || (st = hx_exchange_create_opts(layout, &xo, &x)) ||
-        (st = make_coefficients(layout, op, cfg.seed, coef)) || (so.op = op, so.coef = coef, so.ncoef = cfg.op_ncoef,
+        (st = hx_config_make_coefficients(layout, op, cfg.seed, coef)) || (so.op = op, so.coef = coef, so.ncoef = cfg.op_ncoef,
                                                                  st = hx_sweeper_create(layout, x, &so, &sw))) {
         code = setup_failed(&cfg, ctx, rank, st);
         goto out;
@@ -401,16 +388,9 @@ int hx_reference_main(int argc, char **argv)
     /* an operator is made on this process alone */
     hx_context *ctx = NULL;
     hx_operator *op = NULL;
-    if (cfg.op) {
-        hx_context_options co = hx_context_defaults();
-        co.backend = HX_BACKEND_CPU;
-        int st = hx_context_create(MPI_COMM_SELF, &co, &ctx);
-        if (st == HX_OK) st = hx_config_make_operator(ctx, &cfg, &op);
-        if (st) {
-            fprintf(stderr, "halox: error: %s\n", ctx ? hx_context_error(ctx) : "out of host memory");
-            hx_context_destroy(ctx);
-            return st;
-        }
+    if (cfg.op && hx_config_operator_alone(&cfg, &ctx, &op, err, sizeof err)) {
+        fprintf(stderr, "halox: error: %s\n", err);
+        return HX_ERR_INPUT;
     }
     hx_problem p = problem_of(&cfg, op);
     long cells = (long)p.size[0] * p.size[1] * (p.dim == 3 ? p.size[2] : 1);
