@@ -274,5 +274,6 @@ module halox
 contains
 
   include "halox_impl.inc"
+  include "halox_sweep.inc"
 
 end module halox

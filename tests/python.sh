@@ -17,6 +17,9 @@ if [ -z "$PY" ]; then
     echo "skip: no python3 with numpy, mpi4py and pytest (scripts/install_deps.sh installs them)"
     exit 77
 fi
+# a sanitizer build's library needs its runtime loaded before Python's own libraries
+asan=$(ldd "$LIB" 2>/dev/null | awk '/libasan/ {print $3}')
+[ -n "$asan" ] && export LD_PRELOAD=$asan${LD_PRELOAD:+:$LD_PRELOAD}
 export PYTHONPATH=$SRC/python${PYTHONPATH:+:$PYTHONPATH}
 export PYTHONDONTWRITEBYTECODE=1 # ranks would race writing the same caches into the source tree
 fail=0
