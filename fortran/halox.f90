@@ -98,6 +98,7 @@ module halox
   end type
 
   public :: hx_context_create, hx_context_destroy, hx_error, hx_context_rank, hx_context_size, hx_has
+  public :: hx_context_sync
   public :: hx_layout_create, hx_layout_destroy, hx_field_of, hx_field_device
   public :: hx_field_init, hx_field_checksum, hx_field_write_npy, hx_checksum_text
   public :: hx_exchange_create, hx_exchange_destroy, hx_exchange_run, hx_exchange_run_many
@@ -137,6 +138,10 @@ module halox
       type(c_ptr), value :: ctx
     end function
     integer(c_int) function c_context_size(ctx) bind(c, name="hx_context_size")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: ctx
+    end function
+    integer(c_int) function c_context_sync(ctx) bind(c, name="hx_context_sync")
       import :: c_int, c_ptr
       type(c_ptr), value :: ctx
     end function

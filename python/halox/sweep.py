@@ -115,6 +115,8 @@ class Sweeper(_Object):
         self._own_op = None
         if isinstance(stencil, str) and stencil not in BUILTIN:
             if not L.has("hx_operator_named"):
+                if stencil in ("box9", "box27"):
+                    L.need("hx_operator_named")
                 _stencil_id(stencil)  # a ValueError naming the built-ins
             self._own_op = stencil = Operator.named(layout.context, stencil, A.NP_DTYPE[layout.dtype].name)
         if isinstance(stencil, str):
