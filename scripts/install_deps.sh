@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Install what halox needs on Debian/Ubuntu when it is missing: a C compiler, CMake, Open MPI.
+# Install what halox needs on Debian/Ubuntu when it is missing: a C compiler, CMake, Open MPI, and for
+# the front ends and their tests gfortran (the Fortran module) and NumPy, mpi4py and pytest (the
+# Python package).
 # As root it runs apt-get; otherwise it prints the exact command and stops.
 # Optional: python3-matplotlib (halox report's plots); failing to install it is a note, never an error.
 set -eu
@@ -26,6 +28,21 @@ if ! command -v mpicc >/dev/null 2>&1 || ! command -v mpirun >/dev/null 2>&1; th
     missing+=(openmpi-bin libopenmpi-dev)
 fi
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
+command -v gfortran >/dev/null 2>&1 || missing+=(gfortran)
+# the Python package's tests run with the first interpreter that has all three modules; Debian's
+# packages go to /usr/bin/python3
+py_ok() {
+    local p
+    for p in python3 /usr/bin/python3; do
+        command -v "$p" >/dev/null 2>&1 && "$p" -c 'import numpy, mpi4py, pytest' >/dev/null 2>&1 && return 0
+    done
+    return 1
+}
+if ! py_ok; then
+    for m in numpy mpi4py pytest; do
+        /usr/bin/python3 -c "import $m" >/dev/null 2>&1 || missing+=(python3-$m)
+    done
+fi
 if [ ${#missing[@]} -eq 0 ]; then
     install_optional
     exit 0

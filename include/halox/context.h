@@ -69,6 +69,9 @@ const char *hx_log_level_name(hx_log_level l);
  * this build or machine lacks, a bad device list or threads < 0; HX_ERR_RUNTIME when MPI or the
  * device fails. */
 int hx_context_create(MPI_Comm comm, const hx_context_options *opts, hx_context **out);
+/* The same from a Fortran communicator handle (MPI_Comm_f2c of it): what Fortran's `integer` comm,
+ * mpi_f08's comm%MPI_VAL and mpi4py's comm.py2f() give, for callers that cannot name a C MPI_Comm. */
+int hx_context_create_f(MPI_Fint fcomm, const hx_context_options *opts, hx_context **out);
 /* Collective. Destroy every exchange, layout and sweeper of the context first. NULL is a no-op. */
 void hx_context_destroy(hx_context *ctx);
 

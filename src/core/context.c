@@ -188,6 +188,11 @@ int hx_context_create(MPI_Comm comm, const hx_context_options *opts, hx_context 
     return hx_agree(ctx, set_cpu_threads(ctx));
 }
 
+int hx_context_create_f(MPI_Fint fcomm, const hx_context_options *opts, hx_context **out)
+{
+    return hx_context_create(MPI_Comm_f2c(fcomm), opts, out);
+}
+
 void hx_context_set_log(hx_context *ctx, hx_log_level level, hx_log_fn fn, void *user)
 {
     if (!ctx) return;
