@@ -51,10 +51,11 @@ static inline bool op_has_coef(const hx_operator *op)
     return false;
 }
 
-/* One term's value: w * u, or w * (a * u) */
-template <typename T, bool C> __device__ __forceinline__ T op_term(const op_dev<T> &o, int t, const T *u, long f)
+/* One term's value: w * u, or w * (a * u). CG: u is read through L2 (ld.global.cg), for a field
+ * other blocks of the same launch wrote (the persistent kernel's); the coefficients never change. */
+template <typename T, bool C, bool CG> __device__ __forceinline__ T op_term(const op_dev<T> &o, int t, const T *u, long f)
 {
-    T v = u[o.uoff[t]];
+    T v = CG ? __ldcg(u + o.uoff[t]) : u[o.uoff[t]];
     if (C) {
         const int c = o.cidx[t];
         if (c >= 0) v = __ldg(o.coef[c] + f + o.coff[t]) * v;
@@ -64,10 +65,10 @@ template <typename T, bool C> __device__ __forceinline__ T op_term(const op_dev<
 
 /* The operator at one cell: u points at the cell's value (in a tile or the field), f is the cell's
  * index in the field (for the coefficients). C: the operator has coefficient terms. */
-template <typename T, bool C> __device__ __forceinline__ T op_eval(const op_dev<T> &o, const T *u, long f)
+template <typename T, bool C, bool CG = false> __device__ __forceinline__ T op_eval(const op_dev<T> &o, const T *u, long f)
 {
-    T acc = op_term<T, C>(o, 0, u, f);
-    for (int t = 1; t < o.n; t++) acc = acc + op_term<T, C>(o, t, u, f);
+    T acc = op_term<T, C, CG>(o, 0, u, f);
+    for (int t = 1; t < o.n; t++) acc = acc + op_term<T, C, CG>(o, t, u, f);
     return acc;
 }
 

@@ -1,0 +1,76 @@
+/* The pass kernel's body for a user operator (halox/operator.h): whole deep-halo cycles in one
+ * cooperative grid, as hx_persistent_body runs them (the device exchange, then the cycle's sweeps,
+ * a grid barrier after each), each sweep a grid-wide loop over its box that sums the operator's
+ * terms at every cell (op_dev.cuh) from fields read through L2: other blocks wrote them in this
+ * launch. Sweeps run one at a time (a fused pass is bit-identical to them). Included after
+ * persistent_kernel.cuh. */
+#ifndef HALOX_PERSISTENT_OP_CUH
+#define HALOX_PERSISTENT_OP_CUH
+
+#include "compute/cuda/op_dev.cuh"
+
+/* The op pass kernel's parameters: the pass kernel's, the operator (terms read from the field:
+ * offsets in its cells) and its radius */
+template <typename T> struct hx_op_pparams {
+    hx_pparams p;
+    op_dev<T> o;
+    int radius;
+};
+
+/* One sweep of the operator on box b by the whole grid; acc gets the squared change of the owned
+ * cells when norm. HX_BATCH cells' sums in flight a thread before their stores. */
+template <typename T, bool C>
+__device__ void hx_op_sweep_box(const hx_pparams &p, const op_dev<T> &o, const T *src, T *dst, const hx_box &b, bool norm, double &acc)
+{
+    const int w = b.hi[0] - b.lo[0], h = b.hi[1] - b.lo[1];
+    const long n = hx_box_cells_dev(b), stride = (long)gridDim.x * blockDim.x;
+    if (n == 0) return;
+    for (long i0 = (long)blockIdx.x * blockDim.x + threadIdx.x; i0 < n; i0 += stride * HX_BATCH) {
+        T v[HX_BATCH];
+        int c[HX_BATCH][3];
+        long at[HX_BATCH];
+#pragma unroll
+        for (int u = 0; u < HX_BATCH; u++) {
+            const long i = i0 + stride * u;
+            if (i >= n) continue;
+            hx_box_cell(b, i, w, h, n, c[u]);
+            at[u] = p.sy * c[u][1] + p.sz * c[u][2] + c[u][0];
+            v[u] = op_eval<T, C, true>(o, src + at[u], at[u]);
+        }
+#pragma unroll
+        for (int u = 0; u < HX_BATCH; u++)
+            if (i0 + stride * u < n) hx_sweep_cell<T>(p, src, dst, at[u], c[u][0], c[u][1], c[u][2], v[u], norm, acc);
+    }
+}
+
+template <typename T, bool C> __device__ __forceinline__ void hx_persistent_op_body(const hx_op_pparams<T> &q)
+{
+    const hx_pparams &p = q.p;
+    int cur = *(volatile int *)p.cur_out;
+    long done = 0;
+    long long e = (long long)p.exch0;
+    while (done < p.sweeps) {
+        const int m = (int)min((long)p.depth, p.sweeps - done);
+        e++;
+        if (!hx_dev_exchange<T>(p, (T *)p.field[cur], e, p.done0 + done)) return;
+        for (int k = 0; k < m; k++) {
+            const long gdone = p.done0 + done + k;
+            double *norm = NULL;
+            if (p.norm_every > 0 && (gdone + 1) % p.norm_every == 0) norm = p.norm_acc + ((gdone + 1) / p.norm_every - 1 - p.norm_base);
+            double acc = 0;
+            hx_op_sweep_box<T, C>(p, q.o, (const T *)p.field[cur], (T *)p.field[1 - cur], hx_dev_sweep_box(p, (m - 1 - k) * q.radius),
+                                  norm != NULL, acc);
+            if (norm) hx_block_add(acc, norm);
+            if (!hx_grid_sync(p, e, gdone)) return;
+            cur = 1 - cur;
+        }
+        done += m;
+        if (blockIdx.x == 0 && threadIdx.x == 0) {
+            ((volatile hx_watch *)p.watch)->progress = (unsigned long long)e;
+            __threadfence_system();
+        }
+    }
+    if (blockIdx.x == 0 && threadIdx.x == 0) *p.cur_out = cur;
+}
+
+#endif
