@@ -72,4 +72,26 @@ template <typename T, bool C, bool CG = false> __device__ __forceinline__ T op_e
     return acc;
 }
 
+/* The operator at K cells at once, the term loop outside the cell loop, so that each term's
+ * offset, weight and coefficient index is read once for K cells: u + i[k] is cell k's value, f[k]
+ * its index in the field. Each cell's sum keeps op_eval's order, so its bits are op_eval's. */
+template <typename T, bool C, int K>
+__device__ __forceinline__ void op_eval_k(const op_dev<T> &o, const T *u, const int (&i)[K], const long (&f)[K], T (&out)[K])
+{
+#pragma unroll
+    for (int k = 0; k < K; k++) out[k] = op_term<T, C, false>(o, 0, u + i[k], f[k]);
+    for (int t = 1; t < o.n; t++) {
+        const int du = o.uoff[t];
+        const T w = o.w[t];
+        if (C && o.cidx[t] >= 0) {
+            const T *a = o.coef[o.cidx[t]] + o.coff[t];
+#pragma unroll
+            for (int k = 0; k < K; k++) out[k] = out[k] + w * (__ldg(a + f[k]) * u[i[k] + du]);
+        } else {
+#pragma unroll
+            for (int k = 0; k < K; k++) out[k] = out[k] + w * u[i[k] + du];
+        }
+    }
+}
+
 #endif

@@ -13,6 +13,9 @@
 #include "compute/cuda/op_dev.cuh"
 #include "halox/sweeper.h" /* HX_FUSE_MAX */
 
+/* Rows a thread computes at once on the levels before the last (the last: all of its rows) */
+enum { OP_K = 4 };
+
 /* Tile shapes: output cells OX x OY x OZ of a block of TX x TY threads, halo H. 2D: 64 lanes wide,
  * rows halved for deep halos so that two buffers stay within 48 KiB for doubles; 3D: 32 x 8 x 8,
  * or x 4 planes for halos of 3 and 4. */
@@ -60,6 +63,7 @@ __device__ __forceinline__ void op_tile_body(const T *__restrict__ src, T *__res
                                              uint3 blk, T *smem, int tx, int ty)
 {
     typedef op_shape<DIM, H> S;
+    static_assert(S::OX == S::TX && S::OY * S::OZ % S::TY == 0, "the last level: a column of x a thread, whole rows");
     const int L = a.levels, R = a.r, last = L - 1;
     const int ox = a.lo[last][0] + (int)blk.x * S::OX, oy = a.lo[last][1] + (int)blk.y * S::OY;
     const int oz = DIM == 3 ? a.lo[last][2] + (int)blk.z * S::OZ : 0;
@@ -74,19 +78,36 @@ __device__ __forceinline__ void op_tile_body(const T *__restrict__ src, T *__res
         }
     }
     __syncthreads();
-    /* levels 1 .. L-1 in shared memory */
+    /* levels 1 .. L-1 in shared memory, OP_K rows of a thread at once (op_eval_k) */
     for (int j = 0; j < last; j++) {
         const int m = (j + 1) * R, mz = DIM == 3 ? m : 0;
-        const int ny = S::RY - 2 * m, nz = S::RZ - 2 * mz, nx = S::RX - 2 * m;
-        for (int row = ty; row < ny * nz; row += S::TY) {
-            const int y = m + row % ny, z = mz + row / ny, gy = gy0 + y, gz = gz0 + z;
+        const int ny = S::RY - 2 * m, nz = S::RZ - 2 * mz, nx = S::RX - 2 * m, rows = ny * nz;
+        for (int r0 = ty; r0 < rows; r0 += S::TY * OP_K) {
+            int y[OP_K], z[OP_K];
+#pragma unroll
+            for (int k = 0; k < OP_K; k++) {
+                const int r = min(r0 + S::TY * k, rows - 1); /* a row past the end repeats the last: computed, not stored */
+                y[k] = m + r % ny, z[k] = mz + r / ny;
+            }
             for (int x = m + tx; x < m + nx; x += S::TX) {
-                const int gx = gx0 + x, i = x + S::RX * (y + S::RY * z);
-                const long f = gx + a.sy * gy + a.sz * gz;
-                T v;
-                if (op_in(a, j, gx, gy, gz)) v = op_eval<T, C>(o, in + i, f);
-                else v = op_in_alloc(a, gx, gy, gz) ? __ldg(src + f) : (T)0;
-                out[i] = v;
+                const int gx = gx0 + x;
+                int i[OP_K];
+                long f[OP_K];
+#pragma unroll
+                for (int k = 0; k < OP_K; k++) {
+                    i[k] = x + S::RX * (y[k] + S::RY * z[k]);
+                    f[k] = gx + a.sy * (gy0 + y[k]) + a.sz * (gz0 + z[k]);
+                }
+                T v[OP_K];
+                op_eval_k<T, C, OP_K>(o, in, i, f, v);
+#pragma unroll
+                for (int k = 0; k < OP_K; k++) {
+                    if (r0 + S::TY * k >= rows) break;
+                    const int gy = gy0 + y[k], gz = gz0 + z[k];
+                    /* outside box j the level holds the source, as a separate sweep leaves it */
+                    if (!op_in(a, j, gx, gy, gz)) v[k] = op_in_alloc(a, gx, gy, gz) ? __ldg(src + f[k]) : (T)0;
+                    out[i[k]] = v[k];
+                }
             }
         }
         __syncthreads();
@@ -94,17 +115,30 @@ __device__ __forceinline__ void op_tile_body(const T *__restrict__ src, T *__res
         in = out;
         out = t;
     }
-    /* the last level: the output tile's cells in the last box, to dst */
-    for (int row = ty; row < S::OY * S::OZ; row += S::TY) {
-        const int y = H + row % S::OY, z = (DIM == 3 ? H : 0) + row / S::OY, gy = gy0 + y, gz = gz0 + z;
-        if (gy >= a.hi[last][1] || gz >= a.hi[last][2]) continue;
-        for (int x = H + tx; x < H + S::OX; x += S::TX) {
-            const int gx = gx0 + x;
-            if (gx >= a.hi[last][0]) break;
-            const long f = gx + a.sy * gy + a.sz * gz;
-            dst[f] = op_eval<T, C>(o, in + x + S::RX * (y + S::RY * z), f);
-        }
+    /* the last level: the output tile's cells in the last box, to dst; a thread's rows at once */
+    constexpr int KL = S::OY * S::OZ / S::TY;
+    const int x = H + tx, gx = gx0 + x;
+    if (gx >= a.hi[last][0]) return;
+    int i[KL];
+    long f[KL];
+    bool keep[KL];
+    int n = 0;
+#pragma unroll
+    for (int k = 0; k < KL; k++) {
+        const int r = ty + S::TY * k, y = H + r % S::OY, z = (DIM == 3 ? H : 0) + r / S::OY, gy = gy0 + y, gz = gz0 + z;
+        keep[k] = gy < a.hi[last][1] && gz < a.hi[last][2];
+        n += keep[k];
+        /* a row outside the box is computed on the tile's first row (in the box), not stored */
+        const int yy = keep[k] ? y : H, zz = keep[k] ? z : (DIM == 3 ? H : 0);
+        i[k] = x + S::RX * (yy + S::RY * zz);
+        f[k] = gx + a.sy * (gy0 + yy) + a.sz * (gz0 + zz);
     }
+    if (n == 0) return;
+    T v[KL];
+    op_eval_k<T, C, KL>(o, in, i, f, v);
+#pragma unroll
+    for (int k = 0; k < KL; k++)
+        if (keep[k]) dst[f[k]] = v[k];
 }
 
 /* The operator's device form for the tile kernel of halo H: values read from the tile, coefficients
