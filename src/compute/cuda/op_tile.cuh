@@ -17,12 +17,12 @@
 enum { OP_K = 4 };
 
 /* Tile shapes: output cells OX x OY x OZ of a block of TX x TY threads, halo H. 2D: 64 lanes wide,
- * rows halved for deep halos so that two buffers stay within 48 KiB for doubles; 3D: 32 x 8 x 8,
- * or x 4 planes for halos of 3 and 4. */
+ * 32 rows, halved for halos beyond 4 so that two buffers stay within 48 KiB for doubles; 3D:
+ * 32 x 8 x 8, or x 4 planes for halos of 3 and 4. */
 template <int DIM, int H> struct op_shape {
     enum {
         OX = DIM == 2 ? 64 : 32,
-        OY = DIM == 2 ? (H <= 2 ? 32 : 16) : 8,
+        OY = DIM == 2 ? (H <= 4 ? 32 : 16) : 8,
         OZ = DIM == 2 ? 1 : (H <= 2 ? 8 : 4),
         TX = DIM == 2 ? 64 : 32,
         TY = DIM == 2 ? 4 : 8,
