@@ -6,7 +6,8 @@
  * halox/operator.h's order term by term: bit for bit over the owned cells, cells neither owned nor
  * received never written, norms to rounding. 2D and 3D, float and double, radius 1 to 3, box,
  * star and one-sided shapes, a coefficient field (its ghosts as an exchange at set-up leaves
- * them), fixed and periodic boundaries, staged and direct patterns, several depths. */
+ * them), fixed and periodic boundaries, staged and direct patterns, several depths, single sweeps
+ * and fused passes (fuse 2, 4, 8: the tile body over the tiles of each pass, a block each in turn). */
 #include <cuda_runtime.h>
 
 #include <math.h>
@@ -62,9 +63,43 @@ template <typename T> static T ref_cell(const hx_operator &op, const T *u, const
     return acc;
 }
 
+/* The body for passes of halo H = fuse x radius (0: single sweeps), as persistent_op.cu's table
+ * picks it; its shared memory in *smem */
+template <typename T, bool C, int DIM, int H> static std::function<void()> body_of(hx_op_pparams<T> &o, size_t *smem)
+{
+    *smem = H > 0 ? op_tile_smem<T, DIM, H>(2) : 0;
+    return [&o] { hx_persistent_op_body<T, C, DIM, H>(o); };
+}
+template <typename T, bool C, int DIM> static std::function<void()> pick_body(hx_op_pparams<T> &o, int H, size_t *smem)
+{
+    switch (H) {
+    case 0: return body_of<T, C, DIM, 0>(o, smem);
+    case 2: return body_of<T, C, DIM, 2>(o, smem);
+    case 3: return body_of<T, C, DIM, 3>(o, smem);
+    case 4: return body_of<T, C, DIM, 4>(o, smem);
+    default:
+        if constexpr (DIM == 2) {
+            if (H == 6) return body_of<T, C, DIM, 6>(o, smem);
+            if (H == 8) return body_of<T, C, DIM, 8>(o, smem);
+        }
+        return nullptr;
+    }
+}
+template <typename T, int DIM> static int fill_tile(hx_op_pparams<T> &o, const hx_operator *op, const void *const *cv, int H)
+{
+    switch (H) {
+    case 2: return op_tile_fill<T, DIM, 2>(o.ot, op, cv, o.alloc);
+    case 3: return op_tile_fill<T, DIM, 3>(o.ot, op, cv, o.alloc);
+    case 4: return op_tile_fill<T, DIM, 4>(o.ot, op, cv, o.alloc);
+    case 6: return op_tile_fill<T, DIM, 6>(o.ot, op, cv, o.alloc);
+    case 8: return op_tile_fill<T, DIM, 8>(o.ot, op, cv, o.alloc);
+    default: return 0;
+    }
+}
+
 template <typename T>
 static void run(const hx_operator &op, int dim, int depth, const int *global, const int *pgrid, hx_boundary bnd, hx_pattern pat,
-                int every, long s1, long s2)
+                int every, long s1, long s2, int fuse = 1)
 {
     const int R = op.radius, H = depth * R;
     emu_problem pb;
@@ -153,16 +188,28 @@ static void run(const hx_operator &op, int dim, int depth, const int *global, co
             const void *cv[HX_OP_MAX_COEF] = {coef[q].data(), NULL, NULL, NULL};
             op_dev_fill(o.o, &op, cv, p.sy, dim > 2 ? p.sz : 0, p.sy, dim > 2 ? p.sz : 0);
             o.radius = R;
-            if (has_coef) body[q] = [&o] { hx_persistent_op_body<T, true>(o); };
-            else body[q] = [&o] { hx_persistent_op_body<T, false>(o); };
-            grids.push_back(hx_emu_grid_of(dim3(5u), dim3(64u), 0, body[q]));
+            o.alloc[0] = r.d.alloc[0], o.alloc[1] = r.d.alloc[1], o.alloc[2] = dim == 3 ? r.d.alloc[2] : 1;
+            const int Hf = fuse > 1 ? fuse * R : 0;
+            p.levels = fuse;
+            size_t smem = 0;
+            if (dim == 2) fill_tile<T, 2>(o, &op, cv, Hf);
+            else fill_tile<T, 3>(o, &op, cv, Hf);
+            body[q] = dim == 2 ? (has_coef ? pick_body<T, true, 2>(o, Hf, &smem) : pick_body<T, false, 2>(o, Hf, &smem))
+                               : (has_coef ? pick_body<T, true, 3>(o, Hf, &smem) : pick_body<T, false, 3>(o, Hf, &smem));
+            if (!body[q]) {
+                printf("FAIL: no body for halo %d\n", Hf);
+                failures++;
+                return;
+            }
+            grids.push_back(hx_emu_grid_of(dim3(5u), dim3(256u), smem, body[q]));
         }
         hx_emu_reverse_blocks(l == 1);
         hx_emu_launch_grids((int)grids.size(), grids.data());
         for (size_t q = 0; q < rk.size() && !what; q++) {
             emu_rank<T> &r = rk[q];
             if (r.watch.state || r.abort_flag) what = "the kernel's watchdog gave up";
-            else if (r.cur != (int)((done0 + sw) & 1)) what = "cur_out names the wrong buffer";
+            else if (fuse == 1 ? r.cur != (int)((done0 + sw) & 1) : r.cur != 0 && r.cur != 1) /* a fused pass flips it once */
+                what = "cur_out names the wrong buffer";
             for (size_t i = 0; i < r.keep.size() && !what; i++)
                 for (int b = 0; b < 2 && !what; b++)
                     if (r.keep[i] && memcmp(&before[b][q][i], &r.field[b][i], sizeof(T))) what = "a cell neither owned nor received was written";
@@ -191,15 +238,15 @@ static void run(const hx_operator &op, int dim, int depth, const int *global, co
     runs++;
     if (!what) return;
     failures++;
-    printf("FAIL %s %dD %s depth %d %s %s ranks %dx%dx%d norms %d sweeps %ld+%ld: %s (%ld cells)\n", sizeof(T) == 4 ? "float" : "double", dim,
-           op.name, depth, bnd == HX_PERIODIC ? "periodic" : "fixed", pat == HX_DIRECT ? "direct" : "staged", pb.pgrid[0], pb.pgrid[1],
+    printf("FAIL %s %dD %s fuse %d depth %d %s %s ranks %dx%dx%d norms %d sweeps %ld+%ld: %s (%ld cells)\n", sizeof(T) == 4 ? "float" : "double", dim,
+           op.name, fuse, depth, bnd == HX_PERIODIC ? "periodic" : "fixed", pat == HX_DIRECT ? "direct" : "staged", pb.pgrid[0], pb.pgrid[1],
            pb.pgrid[2], every, s1, s2, what, bad);
 }
 
 template <typename T> static void run_dtype()
 {
     hx_operator op;
-    const int g2[2] = {23, 17}, g3[3] = {11, 9, 8};
+    const int g2[2] = {23, 17}, g3[3] = {11, 9, 8}, g3w[3] = {14, 9, 8};
     const int one[3] = {1, 1, 1}, two_x[3] = {2, 1, 1}, two_y[3] = {1, 2, 1};
     for (int shape = 0; shape < 4; shape++) {
         for (int R = 1; R <= 3; R++) {
@@ -207,12 +254,25 @@ template <typename T> static void run_dtype()
             run<T>(op, 2, 2, g2, one, HX_PERIODIC, HX_STAGED, 0, 5, 3);
             run<T>(op, 2, 3, g2, two_x, R == 2 ? HX_FIXED : HX_PERIODIC, HX_DIRECT, 4, 7, 4);
             run<T>(op, 2, 1, g2, two_y, HX_FIXED, HX_STAGED, 3, 3, 2);
+            /* fused passes of 2 sweeps (fuse x radius 2, 4, 6), depth 2 and 3 (a pass and a single sweep) */
+            run<T>(op, 2, 2, g2, two_y, HX_PERIODIC, HX_DIRECT, 0, 5, 4, 2);
+            run<T>(op, 2, 3, g2, two_x, HX_FIXED, HX_STAGED, 4, 7, 5, 2);
         }
+        /* passes of 4 and 8 sweeps of radius 1, norms cutting them short */
+        make_op(op, 2, 1, shape);
+        run<T>(op, 2, 4, g2, two_x, HX_PERIODIC, HX_STAGED, 0, 9, 4, 4);
+        run<T>(op, 2, 8, g2, one, HX_FIXED, HX_DIRECT, 5, 17, 8, 8);
+        run<T>(op, 2, 5, g2, two_y, HX_PERIODIC, HX_DIRECT, 3, 11, 5, 4);
         for (int R = 1; R <= 2; R++) {
             make_op(op, 3, R, shape);
             run<T>(op, 3, 2, g3, one, HX_PERIODIC, HX_DIRECT, 0, 3, 2);
             run<T>(op, 3, 1, g3, two_x, HX_FIXED, HX_STAGED, 2, 2, 3);
+            /* fused passes: 2 sweeps a pass (depth 3: a pass and a single sweep a cycle; norms cut passes short) */
+            run<T>(op, 3, 3, g3w, two_x, HX_PERIODIC, HX_DIRECT, 0, 7, 4, 2);
+            run<T>(op, 3, 2, g3, one, HX_FIXED, HX_STAGED, 3, 5, 3, 2);
         }
+        make_op(op, 3, 1, shape);
+        run<T>(op, 3, 4, g3, one, HX_PERIODIC, HX_STAGED, 0, 9, 4, 4);
     }
 }
 

@@ -8,11 +8,45 @@
 #include "exec/persistent_op.cuh"
 
 enum { HX_OP_THREADS = 256 };
+static_assert(HX_OP_THREADS == op_shape<2, 1>::TX * op_shape<2, 1>::TY && HX_OP_THREADS == op_shape<3, 1>::TX * op_shape<3, 1>::TY,
+              "a block is one tile's threads");
 
-template <typename T, bool C> __global__ void __launch_bounds__(HX_OP_THREADS) hx_persistent_op_kernel(hx_op_pparams<T> q)
+template <typename T, bool C, int DIM, int H>
+__global__ void __launch_bounds__(HX_OP_THREADS) hx_persistent_op_kernel(hx_op_pparams<T> q)
 {
-    hx_persistent_op_body<T, C>(q);
+    hx_persistent_op_body<T, C, DIM, H>(q);
 }
+
+/* The kernel for passes of halo H (0: single sweeps), its shared memory, and the tile form of the
+ * operator in q (fused passes); NULL where an offset overflows an int */
+template <typename T, bool C, int DIM, int H> static void *op_kernel(hx_op_pparams<T> *q, const hx_sim *s, size_t *smem)
+{
+    *smem = 0;
+    if constexpr (H > 0) {
+        if (op_tile_fill<T, DIM, H>(q->ot, s->bk->op, s->bk->coef, q->alloc)) return NULL;
+        *smem = op_tile_smem<T, DIM, H>(2);
+    }
+    return (void *)hx_persistent_op_kernel<T, C, DIM, H>;
+}
+
+typedef void *(*op_kernel_fn)(void *q, const hx_sim *s, size_t *smem);
+template <typename T, bool C, int DIM, int H> static void *op_kernel_any(void *q, const hx_sim *s, size_t *smem)
+{
+    return op_kernel<T, C, DIM, H>((hx_op_pparams<T> *)q, s, smem);
+}
+
+/* [dtype][C][dim - 2][H]: H 0 (single sweeps) and fuse x radius 2 .. 8 (2D), 2 .. 4 (3D) */
+#define OP_H2(T, C) {op_kernel_any<T, C, 2, 0>, NULL, op_kernel_any<T, C, 2, 2>, op_kernel_any<T, C, 2, 3>, op_kernel_any<T, C, 2, 4>, \
+                     op_kernel_any<T, C, 2, 5>, op_kernel_any<T, C, 2, 6>, op_kernel_any<T, C, 2, 7>, op_kernel_any<T, C, 2, 8>}
+#define OP_H3(T, C) {op_kernel_any<T, C, 3, 0>, NULL, op_kernel_any<T, C, 3, 2>, op_kernel_any<T, C, 3, 3>, op_kernel_any<T, C, 3, 4>, \
+                     NULL, NULL, NULL, NULL}
+static_assert(HX_FUSE_MAX == 8 && HX_FUSE_MAX_3D == 4, "the table holds halos up to 8 (2D) and 4 (3D)");
+static const op_kernel_fn op_kernels[2][2][2][HX_FUSE_MAX + 1] = {
+    {{OP_H2(float, false), OP_H3(float, false)}, {OP_H2(float, true), OP_H3(float, true)}},
+    {{OP_H2(double, false), OP_H3(double, false)}, {OP_H2(double, true), OP_H3(double, true)}},
+};
+#undef OP_H2
+#undef OP_H3
 
 /* The parameters with the operator filled (offsets in the field's cells); p is filled at each launch */
 template <typename T> static void *op_params(const hx_sim *s, int radius)
@@ -26,6 +60,9 @@ template <typename T> static void *op_params(const hx_sim *s, int radius)
         return NULL;
     }
     q->radius = radius;
+    q->alloc[0] = d->alloc[0];
+    q->alloc[1] = d->alloc[1];
+    q->alloc[2] = d->dim == 3 ? d->alloc[2] : 1;
     return q;
 }
 
@@ -33,31 +70,39 @@ int hx_op_setup_passes(hx_sim *s, int sms)
 {
     hx_device_run *r = s->device_run;
     const hx_operator *op = s->bk->op;
+    const hx_decomp *d = s->d;
     const hx_kernel k = s->opt.kernel;
     if (k == HX_KERNEL_RESIDENT || k == HX_KERNEL_ROLES)
         return snprintf(s->err, sizeof s->err, "kernel %s serves halox's built-in stencils: use kernel passes for operator %s",
                         hx_kernel_name(k), op->name), HX_DEVICE_REFUSED;
-    const bool dbl = s->bk->dtype == HX_DOUBLE, coef = op_has_coef(op);
-    const int radius = hx_backend_radius(s->bk);
-    r->opq = dbl ? op_params<double>(s, radius) : op_params<float>(s, radius);
-    if (!r->opq)
+    const int dslot = s->bk->dtype == HX_DOUBLE, coef = op_has_coef(op), radius = hx_backend_radius(s->bk);
+    const int fuse = s->opt.fuse > 1 ? s->opt.fuse : 1, H = fuse > 1 ? fuse * radius : 0;
+    const op_kernel_fn pick = d->dim >= 2 && d->dim <= 3 && H <= (d->dim == 3 ? HX_FUSE_MAX_3D : HX_FUSE_MAX) ? op_kernels[dslot][coef][d->dim - 2][H] : NULL;
+    if (!pick)
+        return snprintf(s->err, sizeof s->err, "operator %s: fused passes in %dD take fuse x radius up to %d (asked %d x %d)", op->name,
+                        d->dim, d->dim == 3 ? HX_FUSE_MAX_3D : HX_FUSE_MAX, fuse, radius), HX_DEVICE_REFUSED;
+    r->opq = dslot ? op_params<double>(s, radius) : op_params<float>(s, radius);
+    size_t smem = 0;
+    r->kernel = r->opq ? pick(r->opq, s, &smem) : NULL;
+    if (!r->kernel)
         return snprintf(s->err, sizeof s->err, "operator %s: out of host memory, or the field's planes are too large for int offsets",
                         op->name), -1;
-    r->kernel = dbl ? (coef ? (void *)hx_persistent_op_kernel<double, true> : (void *)hx_persistent_op_kernel<double, false>)
-                    : (coef ? (void *)hx_persistent_op_kernel<float, true> : (void *)hx_persistent_op_kernel<float, false>);
     r->threads = HX_OP_THREADS;
-    r->smem = 0;
-    r->levels = 1;
+    r->smem = smem;
+    r->levels = fuse;
+    HX_DEV_TRY(cudaFuncSetAttribute(r->kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     int per_sm = 0;
-    HX_DEV_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, r->kernel, r->threads, 0));
-    if (per_sm < 1) return snprintf(s->err, sizeof s->err, "the operator pass kernel does not fit on an SM of GPU %d", s->bk->device), -1;
+    HX_DEV_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, r->kernel, r->threads, smem));
+    if (per_sm < 1)
+        return snprintf(s->err, sizeof s->err, "the operator pass kernel does not fit on an SM of GPU %d (%zu bytes of shared memory)",
+                        s->bk->device, smem), -1;
     r->grid = per_sm * sms;
     if (s->opt.profile) {
         HX_DEV_TRY(cudaMalloc((void **)&r->prof, (size_t)r->grid * 4 * sizeof(unsigned long long)));
         HX_DEV_TRY(cudaMemset(r->prof, 0, (size_t)r->grid * 4 * sizeof(unsigned long long)));
     }
-    if (s->d->rank == 0)
-        hx_logf(s->bk->log, HX_LOG_INFO, "%s schedule: operator %s pass kernel, %d blocks of %d threads (%d per SM), sweeps one a pass",
-                hx_schedule_name(s->opt.schedule), op->name, r->grid, r->threads, per_sm);
+    if (d->rank == 0)
+        hx_logf(s->bk->log, HX_LOG_INFO, "%s schedule: operator %s pass kernel, %d blocks of %d threads (%d per SM), passes of %d sweeps, "
+                "%zu B of shared memory", hx_schedule_name(s->opt.schedule), op->name, r->grid, r->threads, per_sm, fuse, smem);
     return 0;
 }

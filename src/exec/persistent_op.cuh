@@ -1,20 +1,22 @@
 /* The pass kernel's body for a user operator (halox/operator.h): whole deep-halo cycles in one
- * cooperative grid, as hx_persistent_body runs them (the device exchange, then the cycle's sweeps,
- * a grid barrier after each), each sweep a grid-wide loop over its box that sums the operator's
- * terms at every cell (op_dev.cuh) from fields read through L2: other blocks wrote them in this
- * launch. Sweeps run one at a time (a fused pass is bit-identical to them). Included after
- * persistent_kernel.cuh. */
+ * cooperative grid, as hx_persistent_body runs them (the device exchange, then the cycle's passes,
+ * a grid barrier after each), fields read through L2: other blocks wrote them in this launch. A
+ * pass of one sweep is a grid-wide loop over its box that sums the operator's terms at every cell
+ * (op_dev.cuh); a pass of several (fuse > 1: H = fuse x radius > 0) runs the cycle schedule's
+ * fused tile body (op_tile.cuh) over the tiles of its last box, a tile a block in turn. Included
+ * after persistent_kernel.cuh. */
 #ifndef HALOX_PERSISTENT_OP_CUH
 #define HALOX_PERSISTENT_OP_CUH
 
-#include "compute/cuda/op_dev.cuh"
+#include "compute/cuda/op_tile.cuh"
 
-/* The op pass kernel's parameters: the pass kernel's, the operator (terms read from the field:
- * offsets in its cells) and its radius */
+/* The op pass kernel's parameters: the pass kernel's, the operator twice (o: terms read from the
+ * field, offsets in its cells; ot: from a fused pass's tile), its radius and the allocation */
 template <typename T> struct hx_op_pparams {
     hx_pparams p;
-    op_dev<T> o;
+    op_dev<T> o, ot;
     int radius;
+    int alloc[3];
 };
 
 /* One sweep of the operator on box b by the whole grid; acc gets the squared change of the owned
@@ -43,8 +45,32 @@ __device__ void hx_op_sweep_box(const hx_pparams &p, const op_dev<T> &o, const T
     }
 }
 
-template <typename T, bool C> __device__ __forceinline__ void hx_persistent_op_body(const hx_op_pparams<T> &q)
+/* A fused pass of `levels` sweeps (boxes as the cycle's sweeps k .. k+levels-1 of m leave them) by
+ * the whole grid: the tiles of its last box, a block each in turn */
+template <typename T, bool C, int DIM, int H>
+__device__ void hx_op_fused_pass(const hx_op_pparams<T> &q, const T *src, T *dst, int m, int k, int levels, T *sm)
 {
+    typedef op_shape<DIM, H> S;
+    hx_box boxes[HX_FUSE_MAX];
+    for (int j = 0; j < levels; j++) boxes[j] = hx_dev_sweep_box(q.p, (m - 1 - k - j) * q.radius);
+    const op_tile_args a = op_tile_make(boxes, levels, q.radius, q.alloc, DIM);
+    const dim3 g = op_tile_grid<DIM, H>(a);
+    const unsigned tiles = g.x * g.y * g.z, tid = threadIdx.x;
+    for (unsigned t = blockIdx.x; t < tiles; t += gridDim.x) {
+        const uint3 blk = {t % g.x, t / g.x % g.y, t / (g.x * g.y)};
+        op_tile_body<T, DIM, H, C, true>(src, dst, q.ot, a, blk, sm, (int)(tid % S::TX), (int)(tid / S::TX));
+        __syncthreads(); /* the next tile reuses the shared memory */
+    }
+}
+
+/* H: 0, every pass one sweep; else fuse x radius, passes of up to p.levels sweeps */
+template <typename T, bool C, int DIM, int H> __device__ __forceinline__ void hx_persistent_op_body(const hx_op_pparams<T> &q)
+{
+#ifdef HALOX_EMULATE
+    unsigned char *hx_op_raw = hx_emu_shared(); /* host tests (tests/emu): the running block's */
+#else
+    extern __shared__ __align__(16) unsigned char hx_op_raw[];
+#endif
     const hx_pparams &p = q.p;
     int cur = *(volatile int *)p.cur_out;
     long done = 0;
@@ -53,16 +79,23 @@ template <typename T, bool C> __device__ __forceinline__ void hx_persistent_op_b
         const int m = (int)min((long)p.depth, p.sweeps - done);
         e++;
         if (!hx_dev_exchange<T>(p, (T *)p.field[cur], e, p.done0 + done)) return;
-        for (int k = 0; k < m; k++) {
+        for (int k = 0; k < m;) {
             const long gdone = p.done0 + done + k;
-            double *norm = NULL;
-            if (p.norm_every > 0 && (gdone + 1) % p.norm_every == 0) norm = p.norm_acc + ((gdone + 1) / p.norm_every - 1 - p.norm_base);
-            double acc = 0;
-            hx_op_sweep_box<T, C>(p, q.o, (const T *)p.field[cur], (T *)p.field[1 - cur], hx_dev_sweep_box(p, (m - 1 - k) * q.radius),
-                                  norm != NULL, acc);
-            if (norm) hx_block_add(acc, norm);
+            const int levels = H > 0 ? hx_pass_levels(p, m - k, gdone) : 1;
+            const T *src = (const T *)p.field[cur];
+            T *dst = (T *)p.field[1 - cur];
+            if constexpr (H > 0)
+                if (levels > 1) hx_op_fused_pass<T, C, DIM, H>(q, src, dst, m, k, levels, reinterpret_cast<T *>(hx_op_raw));
+            if (levels == 1) {
+                double *norm = NULL;
+                if (p.norm_every > 0 && (gdone + 1) % p.norm_every == 0) norm = p.norm_acc + ((gdone + 1) / p.norm_every - 1 - p.norm_base);
+                double acc = 0;
+                hx_op_sweep_box<T, C>(p, q.o, src, dst, hx_dev_sweep_box(p, (m - 1 - k) * q.radius), norm != NULL, acc);
+                if (norm) hx_block_add(acc, norm);
+            }
             if (!hx_grid_sync(p, e, gdone)) return;
             cur = 1 - cur;
+            k += levels;
         }
         done += m;
         if (blockIdx.x == 0 && threadIdx.x == 0) {

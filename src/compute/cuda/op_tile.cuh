@@ -57,8 +57,10 @@ __device__ __forceinline__ bool op_in_alloc(const op_tile_args &a, int x, int y,
 }
 
 /* The block at tile blk of the last box; smem holds op_tile_smem bytes; ty is the thread's row
- * index (0 .. TY-1) and tx its lane in x (0 .. TX-1). o.uoff are offsets in the tile (RX, RX*RY). */
-template <typename T, int DIM, int H, bool C>
+ * index (0 .. TY-1) and tx its lane in x (0 .. TX-1). o.uoff are offsets in the tile (RX, RX*RY).
+ * CG: the source is read through L2 (ld.global.cg), for a field other blocks of the same launch
+ * wrote (the persistent kernel's passes); else through the read-only path. */
+template <typename T, int DIM, int H, bool C, bool CG = false>
 __device__ __forceinline__ void op_tile_body(const T *__restrict__ src, T *__restrict__ dst, const op_dev<T> &o, const op_tile_args &a,
                                              uint3 blk, T *smem, int tx, int ty)
 {
@@ -74,7 +76,8 @@ __device__ __forceinline__ void op_tile_body(const T *__restrict__ src, T *__res
         const int y = row % S::RY, z = row / S::RY, gy = gy0 + y, gz = gz0 + z;
         for (int x = tx; x < S::RX; x += S::TX) {
             const int gx = gx0 + x;
-            in[x + S::RX * row] = op_in_alloc(a, gx, gy, gz) ? __ldg(src + gx + a.sy * gy + a.sz * gz) : (T)0;
+            const T *at = src + gx + a.sy * gy + a.sz * gz;
+            in[x + S::RX * row] = op_in_alloc(a, gx, gy, gz) ? (CG ? __ldcg(at) : __ldg(at)) : (T)0;
         }
     }
     __syncthreads();
@@ -105,7 +108,7 @@ __device__ __forceinline__ void op_tile_body(const T *__restrict__ src, T *__res
                     if (r0 + S::TY * k >= rows) break;
                     const int gy = gy0 + y[k], gz = gz0 + z[k];
                     /* outside box j the level holds the source, as a separate sweep leaves it */
-                    if (!op_in(a, j, gx, gy, gz)) v[k] = op_in_alloc(a, gx, gy, gz) ? __ldg(src + f[k]) : (T)0;
+                    if (!op_in(a, j, gx, gy, gz)) v[k] = op_in_alloc(a, gx, gy, gz) ? (CG ? __ldcg(src + f[k]) : __ldg(src + f[k])) : (T)0;
                     out[i[k]] = v[k];
                 }
             }
@@ -151,7 +154,7 @@ static inline int op_tile_fill(op_dev<T> &o, const hx_operator *op, const void *
 }
 
 /* The grid of a pass over the last box: one block per output tile */
-template <int DIM, int H> static inline dim3 op_tile_grid(const op_tile_args &a)
+template <int DIM, int H> __host__ __device__ inline dim3 op_tile_grid(const op_tile_args &a)
 {
     typedef op_shape<DIM, H> S;
     const int j = a.levels - 1;
@@ -162,7 +165,7 @@ template <int DIM, int H> static inline dim3 op_tile_grid(const op_tile_args &a)
 }
 
 /* The arguments of a pass of `levels` sweeps of radius r on boxes (levels <= HX_FUSE_MAX) */
-static inline op_tile_args op_tile_make(const hx_box *boxes, int levels, int r, const int *alloc, int dim)
+__host__ __device__ inline op_tile_args op_tile_make(const hx_box *boxes, int levels, int r, const int *alloc, int dim)
 {
     op_tile_args a;
     for (int j = 0; j < HX_FUSE_MAX; j++)
