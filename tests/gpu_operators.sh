@@ -76,6 +76,13 @@ for sched in fused persistent; do
             --pattern staged --dtype double
         run_case --schedule $sched --kernel $kernel --stencil "$DATA/cuda_star2d_r4.op" --size 200x96 --depth 2 --iters 9 \
             --pattern direct --boundary fixed
+        # fused passes in the pass kernel: 3D passes of 2 in cycles of 5 (a norm cutting one short), 2D of 8
+        run_case --schedule $sched --kernel $kernel --stencil box27 --size 70x41x39 --depth 5 --fuse 2 --iters 12 \
+            --pattern direct --norm-every 4 --dtype double
+        run_case --schedule $sched --kernel $kernel --stencil "$DATA/cuda_coef2d.op" --size 301x257 --depth 8 --fuse 8 --iters 19 \
+            --pattern staged --boundary fixed
+        run_case --schedule $sched --kernel $kernel --stencil "$DATA/cuda_onesided2d.op" --size 133x97 --depth 3 --fuse 2 --iters 10 \
+            --pattern direct
     done
 done
 # the kernels that serve only halox's built-in stencils refuse an operator in one line
