@@ -63,24 +63,24 @@ template <typename T> static T ref_cell(const hx_operator &op, const T *u, const
     return acc;
 }
 
-/* The body for passes of halo H = fuse x radius (0: single sweeps), as persistent_op.cu's table
+/* The body for passes of up to `fuse` sweeps, halo H = fuse x radius, as persistent_op.cu's table
  * picks it; its shared memory in *smem */
-template <typename T, bool C, int DIM, int H> static std::function<void()> body_of(hx_op_pparams<T> &o, size_t *smem)
+template <typename T, bool C, int DIM, int H> static std::function<void()> body_of(hx_op_pparams<T> &o, int fuse, size_t *smem)
 {
-    *smem = H > 0 ? op_tile_smem<T, DIM, H>(2) : 0;
+    *smem = op_tile_smem<T, DIM, H>(fuse);
     return [&o] { hx_persistent_op_body<T, C, DIM, H>(o); };
 }
-template <typename T, bool C, int DIM> static std::function<void()> pick_body(hx_op_pparams<T> &o, int H, size_t *smem)
+template <typename T, bool C, int DIM> static std::function<void()> pick_body(hx_op_pparams<T> &o, int H, int fuse, size_t *smem)
 {
     switch (H) {
-    case 0: return body_of<T, C, DIM, 0>(o, smem);
-    case 2: return body_of<T, C, DIM, 2>(o, smem);
-    case 3: return body_of<T, C, DIM, 3>(o, smem);
-    case 4: return body_of<T, C, DIM, 4>(o, smem);
+    case 1: return body_of<T, C, DIM, 1>(o, fuse, smem);
+    case 2: return body_of<T, C, DIM, 2>(o, fuse, smem);
+    case 3: return body_of<T, C, DIM, 3>(o, fuse, smem);
+    case 4: return body_of<T, C, DIM, 4>(o, fuse, smem);
     default:
         if constexpr (DIM == 2) {
-            if (H == 6) return body_of<T, C, DIM, 6>(o, smem);
-            if (H == 8) return body_of<T, C, DIM, 8>(o, smem);
+            if (H == 6) return body_of<T, C, DIM, 6>(o, fuse, smem);
+            if (H == 8) return body_of<T, C, DIM, 8>(o, fuse, smem);
         }
         return nullptr;
     }
@@ -88,6 +88,7 @@ template <typename T, bool C, int DIM> static std::function<void()> pick_body(hx
 template <typename T, int DIM> static int fill_tile(hx_op_pparams<T> &o, const hx_operator *op, const void *const *cv, int H)
 {
     switch (H) {
+    case 1: return op_tile_fill<T, DIM, 1>(o.ot, op, cv, o.alloc);
     case 2: return op_tile_fill<T, DIM, 2>(o.ot, op, cv, o.alloc);
     case 3: return op_tile_fill<T, DIM, 3>(o.ot, op, cv, o.alloc);
     case 4: return op_tile_fill<T, DIM, 4>(o.ot, op, cv, o.alloc);
@@ -189,13 +190,13 @@ static void run(const hx_operator &op, int dim, int depth, const int *global, co
             op_dev_fill(o.o, &op, cv, p.sy, dim > 2 ? p.sz : 0, p.sy, dim > 2 ? p.sz : 0);
             o.radius = R;
             o.alloc[0] = r.d.alloc[0], o.alloc[1] = r.d.alloc[1], o.alloc[2] = dim == 3 ? r.d.alloc[2] : 1;
-            const int Hf = fuse > 1 ? fuse * R : 0;
+            const int Hf = fuse * R;
             p.levels = fuse;
             size_t smem = 0;
             if (dim == 2) fill_tile<T, 2>(o, &op, cv, Hf);
             else fill_tile<T, 3>(o, &op, cv, Hf);
-            body[q] = dim == 2 ? (has_coef ? pick_body<T, true, 2>(o, Hf, &smem) : pick_body<T, false, 2>(o, Hf, &smem))
-                               : (has_coef ? pick_body<T, true, 3>(o, Hf, &smem) : pick_body<T, false, 3>(o, Hf, &smem));
+            body[q] = dim == 2 ? (has_coef ? pick_body<T, true, 2>(o, Hf, fuse, &smem) : pick_body<T, false, 2>(o, Hf, fuse, &smem))
+                               : (has_coef ? pick_body<T, true, 3>(o, Hf, fuse, &smem) : pick_body<T, false, 3>(o, Hf, fuse, &smem));
             if (!body[q]) {
                 printf("FAIL: no body for halo %d\n", Hf);
                 failures++;

@@ -17,31 +17,29 @@ __global__ void __launch_bounds__(HX_OP_THREADS) hx_persistent_op_kernel(hx_op_p
     hx_persistent_op_body<T, C, DIM, H>(q);
 }
 
-/* The kernel for passes of halo H (0: single sweeps), its shared memory, and the tile form of the
- * operator in q (fused passes); NULL where an offset overflows an int */
-template <typename T, bool C, int DIM, int H> static void *op_kernel(hx_op_pparams<T> *q, const hx_sim *s, size_t *smem)
+/* The kernel for passes of up to `fuse` sweeps with halo H = fuse x radius, its shared memory (one
+ * tile buffer for single sweeps, two to ping-pong), and the tile form of the operator in q; NULL
+ * where an offset overflows an int */
+template <typename T, bool C, int DIM, int H> static void *op_kernel(hx_op_pparams<T> *q, const hx_sim *s, int fuse, size_t *smem)
 {
-    *smem = 0;
-    if constexpr (H > 0) {
-        if (op_tile_fill<T, DIM, H>(q->ot, s->bk->op, s->bk->coef, q->alloc)) return NULL;
-        *smem = op_tile_smem<T, DIM, H>(2);
-    }
+    if (op_tile_fill<T, DIM, H>(q->ot, s->bk->op, s->bk->coef, q->alloc)) return NULL;
+    *smem = op_tile_smem<T, DIM, H>(fuse);
     return (void *)hx_persistent_op_kernel<T, C, DIM, H>;
 }
 
-typedef void *(*op_kernel_fn)(void *q, const hx_sim *s, size_t *smem);
-template <typename T, bool C, int DIM, int H> static void *op_kernel_any(void *q, const hx_sim *s, size_t *smem)
+typedef void *(*op_kernel_fn)(void *q, const hx_sim *s, int fuse, size_t *smem);
+template <typename T, bool C, int DIM, int H> static void *op_kernel_any(void *q, const hx_sim *s, int fuse, size_t *smem)
 {
-    return op_kernel<T, C, DIM, H>((hx_op_pparams<T> *)q, s, smem);
+    return op_kernel<T, C, DIM, H>((hx_op_pparams<T> *)q, s, fuse, smem);
 }
 
-/* [dtype][C][dim - 2][H]: H 0 (single sweeps) and fuse x radius 2 .. 8 (2D), 2 .. 4 (3D) */
-#define OP_H2(T, C) {op_kernel_any<T, C, 2, 0>, NULL, op_kernel_any<T, C, 2, 2>, op_kernel_any<T, C, 2, 3>, op_kernel_any<T, C, 2, 4>, \
+/* [dtype][C][dim - 2][H - 1]: H = fuse x radius, 1 .. 8 (2D), 1 .. 4 (3D) */
+#define OP_H2(T, C) {op_kernel_any<T, C, 2, 1>, op_kernel_any<T, C, 2, 2>, op_kernel_any<T, C, 2, 3>, op_kernel_any<T, C, 2, 4>, \
                      op_kernel_any<T, C, 2, 5>, op_kernel_any<T, C, 2, 6>, op_kernel_any<T, C, 2, 7>, op_kernel_any<T, C, 2, 8>}
-#define OP_H3(T, C) {op_kernel_any<T, C, 3, 0>, NULL, op_kernel_any<T, C, 3, 2>, op_kernel_any<T, C, 3, 3>, op_kernel_any<T, C, 3, 4>, \
+#define OP_H3(T, C) {op_kernel_any<T, C, 3, 1>, op_kernel_any<T, C, 3, 2>, op_kernel_any<T, C, 3, 3>, op_kernel_any<T, C, 3, 4>, \
                      NULL, NULL, NULL, NULL}
 static_assert(HX_FUSE_MAX == 8 && HX_FUSE_MAX_3D == 4, "the table holds halos up to 8 (2D) and 4 (3D)");
-static const op_kernel_fn op_kernels[2][2][2][HX_FUSE_MAX + 1] = {
+static const op_kernel_fn op_kernels[2][2][2][HX_FUSE_MAX] = {
     {{OP_H2(float, false), OP_H3(float, false)}, {OP_H2(float, true), OP_H3(float, true)}},
     {{OP_H2(double, false), OP_H3(double, false)}, {OP_H2(double, true), OP_H3(double, true)}},
 };
@@ -76,14 +74,16 @@ int hx_op_setup_passes(hx_sim *s, int sms)
         return snprintf(s->err, sizeof s->err, "kernel %s serves halox's built-in stencils: use kernel passes for operator %s",
                         hx_kernel_name(k), op->name), HX_DEVICE_REFUSED;
     const int dslot = s->bk->dtype == HX_DOUBLE, coef = op_has_coef(op), radius = hx_backend_radius(s->bk);
-    const int fuse = s->opt.fuse > 1 ? s->opt.fuse : 1, H = fuse > 1 ? fuse * radius : 0;
-    const op_kernel_fn pick = d->dim >= 2 && d->dim <= 3 && H <= (d->dim == 3 ? HX_FUSE_MAX_3D : HX_FUSE_MAX) ? op_kernels[dslot][coef][d->dim - 2][H] : NULL;
+    const int fuse = s->opt.fuse > 1 ? s->opt.fuse : 1, H = fuse * radius;
+    const op_kernel_fn pick = d->dim >= 2 && d->dim <= 3 && H >= 1 && H <= (d->dim == 3 ? HX_FUSE_MAX_3D : HX_FUSE_MAX)
+                                  ? op_kernels[dslot][coef][d->dim - 2][H - 1]
+                                  : NULL;
     if (!pick)
         return snprintf(s->err, sizeof s->err, "operator %s: fused passes in %dD take fuse x radius up to %d (asked %d x %d)", op->name,
                         d->dim, d->dim == 3 ? HX_FUSE_MAX_3D : HX_FUSE_MAX, fuse, radius), HX_DEVICE_REFUSED;
     r->opq = dslot ? op_params<double>(s, radius) : op_params<float>(s, radius);
     size_t smem = 0;
-    r->kernel = r->opq ? pick(r->opq, s, &smem) : NULL;
+    r->kernel = r->opq ? pick(r->opq, s, fuse, &smem) : NULL;
     if (!r->kernel)
         return snprintf(s->err, sizeof s->err, "operator %s: out of host memory, or the field's planes are too large for int offsets",
                         op->name), -1;

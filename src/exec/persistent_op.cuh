@@ -1,10 +1,10 @@
 /* The pass kernel's body for a user operator (halox/operator.h): whole deep-halo cycles in one
  * cooperative grid, as hx_persistent_body runs them (the device exchange, then the cycle's passes,
  * a grid barrier after each), fields read through L2: other blocks wrote them in this launch. A
- * pass of one sweep is a grid-wide loop over its box that sums the operator's terms at every cell
- * (op_dev.cuh); a pass of several (fuse > 1: H = fuse x radius > 0) runs the cycle schedule's
- * fused tile body (op_tile.cuh) over the tiles of its last box, a tile a block in turn. Included
- * after persistent_kernel.cuh. */
+ * pass runs the cycle schedule's tile body (op_tile.cuh, halo H = fuse x radius) over the tiles of
+ * its last box, a tile a block in turn; a sweep followed by a norm runs alone as a grid-wide loop
+ * over its box that sums the operator's terms at every cell (op_dev.cuh) and the squared changes.
+ * Included after persistent_kernel.cuh. */
 #ifndef HALOX_PERSISTENT_OP_CUH
 #define HALOX_PERSISTENT_OP_CUH
 
@@ -45,8 +45,8 @@ __device__ void hx_op_sweep_box(const hx_pparams &p, const op_dev<T> &o, const T
     }
 }
 
-/* A fused pass of `levels` sweeps (boxes as the cycle's sweeps k .. k+levels-1 of m leave them) by
- * the whole grid: the tiles of its last box, a block each in turn */
+/* A pass of `levels` sweeps (boxes as the cycle's sweeps k .. k+levels-1 of m leave them) by the
+ * whole grid: the tiles of its last box, a block each in turn */
 template <typename T, bool C, int DIM, int H>
 __device__ void hx_op_fused_pass(const hx_op_pparams<T> &q, const T *src, T *dst, int m, int k, int levels, T *sm)
 {
@@ -63,7 +63,7 @@ __device__ void hx_op_fused_pass(const hx_op_pparams<T> &q, const T *src, T *dst
     }
 }
 
-/* H: 0, every pass one sweep; else fuse x radius, passes of up to p.levels sweeps */
+/* H: fuse x radius, passes of up to p.levels (fuse) sweeps */
 template <typename T, bool C, int DIM, int H> __device__ __forceinline__ void hx_persistent_op_body(const hx_op_pparams<T> &q)
 {
 #ifdef HALOX_EMULATE
@@ -81,17 +81,17 @@ template <typename T, bool C, int DIM, int H> __device__ __forceinline__ void hx
         if (!hx_dev_exchange<T>(p, (T *)p.field[cur], e, p.done0 + done)) return;
         for (int k = 0; k < m;) {
             const long gdone = p.done0 + done + k;
-            const int levels = H > 0 ? hx_pass_levels(p, m - k, gdone) : 1;
+            const int levels = hx_pass_levels(p, m - k, gdone);
             const T *src = (const T *)p.field[cur];
             T *dst = (T *)p.field[1 - cur];
-            if constexpr (H > 0)
-                if (levels > 1) hx_op_fused_pass<T, C, DIM, H>(q, src, dst, m, k, levels, reinterpret_cast<T *>(hx_op_raw));
-            if (levels == 1) {
-                double *norm = NULL;
-                if (p.norm_every > 0 && (gdone + 1) % p.norm_every == 0) norm = p.norm_acc + ((gdone + 1) / p.norm_every - 1 - p.norm_base);
+            double *norm = NULL;
+            if (levels == 1 && p.norm_every > 0 && (gdone + 1) % p.norm_every == 0)
+                norm = p.norm_acc + ((gdone + 1) / p.norm_every - 1 - p.norm_base);
+            if (!norm) hx_op_fused_pass<T, C, DIM, H>(q, src, dst, m, k, levels, reinterpret_cast<T *>(hx_op_raw));
+            else {
                 double acc = 0;
-                hx_op_sweep_box<T, C>(p, q.o, src, dst, hx_dev_sweep_box(p, (m - 1 - k) * q.radius), norm != NULL, acc);
-                if (norm) hx_block_add(acc, norm);
+                hx_op_sweep_box<T, C>(p, q.o, src, dst, hx_dev_sweep_box(p, (m - 1 - k) * q.radius), true, acc);
+                hx_block_add(acc, norm);
             }
             if (!hx_grid_sync(p, e, gdone)) return;
             cur = 1 - cur;
