@@ -74,6 +74,10 @@ int hx_op_setup_passes(hx_sim *s, int sms)
         return snprintf(s->err, sizeof s->err, "kernel %s serves halox's built-in stencils: use kernel passes for operator %s",
                         hx_kernel_name(k), op->name), HX_DEVICE_REFUSED;
     const int dslot = s->bk->dtype == HX_DOUBLE, coef = op_has_coef(op), radius = hx_backend_radius(s->bk);
+    const int missing = op_missing_coef(op, s->bk->coef);
+    if (missing >= 0)
+        return snprintf(s->err, sizeof s->err, "operator %s reads coefficient field %d, but the sweeper was given none", op->name, missing),
+               HX_DEVICE_REFUSED;
     const int fuse = s->opt.fuse > 1 ? s->opt.fuse : 1, H = fuse * radius;
     const op_kernel_fn pick = d->dim >= 2 && d->dim <= 3 && H >= 1 && H <= (d->dim == 3 ? HX_FUSE_MAX_3D : HX_FUSE_MAX)
                                   ? op_kernels[dslot][coef][d->dim - 2][H - 1]

@@ -43,6 +43,14 @@ static inline int op_dev_fill(op_dev<T> &o, const hx_operator *op, const void *c
     return 0;
 }
 
+/* The first coefficient field a term of op names but coef lacks (NULL), or -1 where every one is there */
+static inline int op_missing_coef(const hx_operator *op, const void *const *coef)
+{
+    for (int t = 0; t < op->desc.nterms; t++)
+        if (op->terms[t].coef >= 0 && !coef[op->terms[t].coef]) return op->terms[t].coef;
+    return -1;
+}
+
 /* Whether any term of op reads a coefficient field (the kernels without such terms skip the test) */
 static inline bool op_has_coef(const hx_operator *op)
 {

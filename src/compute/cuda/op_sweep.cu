@@ -82,8 +82,11 @@ static int op_check(hx_backend *bk, int levels, int *r_out)
     const hx_operator *op = bk->op;
     const int dim = bk->decomp->dim, r = op->radius;
     const int rmax = dim == 3 ? HX_OP_MAX_RADIUS_3D : HX_OP_MAX_RADIUS_2D, hmax = dim == 3 ? HX_FUSE_MAX_3D : HX_FUSE_MAX;
+    const int missing = op_missing_coef(op, bk->coef);
     *r_out = r;
-    if (op->desc.dim != dim)
+    if (missing >= 0)
+        snprintf(bk->err, sizeof bk->err, "operator %s reads coefficient field %d, but the sweep was given none", op->name, missing);
+    else if (op->desc.dim != dim)
         snprintf(bk->err, sizeof bk->err, "operator %s is %dD but the field is %dD: use a %dD operator", op->name, op->desc.dim, dim, dim);
     else if (r < 1 || r > rmax)
         snprintf(bk->err, sizeof bk->err, "operator %s: radius %d: the CUDA sweeps take 1 to %d in %dD", op->name, r, rmax, dim);
