@@ -56,6 +56,7 @@ void hx_device_release(hx_sim *s)
     cudaFree(r->norm_dev);
     cudaFree(r->ll_mail[0]);
     cudaFree(r->prof);
+    free(r->opq);
     free(r);
     s->device_run = NULL;
 }
@@ -156,6 +157,10 @@ static int launch(hx_sim *s, long sweeps, long done0, cudaStream_t st)
     if (r->fused3d) {
         r->f3.p = p;
         args[0] = &r->f3;
+    }
+    if (r->opq) { /* hx_op_pparams starts with its hx_pparams */
+        memcpy(r->opq, &p, sizeof p);
+        args[0] = r->opq;
     }
     DEV_TRY(cudaLaunchCooperativeKernel(r->kernel, dim3((unsigned)r->grid), dim3((unsigned)r->threads), args, r->smem, st));
     /* exchanges this launch makes: one per cycle */

@@ -30,6 +30,7 @@ struct hx_device_run {
     hx_f3params f3; /* their kernel's parameters: the plans (one per sweeps left in a cycle) filled at set-up, p at a launch */
     unsigned long long *ll_mail[2]; /* device, per parity: the mailbox of flagged words ([0] owns the allocation) */
     unsigned long long *prof;       /* device, opt.profile: four counters a block */
+    void *opq; /* a user operator's pass kernel (persistent_op.cu): its hx_op_pparams, p filled at a launch */
 };
 
 /* In a function of an hx_sim *s returning int: a failed CUDA call records itself in s->err and

@@ -7,6 +7,7 @@
 
 #include "core/log.h"
 #include "exec/persistent_fused3d.h"
+#include "exec/persistent_op.h"
 #include "exec/persistent_run.h"
 #include "exec/resident_kernel.cuh"
 #include "exec/resident3d_kernel.cuh"
@@ -280,6 +281,7 @@ static int setup_kernel(hx_sim *s, const hx_dev_table *table)
 {
     int sms = 0;
     DEV_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, s->bk->device));
+    if (s->bk->op) return hx_op_setup_passes(s, sms); /* a user operator: its own pass kernel, or a refusal */
     const hx_kernel k = s->opt.kernel;
     if (k == HX_KERNEL_ROLES) {
         const int st = setup_roles(s, table, sms);

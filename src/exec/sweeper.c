@@ -180,7 +180,8 @@ static int check_device_schedule(hx_context *ctx, const hx_layout *l, const hx_e
         return hx_fail(ctx, HX_ERR_INPUT, "sweeper: schedule %s: %s", name, why);
     if (o->graph) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: schedule %s launches its own kernels: leave graphs off", name);
     const int r = sweep_radius(o);
-    if (l->desc.dim == 3 && o->fuse > 1 && o->depth > hx_device_fused3d_max_depth(o->fuse))
+    /* the fused 3D pass kernel's plans (an operator's pass kernel has none) */
+    if (!o->op && l->desc.dim == 3 && o->fuse > 1 && o->depth > hx_device_fused3d_max_depth(o->fuse))
         return hx_fail(ctx, HX_ERR_INPUT, "sweeper: schedule %s with fused 3D passes of %d sweeps takes depth %d at most (asked %d): use "
                        "a smaller depth, or the cycle schedule", name, o->fuse, hx_device_fused3d_max_depth(o->fuse), o->depth);
     /* 2D: the pass kernel's own limit; 3D: the fused body's, as in the cycle schedule */

@@ -292,5 +292,6 @@ extern "C" int hx_cuda_backend_create(hx_backend *bk, int device, char *err, siz
     }
     /* kernel attributes are set here, outside any stream capture (fused3d.cu) */
     cu_fused3d_prepare();
+    cu_op_prepare();
     return 0;
 }

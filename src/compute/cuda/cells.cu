@@ -20,6 +20,7 @@ static const cells_fn cells_table[2] = {launch_cells<float>, launch_cells<double
 
 int cu_sweep_shell(hx_backend *bk, int stream, int nbox, const hx_box *boxes, const void *src, void *dst)
 {
+    if (bk->op) return cu_op_sweep_shell(bk, stream, nbox, boxes, src, dst);
     const hx_decomp *d = bk->decomp;
     box_set set;
     set.n = 0;

@@ -70,6 +70,7 @@ static const fused_fn fused_table[2][2][7] = {{R1(float), R2(float)}, {R1(double
  * 3D handed to fused3d.cu. */
 int cu_sweep_fused(hx_backend *bk, int stream, int levels, const hx_box *boxes, const void *src, void *dst)
 {
+    if (bk->op) return cu_op_sweep_fused(bk, stream, levels, boxes, src, dst);
     const hx_decomp *d = bk->decomp;
     const int r = hx_stencil_get(bk->stencil)->radius;
     if (d->dim == 3) return cu_sweep_fused3d(bk, stream, levels, boxes, src, dst);

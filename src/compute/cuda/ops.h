@@ -139,5 +139,12 @@ int cu_unpack(hx_backend *bk, int stream, const hx_phase *ph, const void *buf, v
 int cu_diff_norm2(hx_backend *bk, int stream, const hx_box *box, const void *a, const void *b, double *result);
 /* backend.cu */
 int cu_sync(hx_backend *bk, int stream);
+/* op_sweep.cu: the sweep, sweep_shell and sweep_fused ops for a user operator (bk->op set): -1 with
+ * one line in bk->err where the operator's radius or levels x radius is beyond the kernels' limits;
+ * and their set-up at backend creation */
+int cu_op_sweep(hx_backend *bk, int stream, const hx_box *box, const void *src, void *dst);
+int cu_op_sweep_shell(hx_backend *bk, int stream, int nbox, const hx_box *boxes, const void *src, void *dst);
+int cu_op_sweep_fused(hx_backend *bk, int stream, int levels, const hx_box *boxes, const void *src, void *dst);
+void cu_op_prepare(void);
 
 #endif

@@ -46,6 +46,7 @@ enum { MIN_CHUNK2D = 2, MIN_CHUNK3D = 8 };
 
 int cu_sweep(hx_backend *bk, int stream, const hx_box *box, const void *src, void *dst)
 {
+    if (bk->op) return cu_op_sweep(bk, stream, box, src, dst);
     if (hx_box_cells(box) == 0) return 0;
     const hx_decomp *d = bk->decomp;
     const hx_box *b = box;

@@ -1,0 +1,186 @@
+/* The tile body of the operator sweeps: one plain sweep (levels 1) or a fused pass of `levels`
+ * sweeps (temporal blocking) of a user operator, 2D or 3D.
+ *
+ * A block owns an output tile of the last level's box. It loads the tile grown by H = levels x R
+ * cells on every side from the source into shared memory once (coalesced rows, each cell read by
+ * one thread), then computes level j + 1 from level j in shared memory over the tile shrunk by
+ * (j + 1) R, ping-ponging two buffers; the last level goes straight to the destination. A cell of
+ * level j + 1 outside box j holds the source value, as a separate sweep on box j leaves it. So a
+ * pass is bit-identical to separate sweeps: the same terms in the same order on the same values. */
+#ifndef HALOX_CUDA_OP_TILE_CUH
+#define HALOX_CUDA_OP_TILE_CUH
+
+#include "compute/cuda/op_dev.cuh"
+#include "halox/sweeper.h" /* HX_FUSE_MAX */
+
+/* Rows a thread computes at once on the levels before the last (the last: all of its rows) */
+enum { OP_K = 4 };
+
+/* Tile shapes: output cells OX x OY x OZ of a block of TX x TY threads, halo H. 2D: 64 lanes wide,
+ * 32 rows, halved for halos beyond 4 so that two buffers stay within 48 KiB for doubles; 3D:
+ * 32 x 8 x 8, or x 4 planes for halos of 3 and 4. */
+template <int DIM, int H> struct op_shape {
+    enum {
+        OX = DIM == 2 ? 64 : 32,
+        OY = DIM == 2 ? (H <= 4 ? 32 : 16) : 8,
+        OZ = DIM == 2 ? 1 : (H <= 2 ? 8 : 4),
+        TX = DIM == 2 ? 64 : 32,
+        TY = DIM == 2 ? 4 : 8,
+        RX = OX + 2 * H,
+        RY = OY + 2 * H,
+        RZ = DIM == 2 ? 1 : OZ + 2 * H,
+        CELLS = RX * RY * RZ,
+    };
+};
+
+/* Shared memory of a pass of `levels`: one buffer for a plain sweep, two to ping-pong */
+template <typename T, int DIM, int H> static inline size_t op_tile_smem(int levels)
+{
+    return (size_t)(levels > 1 ? 2 : 1) * op_shape<DIM, H>::CELLS * sizeof(T);
+}
+
+struct op_tile_args {
+    int lo[HX_FUSE_MAX][3], hi[HX_FUSE_MAX][3]; /* box of each level (the last one's is tiled) */
+    int levels, r;
+    int alloc[3]; /* the field's allocation in cells (alloc[2] = 1 in 2D) */
+    long sy, sz;
+};
+
+__device__ __forceinline__ bool op_in(const op_tile_args &a, int j, int x, int y, int z)
+{
+    return x >= a.lo[j][0] && x < a.hi[j][0] && y >= a.lo[j][1] && y < a.hi[j][1] && z >= a.lo[j][2] && z < a.hi[j][2];
+}
+
+__device__ __forceinline__ bool op_in_alloc(const op_tile_args &a, int x, int y, int z)
+{
+    return x >= 0 && x < a.alloc[0] && y >= 0 && y < a.alloc[1] && z >= 0 && z < a.alloc[2];
+}
+
+/* The block at tile blk of the last box; smem holds op_tile_smem bytes; ty is the thread's row
+ * index (0 .. TY-1) and tx its lane in x (0 .. TX-1). o.uoff are offsets in the tile (RX, RX*RY).
+ * CG: the source is read through L2 (ld.global.cg), for a field other blocks of the same launch
+ * wrote (the persistent kernel's passes); else through the read-only path. */
+template <typename T, int DIM, int H, bool C, bool CG = false>
+__device__ __forceinline__ void op_tile_body(const T *__restrict__ src, T *__restrict__ dst, const op_dev<T> &o, const op_tile_args &a,
+                                             uint3 blk, T *smem, int tx, int ty)
+{
+    typedef op_shape<DIM, H> S;
+    static_assert(S::OX == S::TX && S::OY * S::OZ % S::TY == 0, "the last level: a column of x a thread, whole rows");
+    const int L = a.levels, R = a.r, last = L - 1;
+    const int ox = a.lo[last][0] + (int)blk.x * S::OX, oy = a.lo[last][1] + (int)blk.y * S::OY;
+    const int oz = DIM == 3 ? a.lo[last][2] + (int)blk.z * S::OZ : 0;
+    const int gx0 = ox - H, gy0 = oy - H, gz0 = DIM == 3 ? oz - H : 0;
+    T *in = smem, *out = smem + S::CELLS;
+    /* level 0: the source over the whole tile; cells beyond the allocation feed no cell of a box */
+    for (int row = ty; row < S::RY * S::RZ; row += S::TY) {
+        const int y = row % S::RY, z = row / S::RY, gy = gy0 + y, gz = gz0 + z;
+        for (int x = tx; x < S::RX; x += S::TX) {
+            const int gx = gx0 + x;
+            const T *at = src + gx + a.sy * gy + a.sz * gz;
+            in[x + S::RX * row] = op_in_alloc(a, gx, gy, gz) ? (CG ? __ldcg(at) : __ldg(at)) : (T)0;
+        }
+    }
+    __syncthreads();
+    /* levels 1 .. L-1 in shared memory, OP_K rows of a thread at once (op_eval_k) */
+    for (int j = 0; j < last; j++) {
+        const int m = (j + 1) * R, mz = DIM == 3 ? m : 0;
+        const int ny = S::RY - 2 * m, nz = S::RZ - 2 * mz, nx = S::RX - 2 * m, rows = ny * nz;
+        for (int r0 = ty; r0 < rows; r0 += S::TY * OP_K) {
+            int y[OP_K], z[OP_K];
+#pragma unroll
+            for (int k = 0; k < OP_K; k++) {
+                const int r = min(r0 + S::TY * k, rows - 1); /* a row past the end repeats the last: computed, not stored */
+                y[k] = m + r % ny, z[k] = mz + r / ny;
+            }
+            for (int x = m + tx; x < m + nx; x += S::TX) {
+                const int gx = gx0 + x;
+                int i[OP_K];
+                long f[OP_K];
+#pragma unroll
+                for (int k = 0; k < OP_K; k++) {
+                    i[k] = x + S::RX * (y[k] + S::RY * z[k]);
+                    f[k] = gx + a.sy * (gy0 + y[k]) + a.sz * (gz0 + z[k]);
+                }
+                T v[OP_K];
+                op_eval_k<T, C, OP_K>(o, in, i, f, v);
+#pragma unroll
+                for (int k = 0; k < OP_K; k++) {
+                    if (r0 + S::TY * k >= rows) break;
+                    const int gy = gy0 + y[k], gz = gz0 + z[k];
+                    /* outside box j the level holds the source, as a separate sweep leaves it */
+                    if (!op_in(a, j, gx, gy, gz)) v[k] = op_in_alloc(a, gx, gy, gz) ? (CG ? __ldcg(src + f[k]) : __ldg(src + f[k])) : (T)0;
+                    out[i[k]] = v[k];
+                }
+            }
+        }
+        __syncthreads();
+        T *t = in;
+        in = out;
+        out = t;
+    }
+    /* the last level: the output tile's cells in the last box, to dst; a thread's rows at once */
+    constexpr int KL = S::OY * S::OZ / S::TY;
+    const int x = H + tx, gx = gx0 + x;
+    if (gx >= a.hi[last][0]) return;
+    int i[KL];
+    long f[KL];
+    bool keep[KL];
+    int n = 0;
+#pragma unroll
+    for (int k = 0; k < KL; k++) {
+        const int r = ty + S::TY * k, y = H + r % S::OY, z = (DIM == 3 ? H : 0) + r / S::OY, gy = gy0 + y, gz = gz0 + z;
+        keep[k] = gy < a.hi[last][1] && gz < a.hi[last][2];
+        n += keep[k];
+        /* a row outside the box is computed on the tile's first row (in the box), not stored */
+        const int yy = keep[k] ? y : H, zz = keep[k] ? z : (DIM == 3 ? H : 0);
+        i[k] = x + S::RX * (yy + S::RY * zz);
+        f[k] = gx + a.sy * (gy0 + yy) + a.sz * (gz0 + zz);
+    }
+    if (n == 0) return;
+    T v[KL];
+    op_eval_k<T, C, KL>(o, in, i, f, v);
+#pragma unroll
+    for (int k = 0; k < KL; k++)
+        if (keep[k]) dst[f[k]] = v[k];
+}
+
+/* The operator's device form for the tile kernel of halo H: values read from the tile, coefficients
+ * from fields of allocation alloc (0, or -1 where an offset overflows an int) */
+template <typename T, int DIM, int H>
+static inline int op_tile_fill(op_dev<T> &o, const hx_operator *op, const void *const *coef, const int *alloc)
+{
+    typedef op_shape<DIM, H> S;
+    return op_dev_fill(o, op, coef, S::RX, (long)S::RX * S::RY, alloc[0], DIM == 3 ? (long)alloc[0] * alloc[1] : 0);
+}
+
+/* The grid of a pass over the last box: one block per output tile */
+template <int DIM, int H> __host__ __device__ inline dim3 op_tile_grid(const op_tile_args &a)
+{
+    typedef op_shape<DIM, H> S;
+    const int j = a.levels - 1;
+    const unsigned gx = (unsigned)((a.hi[j][0] - a.lo[j][0] + S::OX - 1) / S::OX);
+    const unsigned gy = (unsigned)((a.hi[j][1] - a.lo[j][1] + S::OY - 1) / S::OY);
+    const unsigned gz = DIM == 3 ? (unsigned)((a.hi[j][2] - a.lo[j][2] + S::OZ - 1) / S::OZ) : 1u;
+    return dim3(gx, gy, gz);
+}
+
+/* The arguments of a pass of `levels` sweeps of radius r on boxes (levels <= HX_FUSE_MAX) */
+__host__ __device__ inline op_tile_args op_tile_make(const hx_box *boxes, int levels, int r, const int *alloc, int dim)
+{
+    op_tile_args a;
+    for (int j = 0; j < HX_FUSE_MAX; j++)
+        for (int i = 0; i < 3; i++) {
+            a.lo[j][i] = j < levels ? boxes[j].lo[i] : 0;
+            a.hi[j][i] = j < levels ? boxes[j].hi[i] : 0;
+        }
+    a.levels = levels;
+    a.r = r;
+    a.alloc[0] = alloc[0];
+    a.alloc[1] = alloc[1];
+    a.alloc[2] = dim == 3 ? alloc[2] : 1;
+    a.sy = alloc[0];
+    a.sz = dim == 3 ? (long)alloc[0] * alloc[1] : 0;
+    return a;
+}
+
+#endif
