@@ -321,9 +321,9 @@ int main(int argc, char **argv)
             if (!l) continue;
             for (int pat = 0; pat < 2; pat++) {
                 const hx_pattern pattern = pat ? HX_DIRECT : HX_STAGED;
-                /* every count of fields on one layout per dim; three counts elsewhere */
+                /* every count of fields on one layout per dim (on the cpu); three counts elsewhere */
                 for (int nf = 1; nf <= 8; nf++) {
-                    if (k != 2 && nf != 1 && nf != 3 && nf != 8) continue;
+                    if ((k != 2 || on_gpu) && nf != 1 && nf != 3 && nf != 8) continue;
                     check_case(l, lay[k].name, pattern, 0, nf, nf, nf == 3, salt++);
                 }
                 check_case(l, lay[k].name, pattern, 0, 5, 2, 0, salt++);     /* n below nfields */
