@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "transport/exchange_many.h"
+#include "transport/word_plan.h"
 
 int hx_many_check(hx_context *ctx, const hx_layout *l, const hx_exchange_options *o, int status, int *many)
 {
@@ -31,26 +32,6 @@ int hx_many_check(hx_context *ctx, const hx_layout *l, const hx_exchange_options
     return st;
 }
 
-/* a phase of the word plan from the cell plan's: the same messages, stride/4 words a cell; send
- * boxes address the send half of a row of 2 * half words, receive boxes its receive half */
-static void word_phase(hx_phase *w, const hx_phase *c, long stride, long half)
-{
-    *w = *c;
-    w->cells = c->cells * stride / 4;
-    for (int m = 0; m < c->nmsg; m++) {
-        hx_message *msg = &w->msg[m];
-        msg->count = c->msg[m].count * stride / 4;
-        msg->offset = c->msg[m].offset * stride / 4;
-        memset(&msg->send_box, 0, sizeof msg->send_box);
-        for (int a = 0; a < 3; a++) msg->send_box.hi[a] = 1;
-        msg->recv_box = msg->send_box;
-        msg->send_box.lo[0] = (int)msg->offset;
-        msg->send_box.hi[0] = (int)(msg->offset + msg->count);
-        msg->recv_box.lo[0] = (int)(half + msg->offset);
-        msg->recv_box.hi[0] = (int)(half + msg->offset + msg->count);
-    }
-}
-
 int hx_many_create(hx_exchange *x, const hx_exchange_options *o)
 {
     hx_exchange_many *mf = calloc(1, sizeof *mf);
@@ -71,9 +52,7 @@ int hx_many_create(hx_exchange *x, const hx_exchange_options *o)
     if (x->plan.max_phase_cells > (INT_MAX / 2 - 1) / (mf->stride / 4))
         return hx_fail(x->ctx, HX_ERR_INPUT, "exchange: the halo messages of %d fields exceed 4 GiB a phase: use fewer fields, a "
                        "narrower halo or more ranks", mf->nfields);
-    mf->wplan = x->plan;
-    mf->wplan.max_phase_cells = half;
-    for (int p = 0; p < x->plan.nphases; p++) word_phase(&mf->wplan.phase[p], &x->plan.phase[p], mf->stride, half);
+    hx_word_plan(&mf->wplan, &x->plan, mf->stride);
     mf->nplan = mf->wplan;
     mf->nplan_n = mf->nfields;
     mf->kwords = half;
