@@ -70,6 +70,7 @@ hx_exchange_options hx_exchange_defaults(void)
     o.transport = "auto";
     o.pattern = HX_STAGED;
     o.ll_bytes = -1;
+    o.nfields = 1;
     return o;
 }
 
