@@ -95,7 +95,14 @@ static int bind_many(hx_exchange *x, int n, const hx_field *fields, void *stream
         int st = hx_field_geometry(x->ctx, &x->d, &fields[i], hx_dtype_size(mf->dtype[i]), &mf->view[i], &mf->base[i]);
         if (st) return st;
         hx_backend_bind(&mf->fbk[i], &x->ctx->bk, &mf->view[i], HX_JACOBI5, mf->dtype[i]);
+        mf->pf.field[i] = mf->base[i];
+        mf->pf.sy[i] = mf->view[i].alloc[0];
+        mf->pf.sz[i] = (long)mf->view[i].alloc[0] * mf->view[i].alloc[1];
+        mf->pf.place[i] = mf->place[i];
+        mf->pf.esize[i] = (int)hx_dtype_size(mf->dtype[i]);
     }
+    mf->pf.n = n;
+    mf->pf.stride = mf->stride;
     *slot = HX_STREAM_MAIN;
     if (stream && x->bk.ops->use_stream) {
         if (x->bk.ops->use_stream(&x->bk, HX_STREAM_USER, stream)) return hx_fail(x->ctx, HX_ERR_RUNTIME, "exchange: %s", x->bk.err);
@@ -128,6 +135,10 @@ static int move_field(hx_exchange *x, int p, int i, int slot, void *buf, int to)
 
 static int pack_all(hx_exchange *x, int n, int p, int slot, void *buf, int to)
 {
+    hx_backend *bk = &x->many->fbk[0];
+    if (bk->ops->pack_many) /* one launch for every field */
+        return bk->ops->pack_many(bk, slot, &x->plan.phase[p], &x->many->pf, buf, to)
+                   ? hx_fail(x->ctx, HX_ERR_RUNTIME, "%s backend: %s", bk->ops->name, bk->err) : HX_OK;
     for (int i = 0; i < n; i++) {
         int st = move_field(x, p, i, slot, buf, to);
         if (st) return st;

@@ -32,6 +32,7 @@ typedef struct hx_exchange_many {
     hx_backend fbk[HX_MAX_FIELDS];
     void *base[HX_MAX_FIELDS];
     hx_phase ph;               /* scratch: a phase's messages at one field's offsets */
+    hx_pack_fields pf;         /* the last call's fields, for a backend that packs them in one go */
 } hx_exchange_many;
 
 /* Collective: checks o's nfields and dtypes (the same on every rank; call on every rank, whatever

@@ -222,6 +222,7 @@ static const hx_backend_ops cuda_ops = {
     .sweep_shell = cu_sweep_shell,   /* cells.cu */
     .pack = cu_pack,                 /* pack.cu */
     .unpack = cu_unpack,             /* pack.cu */
+    .pack_many = cu_pack_many,       /* pack.cu */
     .diff_norm2 = cu_diff_norm2,     /* pack.cu */
     .record = cu_record,
     .wait_event = cu_wait_event,
