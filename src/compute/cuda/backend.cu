@@ -222,7 +222,6 @@ static const hx_backend_ops cuda_ops = {
     .sweep_shell = cu_sweep_shell,   /* cells.cu */
     .pack = cu_pack,                 /* pack.cu */
     .unpack = cu_unpack,             /* pack.cu */
-    .pack_many = cu_pack_many,       /* pack.cu */
     .diff_norm2 = cu_diff_norm2,     /* pack.cu */
     .record = cu_record,
     .wait_event = cu_wait_event,
@@ -235,6 +234,7 @@ static const hx_backend_ops cuda_ops = {
     .drop_graphs = cu_drop_graphs,
     .sweep_fused = cu_sweep_fused,   /* fused2d.cu (3D: fused3d.cu) */
     .use_stream = cu_use_stream,
+    .pack_many = cu_pack_many,       /* pack.cu */
     .field_lead = cu_field_lead,     /* sweep.cu */
     .destroy = cu_destroy,
 };
