@@ -202,13 +202,13 @@ summary() {
     local f
     echo
     echo "summary ($out)"
-    for f in "$out"/table.csv "$out"/weak.csv "$out"/strong.csv; do
+    for f in "$out"/table.csv "$out"/weak.csv "$out"/strong.csv "$out"/operators.csv; do
         [ -s "$f" ] || continue
         echo "$(basename "$f"):"
         awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
             { sz = $c["nx"] "x" $c["ny"]; if ($c["dim"] == 3) sz = sz "x" $c["nz"]
-              set = $c["transport"] " " $c["schedule"] " d" $c["depth"] " f" $c["fuse"] ($c["graph"] == 1 ? " graph" : "")
-              printf "  %-14s %2d ranks  %-36s %12s us/sweep\n", sz, $c["ranks"], set, $c["us_per_sweep"] }' "$f"
+              set = $c["stencil"] " " $c["transport"] " " $c["schedule"] " d" $c["depth"] " f" $c["fuse"] ($c["graph"] == 1 ? " graph" : "")
+              printf "  %-14s %2d ranks  %-50s %12s us/sweep\n", sz, $c["ranks"], set, $c["us_per_sweep"] }' "$f"
     done
     for f in "$out"/tune_*.txt; do
         [ -s "$f" ] || continue
@@ -234,6 +234,7 @@ summary() {
               $c["ranks"], $c["transport"], $c["many_us"], $c["single_us"], $c["ratio"] }' "$out/exchange.csv"
     fi
     for f in "$out"/roofline_*.txt; do [ -s "$f" ] && echo "$(basename "$f"): see the file"; done
+    [ -s "$out/operators_roofline.txt" ] && grep -i "copy" "$out/operators_roofline.txt" | head -3
     return 0
 }
 

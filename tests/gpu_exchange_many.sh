@@ -13,6 +13,7 @@ unset OMPI_MCA_mpi_yield_when_idle
 fail=0 runs=0
 for tr in mpi mpi-cuda ipc ipc-put nccl nvshmem; do
     if ! "$HALOX" info 2>/dev/null | grep -q "^  $tr "; then echo "skip ($tr): not in this build"; continue; fi
+    if "$HALOX" info 2>/dev/null | grep -A1 "^  $tr " | grep -q "not usable here"; then echo "skip ($tr): not usable here (halox info says why)"; continue; fi
     for np in 1 2 3 4; do
         [ "$np" -le "$gpu_slots" ] || continue
         if [ "$np" -gt "$gpu_count" ]; then

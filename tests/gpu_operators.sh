@@ -86,7 +86,7 @@ for sched in fused persistent; do
     done
 done
 # the kernels that serve only halox's built-in stencils refuse an operator in one line
-expect_error "$NP" 2 "use kernel passes" -- run --backend cuda --schedule persistent --transport ipc --kernel resident --stencil box9 \
+expect_error "$NP" 2 "use kernel passes" -- run --backend cuda --schedule persistent --transport ipc --pattern direct --kernel resident --stencil box9 \
     --size 128x128 --iters 4
 expect_error "$NP" 2 "use kernel passes" -- run --backend cuda --schedule fused --transport ipc --kernel roles --stencil box9 --size 128x128 \
     --depth 1 --iters 4 --pattern direct
