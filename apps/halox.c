@@ -8,6 +8,7 @@
 
 #include "halox/halox.h"
 #include "pingpong.h"
+#include "exchange_bench.h"
 #include "run.h"
 #include "tune.h"
 
@@ -24,6 +25,7 @@ static void usage(FILE *out)
                  "       mpirun -np N halox tune [options]  search transport, pattern, depth, fuse, overlap, graph,\n"
                  "                                          schedule within --budget; prints the winner and why\n"
                  "       mpirun -np 2 halox pingpong [options] message latency and bandwidth per size and transport\n"
+                 "       mpirun -np N halox exchange [options] N fields in one exchange call against one call per field\n"
                  "       halox report FILE.csv... [--out DIR] plots (PNG, SVG) and the overlap-coverage table of run and\n"
                  "                                          pingpong CSVs (python3 + matplotlib; no MPI)\n"
                  "       halox run --help                   all run options (halox roofline|pingpong|report --help: theirs)\n\n"
@@ -253,6 +255,8 @@ int main(int argc, char **argv)
         if (rank == 0) code = hx_reference_main(argc - 2, argv + 2);
     } else if (!strcmp(cmd, "pingpong")) {
         code = hx_pingpong_main(argc - 2, argv + 2, MPI_COMM_WORLD);
+    } else if (!strcmp(cmd, "exchange")) {
+        code = hx_exchange_bench_main(argc - 2, argv + 2, MPI_COMM_WORLD);
     } else if (!strcmp(cmd, "mg")) {
         code = hx_mg_main(argc - 2, argv + 2);
     } else if (!strcmp(cmd, "tune")) {
@@ -260,7 +264,7 @@ int main(int argc, char **argv)
     } else if (!strcmp(cmd, "run")) {
         code = run_command(rank, argc - first_opt, argv + first_opt);
     } else {
-        if (rank == 0) fprintf(stderr, "halox: error: unknown command '%s': use run, info, roofline, reference, pingpong, report, mg, tune or --help\n", cmd);
+        if (rank == 0) fprintf(stderr, "halox: error: unknown command '%s': use run, info, roofline, reference, pingpong, exchange, report, mg, tune or --help\n", cmd);
         code = HX_ERR_INPUT;
     }
     MPI_Finalize();

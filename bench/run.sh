@@ -16,12 +16,14 @@ suites (GPU machine; --cpu runs table on 2 CPU ranks, pingpong needs no GPU):
   mg        halox mg --problem helmholtz --nu 3 at 256^3 and 512^3 (one GPU)
   scaling   weak and strong scaling from 1 GPU to every GPU of the machine
   binding   CPU backend, 2 ranks: bound to a core each against unbound (automatic threads)
+  exchange  halox exchange at 1024^2, 8 fp32 fields, ipc-put and nccl on every GPU: one many-field
+            exchange call against one call per field (--cpu: 2 ranks, transport mpi)
   all       every suite above
 
 options:
   --out DIR      where the results go (default bench-results)
   --halox PATH   the halox binary (default build/halox of this tree, else halox on PATH)
-  --cpu          table on the CPU backend, 2 ranks, transport mpi, smaller grids: a smoke run
+  --cpu          table and exchange on the CPU backend, 2 ranks, transport mpi, smaller grids: a smoke run
   --quick        fewer sweeps and smaller grids (for checking the suite, not for figures)
 EOF
 }
@@ -44,8 +46,8 @@ while [ $# -gt 0 ]; do
     *) die "unknown option $1: see bench/run.sh --help" ;;
     esac
 done
-case $suite in table | roofline | pingpong | mg | scaling | binding | all) ;; *) die "unknown suite '$suite': give table, roofline, pingpong, mg, scaling, binding or all" ;; esac
-[ $cpu = 0 ] || [ "$suite" = table ] || [ "$suite" = pingpong ] || die "--cpu applies to table and pingpong only"
+case $suite in table | roofline | pingpong | mg | scaling | binding | exchange | all) ;; *) die "unknown suite '$suite': give table, roofline, pingpong, mg, scaling, binding, exchange or all" ;; esac
+[ $cpu = 0 ] || [ "$suite" = table ] || [ "$suite" = pingpong ] || [ "$suite" = exchange ] || die "--cpu applies to table, pingpong and exchange only"
 
 if [ -z "$H" ]; then
     if [ -x "$ROOT/build/halox" ]; then H=$ROOT/build/halox
@@ -223,6 +225,12 @@ summary() {
         awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
             !seen[$c["size"]]++ { printf "  %s^3  %s DOF/s\n", $c["size"], $c["dof_per_s"] }' "$out/mg.csv"
     fi
+    if [ -s "$out/exchange.csv" ]; then
+        echo "exchange.csv (us per call of all fields):"
+        awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+            { printf "  %-10s %2d fields %2d ranks %-8s many %10s  single %10s  single/many %s\n", $c["size"], $c["fields"],
+              $c["ranks"], $c["transport"], $c["many_us"], $c["single_us"], $c["ratio"] }' "$out/exchange.csv"
+    fi
     for f in "$out"/roofline_*.txt; do [ -s "$f" ] && echo "$(basename "$f"): see the file"; done
     return 0
 }
@@ -242,8 +250,24 @@ suite_binding() {
              { u[NR - 1] = $c } END { printf "binding: bound %.1f us/sweep, unbound %.1f, unbound/bound %.2f\n", u[1], u[2], u[2] / u[1] }' "$f"
 }
 
+# Many fields in one exchange call against one call per field (halox exchange), one CSV row per
+# transport.
+suite_exchange() {
+    local f=$out/exchange.csv t np=$gpus transports="ipc-put nccl" size=1024x1024 iters=200 reps=5
+    [ $cpu = 0 ] || { np=2; transports=mpi; size=256x256; iters=50; }
+    [ $quick = 0 ] || { iters=20; reps=2; }
+    rm -f "$f"
+    for t in $transports; do
+        if ! "$H" info 2>/dev/null | grep -q "^  $t "; then
+            echo "bench/run.sh: note: transport $t is not in this halox: skipped" >&2
+            continue
+        fi
+        run_csv "$f" "$np" exchange "${BE[@]}" --size $size --fields 8 --transport "$t" --iters $iters --repeat $reps
+    done
+}
+
 case $suite in
-all) suite_table; suite_roofline; suite_pingpong; suite_mg; suite_scaling ;;
+all) suite_table; suite_roofline; suite_pingpong; suite_mg; suite_scaling; suite_exchange ;;
 *) "suite_$suite" ;;
 esac
 

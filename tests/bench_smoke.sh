@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # bench/run.sh table --cpu --quick on 2 CPU ranks: the suite runs, writes table.csv with the report's
-# columns and one row per case (each with a time), and halox tune's report with its winner.
+# columns and one row per case (each with a time), and halox tune's report with its winner; and
+# bench/run.sh exchange --cpu --quick: one exchange.csv row.
 # Usage: bench_smoke.sh HALOX MPIEXEC
 set -u
 HALOX=$1 MPIEXEC=$2
@@ -30,6 +31,13 @@ else
 fi
 grep -q '^winner' "$dir/tune_64x64.txt" 2>/dev/null || bad "no winner line in tune_64x64.txt"
 grep -q '^summary' "$dir/log" || bad "no summary printed"
+# The exchange suite: halox exchange's row, both times positive.
+timeout 120 "$(dirname "$0")/../bench/run.sh" exchange --cpu --quick --halox "$HALOX" --out "$dir/x" >"$dir/xlog" 2>&1 ||
+    { bad "bench/run.sh exchange --cpu --quick failed"; tail -5 "$dir/xlog"; }
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    { rows++; if (!($c["many_us"] > 0 && $c["single_us"] > 0 && $c["fields"] == 8)) bad = 1 }
+    END { exit (rows == 1 && !bad) ? 0 : 1 }' "$dir/x/exchange.csv" 2>/dev/null ||
+    bad "exchange.csv: not one row of 8 fields with positive times"
 # A suite that needs a GPU refuses in one line on a machine without one.
 if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; then
     out=$("$(dirname "$0")/../bench/run.sh" mg --halox "$HALOX" --out "$dir/mg" 2>&1)

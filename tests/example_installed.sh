@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # halox as a library: install this build into a temporary prefix, build examples/ against it as a
 # separate project (find_package with libhalox.so, then with libhalox.a, then pkg-config where it
-# exists), run heat2d on several ranks and compare its checksum with `halox reference`.
+# exists), run heat2d on several ranks and compare its checksum with `halox reference`; run
+# box27_cpu (the caller's own 27-point kernel, halo 2) at 1, 2 and 4 ranks, and box27 (its CUDA
+# kernel) where it was built and a GPU is visible, each checking itself against a host loop.
 # Usage: example_installed.sh BUILD SOURCE MPIEXEC [CMAKE [CC [MPICC]]]
 set -u
 BUILD=$1 SRC=$2 MPIEXEC=$3 CMAKE=${4:-cmake} CC=${5:-cc} MPICC=${6:-mpicc}
@@ -79,6 +81,33 @@ for kind in shared static; do
     step build-$kind.log "$CMAKE" --build "$TMP/ex-$kind"
     run_heat2d "find_package, $kind" 4 "$TMP/ex-$kind/heat2d"
 done
+# box27_cpu NAME NP BINARY [ARGS]: exit 0 and the bit-identical line
+run_box27() {
+    local name=$1 np=$2 bin=$3 out rc
+    shift 3
+    out=$(MPIRUN "$np" "$bin" "$@" 2>&1)
+    rc=$?
+    if [ $rc -ne 0 ] || ! grep -q "bit-identical" <<<"$out"; then
+        echo "FAIL ($name, np=$np, exit $rc)"
+        echo "$out" | tail -5
+        fail=$((fail + 1))
+    else
+        echo "ok   ($name, np=$np): $(grep bit-identical <<<"$out")"
+    fi
+}
+for np in 1 2 4; do run_box27 "box27_cpu, shared" $np "$TMP/ex-shared/box27_cpu"; done
+run_box27 "box27_cpu direct, static" 4 "$TMP/ex-static/box27_cpu" --pattern direct
+if [ -x "$TMP/ex-shared/box27" ]; then
+    if command -v nvidia-smi >/dev/null && nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
+        ngpu=$(nvidia-smi -L | grep -c '^GPU')
+        run_box27 "box27 cuda" 1 "$TMP/ex-shared/box27"
+        [ "$ngpu" -ge 2 ] && run_box27 "box27 cuda" 2 "$TMP/ex-shared/box27"
+    else
+        echo "skip (box27): no GPU visible"
+    fi
+else
+    echo "skip (box27): built only where nvcc is found and halox has CUDA"
+fi
 # static really is static: no libhalox.so needed
 if command -v readelf >/dev/null && readelf -d "$TMP/ex-static/heat2d" | grep -q 'NEEDED.*libhalox'; then
     die "the halox::halox_static build of heat2d needs libhalox.so"

@@ -15,7 +15,9 @@
  *     the abort flag raised, and the next kernels return at once.
  * 2D and 3D, periodic (a rank its own neighbour along an axis of one rank) and fixed boundaries,
  * float and double, halos of 1 and 3 cells, 1 to 4 blocks a grid; messages as plain copies with
- * flags, as flagged words (the exchange option ll_bytes), and both in one phase. What this cannot see: memory
+ * flags, as flagged words (the exchange option ll_bytes), and both in one phase. Many-field
+ * exchanges: the kernels move the word plan's messages (src/transport/word_plan.h) between packed
+ * buffers, every received word checked against the sender's. What this cannot see: memory
  * ordering between GPUs, IPC, timing. */
 #include <cuda_runtime.h>
 
@@ -34,6 +36,7 @@ static long ik_wide_msgs = 0;
 #include "exec/resident_kernel.cuh"
 #include "exec/persistent_plan.cuh"
 #include "emu_ranks.h"
+#include "transport/word_plan.h"
 
 static int failures = 0, runs = 0;
 static long ik_direct_msgs = 0; /* HX_IK_SELF_DIRECT builds: messages copied straight, summed over launches */
@@ -46,6 +49,8 @@ struct ik_case {
 };
 /* messages of at most this many cells go as flagged words (the rule of ll_bytes, in cells here) */
 static long ik_ll_cells = 0;
+/* > 0: a many-field exchange of this many bytes a cell; the field is the packed buffer of the word plan */
+static long ik_stride = 0;
 
 template <typename T> struct ik_rank {
     hx_decomp d;
@@ -58,6 +63,7 @@ template <typename T> struct ik_rank {
     unsigned ticket = 0;
     int abort_flag = 0;
     hx_watch watch;
+    int q = 0; /* its rank */
     hx_ik_args a[3]; /* put, get, putget: the arguments of the step being launched */
 };
 
@@ -65,9 +71,16 @@ template <typename T> struct ik_rank {
 static double ik_value(int k, const int gc[3]) { return (double)k * 80000.0 + gc[0] + 41.0 * (gc[1] + 41.0 * gc[2]); }
 
 /* Owned cells of rank r get exchange k's values; every other cell the sentinel. */
+static double ik_word(int k, int q, long j) { return (double)j + 200000.0 * (q + 5 * k); }
+
 template <typename T> static void ik_fill(ik_rank<T> &r, int k)
 {
     const hx_decomp &d = r.d;
+    const long half = r.plan.max_phase_cells;
+    if (ik_stride) { /* words: the send half encodes (exchange, rank, word), the receive half the sentinel */
+        for (size_t i = 0; i < r.field.size(); i++) r.field[i] = (long)i < half ? (T)ik_word(k, r.q, (long)i) : (T)-1.0;
+        return;
+    }
     const hx_box own = hx_owned_box(&d);
     for (size_t i = 0; i < r.field.size(); i++) {
         const int c[3] = {(int)(i % (size_t)d.alloc[0]), (int)(i / (size_t)d.alloc[0] % (size_t)d.alloc[1]),
@@ -78,9 +91,30 @@ template <typename T> static void ik_fill(ik_rank<T> &r, int k)
     }
 }
 
-/* After exchange k: received cells hold the neighbour's value (periodic wrap), the rest untouched. */
-template <typename T> static const char *ik_check(const ik_rank<T> &r, int k, int *at)
+/* Words: the send half untouched; each received word the sender's word of the matching message
+ * (its side opposite, the same phase), every other word the sentinel. */
+template <typename T> static const char *ik_check_words(const std::vector<ik_rank<T>> &rk, const ik_rank<T> &r, int k, int *at)
 {
+    const long half = r.plan.max_phase_cells;
+    std::vector<T> want(r.field.size(), (T)-1.0);
+    for (long i = 0; i < half; i++) want[(size_t)i] = (T)ik_word(k, r.q, i);
+    for (int p = 0; p < r.plan.nphases; p++)
+        for (int m = 0; m < r.plan.phase[p].nmsg; m++) {
+            const hx_message &in = r.plan.phase[p].msg[m];
+            const hx_phase &sp = rk[(size_t)in.peer].plan.phase[p];
+            for (int n = 0; n < sp.nmsg; n++)
+                if (sp.msg[n].peer == r.q && sp.msg[n].dir == hx_dir_opposite(in.dir))
+                    for (long j = 0; j < in.count; j++) want[(size_t)(half + in.offset + j)] = (T)ik_word(k, in.peer, sp.msg[n].offset + j);
+        }
+    for (size_t i = 0; i < r.field.size(); i++)
+        if (memcmp(&want[i], &r.field[i], sizeof(T))) return *at = (int)i, (long)i < half ? "a send word was written" : "a received word is wrong";
+    return nullptr;
+}
+
+/* After exchange k: received cells hold the neighbour's value (periodic wrap), the rest untouched. */
+template <typename T> static const char *ik_check(const std::vector<ik_rank<T>> &rk, const ik_rank<T> &r, int k, int *at)
+{
+    if (ik_stride) return ik_check_words(rk, r, k, at);
     const hx_decomp &d = r.d;
     const hx_box own = hx_owned_box(&d);
     for (size_t i = 0; i < r.field.size(); i++) {
@@ -168,6 +202,12 @@ template <typename T> static const char *ik_setup(const ik_case &cs, std::vector
         ik_rank<T> &r = rk[(size_t)q];
         if (hx_decomp_init(&r.d, cs.dim, cs.global, cs.pgrid, q, nr, cs.bnd, cs.halo, err, sizeof err)) return err;
         hx_plan_build(&r.plan, &r.d, cs.pattern);
+        r.q = q;
+        if (ik_stride) { /* the exchange's word plan over one row: send half, receive half (exchange_many.c) */
+            const hx_plan cells = r.plan;
+            hx_word_plan(&r.plan, &cells, ik_stride);
+            r.d.alloc[0] = (int)(2 * r.plan.max_phase_cells + 1), r.d.alloc[1] = r.d.alloc[2] = 1;
+        }
         r.field.assign((size_t)hx_alloc_cells(&r.d), (T)0);
         memset(&r.watch, 0, sizeof r.watch);
     }
@@ -227,7 +267,7 @@ template <typename T> static void ik_run(const ik_case &cs, int sched, const cha
                 if (sched == 2 && p == nph - 1 && k < rounds) {
                     /* rank 0 finishes exchange k and puts k + 1 while the others have not read k */
                     ik_launch<T>(cs, rk, std::vector<ik_step>{{0, GET, p}});
-                    if ((what = ik_check(rk[0], k, &at))) bad_rank = 0;
+                    if ((what = ik_check(rk, rk[0], k, &at))) bad_rank = 0;
                     ik_fill(rk[0], k + 1);
                     ik_launch<T>(cs, rk, std::vector<ik_step>{{0, PUT, fp}}); /* into the other parity */
                     gets.erase(gets.begin()); /* rank 0's get is done */
@@ -241,7 +281,7 @@ template <typename T> static void ik_run(const ik_case &cs, int sched, const cha
             else if (r.seq != (unsigned long long)k && !(sched == 2 && q == 0 && k < rounds && r.seq == (unsigned long long)k + 1))
                 what = "the device exchange counter is not the exchange's number";
             else if (q != 0 || sched != 2 || k == rounds) {
-                if ((what = ik_check(r, k, &at))) bad_rank = q;
+                if ((what = ik_check(rk, r, k, &at))) bad_rank = q;
             }
             if (what && bad_rank < 0) bad_rank = q;
         }
@@ -328,7 +368,19 @@ template <typename T> static void cases()
         ik_watchdog<T>(list[0], 1, "watchdog, 2 ranks, rank 1 stops putting");
         ik_watchdog<T>(list[4], 0, "watchdog, 3D, rank 0 stops putting");
     }
-    ik_ll_cells = 0;
+    /* many fields: the words of 3 floats (12 bytes a cell) or a float and a double (16), as floats */
+    for (long ll : {0L, 40L}) {
+        ik_ll_cells = ll;
+        for (ik_stride = 12; sizeof(T) == 4 && ik_stride <= 16; ik_stride += 4)
+            for (int c : {0, 2, 5, 7, 8})
+                for (int sched = 0; sched < 5; sched++) {
+                    char label[160];
+                    snprintf(label, sizeof label, "words of %ld bytes a cell, case %d, schedule %d, flagged words up to %ld", ik_stride, c,
+                             sched, ll);
+                    ik_run<T>(list[c], sched, label);
+                }
+    }
+    ik_ll_cells = ik_stride = 0;
 }
 
 int main(void)

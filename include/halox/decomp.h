@@ -31,11 +31,12 @@ typedef struct {
     int coords[HX_MAX_DIM];  /* this rank's position in the process grid */
     int local[HX_MAX_DIM];   /* owned cells per axis */
     int offset[HX_MAX_DIM];  /* global index of the first owned cell */
-    int ghost[HX_MAX_DIM];   /* ghost width per side: the halo width in active axes, 0 otherwise */
+    int ghost[HX_MAX_DIM];   /* ghost width per side: the halo width of each active axis, 0 otherwise */
     int alloc[HX_MAX_DIM];   /* allocated extent: local + 2 * ghost, x rounded up to HX_ROW_ALIGN */
     hx_boundary boundary;
     int rank, nranks;
     int neighbour[HX_NUM_DIRS]; /* rank at each offset, HX_NO_RANK outside a fixed boundary */
+    hx_boundary boundary_axis[HX_MAX_DIM]; /* the boundary of each axis (all `boundary` unless per axis) */
 } hx_decomp;
 
 /* Rank <-> process-grid coordinates (x fastest). */
@@ -54,6 +55,11 @@ int hx_choose_grid(int nranks, int dim, const int global[3], int min_local, int 
  * message in err when the grid does not match nranks or a block is smaller than the halo. */
 int hx_decomp_init(hx_decomp *d, int dim, const int global[3], const int pgrid[3], int rank, int nranks,
                    hx_boundary boundary, int halo, char *err, size_t errlen);
+
+/* The same with a ghost width and a boundary per axis (halo[a] may be 0: a block along a then needs
+ * only one cell). `boundary` above becomes HX_FIXED when any active axis is fixed. */
+int hx_decomp_init_axes(hx_decomp *d, int dim, const int global[3], const int pgrid[3], int rank, int nranks,
+                        const hx_boundary boundary[3], const int halo[3], char *err, size_t errlen);
 
 /* Index of local cell (x, y, z) in the allocated array. */
 static inline long hx_local_index(const hx_decomp *d, int x, int y, int z)

@@ -46,7 +46,8 @@ typedef struct {
     size_t struct_size;        /* 0 = this version's size */
     const char *transport;     /* a transport name, or "auto" (NULL: "auto") */
     hx_pattern pattern;        /* HX_STAGED (default) or HX_DIRECT */
-    int halo;                  /* ghost cells to fill per side; 0 = the layout's halo */
+    int halo;                  /* ghost cells to fill per side; 0 = the layout's halo (a per-axis
+                                  layout: each axis's width, capped at halo when halo > 0) */
     long ll_bytes;             /* ipc-put: phases whose messages are all of at most ll_bytes bytes (on
                                   every rank) travel as flagged words, each 4-byte value beside the
                                   exchange number, with no fence and no flag; larger phases as plain
@@ -62,10 +63,12 @@ typedef struct {
                                   field has the layout's dtype */
 } hx_exchange_options;
 
-/* transport "auto", HX_STAGED, halo 0, ll_bytes -1, host_fallback NULL; struct_size set. */
+/* transport "auto", HX_STAGED, halo 0, ll_bytes -1, host_fallback NULL, nfields 1, dtypes NULL;
+ * struct_size set. */
 hx_exchange_options hx_exchange_defaults(void);
 /* Collective. o may be NULL (the defaults). A bad field (ll_bytes below -1, a host_fallback that
- * names no rank) returns HX_ERR_INPUT on every rank. */
+ * names no rank, nfields outside 0..HX_MAX_FIELDS, an unknown dtype, nfields or dtypes that differ
+ * between ranks) returns HX_ERR_INPUT on every rank. */
 int hx_exchange_create_opts(hx_layout *l, const hx_exchange_options *o, hx_exchange **out);
 /* Collective: an exchange of a hand-made plan (a ping-pong, an irregular neighbourhood): the
  * messages' peers, tags and boxes are the caller's; the plan is copied. */
@@ -83,9 +86,12 @@ int hx_exchange_start(hx_exchange *x, const hx_field *f, void *stream);
 int hx_exchange_finish(hx_exchange *x, const hx_field *f, void *stream);
 int hx_exchange_run(hx_exchange *x, const hx_field *f, void *stream);
 
-/* The same for n fields at once (1 <= n <= the exchange's nfields; field i has dtypes[i]): each
- * phase sends one message per neighbour carrying all n fields, on every transport and pattern.
- * The fields share the layout's geometry (their own ghost and pitch each). */
+/* The same for n fields at once (1 <= n <= the exchange's nfields, else HX_ERR_INPUT; field i has
+ * dtypes[i]): each phase sends one message per neighbour carrying all n fields, on every transport
+ * and pattern, bit-identical to one exchange per field. The fields share the layout's geometry
+ * (their own ghost and pitch each). On an exchange of nfields > 1, hx_exchange_run(x, f, s) is
+ * hx_exchange_run_many(x, 1, f, s); with nfields 1 and the layout's dtype, run_many(x, 1, f, s)
+ * is hx_exchange_run(x, f, s). */
 #define HX_MAX_FIELDS 32
 int hx_exchange_start_many(hx_exchange *x, int n, const hx_field *fields, void *stream);
 int hx_exchange_finish_many(hx_exchange *x, int n, const hx_field *fields, void *stream);

@@ -30,7 +30,8 @@ typedef struct {
      * y and z for a channel. per_axis 0 (as an older caller's zeroed struct has it): `halo` and
      * `boundary` apply to every active axis. per_axis 1: halo_axis[a] ghost cells are exchanged on
      * axis a (0 allowed: that axis is never exchanged) and boundary_axis[a] applies there; fields
-     * keep max(halo_axis) ghost cells on every axis, and `halo` is ignored. */
+     * keep max(halo_axis) ghost cells on every axis, and `halo` is ignored (hx_layout_describe
+     * then reports that widest width in `halo`). Each block must hold halo_axis[a] cells along a. */
     int per_axis;
     int halo_axis[3];
     hx_boundary boundary_axis[3];
@@ -56,7 +57,7 @@ void hx_layout_destroy(hx_layout *l);
 const hx_decomp *hx_layout_decomp(const hx_layout *l);
 const hx_layout_desc *hx_layout_describe(const hx_layout *l);
 
-/* Allocate a field of this layout in the context's memory: ghost = the layout's halo, pitch
+/* Allocate a field of this layout in the context's memory: ghost = the layout's (widest) halo, pitch
  * padded for aligned rows, every cell 0. hx_field_free releases it. */
 int hx_field_alloc(hx_layout *l, hx_field *f);
 void hx_field_free(hx_layout *l, hx_field *f);

@@ -30,6 +30,19 @@ enum { HX_EVENT_CYCLE_START = HX_MAX_EVENTS, HX_EVENT_INNER_DONE, HX_NUM_EVENTS 
 
 typedef struct hx_backend hx_backend;
 
+/* The fields of a many-field exchange (hx_exchange_run_many) for pack_many: field f's origin (the
+ * cell the plan's boxes count from), its rows sy[f] and planes sz[f] cells apart, esize[f] bytes a
+ * cell; message m of a phase holds field f's box at byte offset
+ * m.offset * stride + m.count * place[f] of the packed buffer (transport/exchange_many.h). */
+#define HX_PACK_MAX_FIELDS 32 /* HX_MAX_FIELDS (halox/exchange.h) */
+typedef struct {
+    int n;
+    long stride;
+    void *field[HX_PACK_MAX_FIELDS];
+    long sy[HX_PACK_MAX_FIELDS], sz[HX_PACK_MAX_FIELDS], place[HX_PACK_MAX_FIELDS];
+    int esize[HX_PACK_MAX_FIELDS];
+} hx_pack_fields;
+
 typedef struct {
     const char *name;
     /* memory in the backend's space (device memory for CUDA) */
@@ -75,6 +88,9 @@ typedef struct {
     /* point stream slot `stream` at the caller's native stream (a cudaStream_t), or back at the
      * backend's own with NULL; NULL op where the backend has no streams (CPU: all work is synchronous) */
     int (*use_stream)(hx_backend *bk, int stream, void *native);
+    /* all fields of a phase in one call (to_buf 1: fields -> buf, 0: buf -> fields), laid out as
+     * hx_pack_fields says; NULL where absent (the exchange packs field by field with pack/unpack) */
+    int (*pack_many)(hx_backend *bk, int stream, const hx_phase *ph, const hx_pack_fields *fs, void *buf, int to_buf);
     /* hx_field_lead's answer for this backend's kernels (NULL: 0) */
     int (*field_lead)(hx_backend *bk, const hx_decomp *d, int radius);
     void (*destroy)(hx_backend *bk);

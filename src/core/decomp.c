@@ -59,9 +59,23 @@ int hx_choose_grid(int nranks, int dim, const int global[3], int min_local, int 
 int hx_decomp_init(hx_decomp *d, int dim, const int global[3], const int pgrid[3], int rank, int nranks,
                    hx_boundary boundary, int halo, char *err, size_t errlen)
 {
+    const hx_boundary b[3] = {boundary, boundary, boundary};
+    const int h[3] = {halo, halo, halo};
+    if (hx_decomp_init_axes(d, dim, global, pgrid, rank, nranks, b, h, err, errlen)) return -1;
+    d->boundary = boundary;
+    return 0;
+}
+
+int hx_decomp_init_axes(hx_decomp *d, int dim, const int global[3], const int pgrid[3], int rank, int nranks,
+                        const hx_boundary boundary[3], const int halo[3], char *err, size_t errlen)
+{
     memset(d, 0, sizeof *d);
     d->dim = dim;
-    d->boundary = boundary;
+    d->boundary = HX_PERIODIC;
+    for (int a = 0; a < 3; a++) {
+        d->boundary_axis[a] = boundary[a];
+        if (a < dim && boundary[a] == HX_FIXED) d->boundary = HX_FIXED;
+    }
     d->rank = rank;
     d->nranks = nranks;
     for (int a = 0; a < 3; a++) {
@@ -80,7 +94,7 @@ int hx_decomp_init(hx_decomp *d, int dim, const int global[3], const int pgrid[3
     hx_grid_coords(d->pgrid, rank, d->coords);
     for (int a = 0; a < 3; a++) {
         hx_split_extent(d->global[a], d->pgrid[a], d->coords[a], &d->local[a], &d->offset[a]);
-        d->ghost[a] = a < dim ? halo : 0;
+        d->ghost[a] = a < dim ? halo[a] : 0;
         d->alloc[a] = d->local[a] + 2 * d->ghost[a];
     }
     /* Rows start on 128-byte boundaries of the allocation, so GPU kernels can use aligned 16-byte
@@ -88,12 +102,12 @@ int hx_decomp_init(hx_decomp *d, int dim, const int global[3], const int pgrid[3
     d->alloc[0] = (d->alloc[0] + HX_ROW_ALIGN - 1) / HX_ROW_ALIGN * HX_ROW_ALIGN;
     for (int a = 0; a < dim; a++) {
         int smallest = d->global[a] / d->pgrid[a];
-        if (smallest < 1 || smallest < halo) {
+        if (smallest < 1 || smallest < halo[a]) {
             const char *axis = "xyz" + a;
             snprintf(err, errlen,
                      "blocks along %c are %d cells (%d cells over %d ranks) but the halo is %d cells wide: "
                      "use a larger grid, a narrower halo or fewer ranks along %c",
-                     *axis, smallest, d->global[a], d->pgrid[a], halo, *axis);
+                     *axis, smallest, d->global[a], d->pgrid[a], halo[a], *axis);
             return -1;
         }
     }
@@ -104,7 +118,7 @@ int hx_decomp_init(hx_decomp *d, int dim, const int global[3], const int pgrid[3
             if (a >= dim && o[a] != 0) inside = 0;
             c[a] = d->coords[a] + o[a];
             if (c[a] < 0 || c[a] >= d->pgrid[a]) {
-                if (boundary == HX_FIXED) inside = 0;
+                if (boundary[a] == HX_FIXED) inside = 0;
                 c[a] = (c[a] + d->pgrid[a]) % d->pgrid[a];
             }
         }

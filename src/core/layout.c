@@ -16,7 +16,30 @@ static int check_desc(hx_context *ctx, const hx_layout_desc *s)
     if (s->dtype != HX_FLOAT && s->dtype != HX_DOUBLE) return hx_fail(ctx, HX_ERR_INPUT, "layout: unknown dtype %d", (int)s->dtype);
     if (s->boundary != HX_PERIODIC && s->boundary != HX_FIXED)
         return hx_fail(ctx, HX_ERR_INPUT, "layout: unknown boundary %d", (int)s->boundary);
+    if (s->per_axis != 0 && s->per_axis != 1)
+        return hx_fail(ctx, HX_ERR_INPUT, "layout: per_axis %d: give 0 (halo and boundary for every axis) or 1", s->per_axis);
+    for (int a = 0; s->per_axis && a < s->dim; a++) {
+        if (s->halo_axis[a] < 0)
+            return hx_fail(ctx, HX_ERR_INPUT, "layout: halo_axis[%d] is %d: give 0 or more ghost cells", a, s->halo_axis[a]);
+        if (s->boundary_axis[a] != HX_PERIODIC && s->boundary_axis[a] != HX_FIXED)
+            return hx_fail(ctx, HX_ERR_INPUT, "layout: unknown boundary_axis[%d] %d", a, (int)s->boundary_axis[a]);
+    }
     return HX_OK;
+}
+
+void hx_layout_axes(const hx_layout_desc *s, int halo[3], hx_boundary bnd[3])
+{
+    for (int a = 0; a < 3; a++) {
+        const int on = a < s->dim;
+        halo[a] = !on ? 0 : s->per_axis ? s->halo_axis[a] : s->halo;
+        bnd[a] = !on ? HX_PERIODIC : s->per_axis ? s->boundary_axis[a] : s->boundary;
+    }
+}
+
+/* the ghost cells a field keeps on every axis: the widest halo */
+static int widest(const int halo[3])
+{
+    return halo[0] > halo[1] ? (halo[0] > halo[2] ? halo[0] : halo[2]) : (halo[1] > halo[2] ? halo[1] : halo[2]);
 }
 
 int hx_layout_create(hx_context *ctx, const hx_layout_desc *desc, hx_layout **out)
@@ -27,19 +50,29 @@ int hx_layout_create(hx_context *ctx, const hx_layout_desc *desc, hx_layout **ou
     if (st == HX_OK) {
         l->ctx = ctx;
         l->desc = *desc;
+        int halo[3], ghost[3];
+        hx_boundary bnd[3];
+        hx_layout_axes(desc, halo, bnd);
+        const int g = widest(halo);
+        for (int a = 0; a < 3; a++) ghost[a] = a < desc->dim ? g : 0;
+        if (desc->per_axis) l->desc.halo = g; /* what hx_layout_describe reports: the fields' ghost width */
         int global[3] = {desc->global[0], desc->global[1], desc->dim == 3 ? desc->global[2] : 1};
         int pgrid[3] = {desc->pgrid[0], desc->pgrid[1], desc->dim == 3 ? desc->pgrid[2] : 1};
         l->desc.global[2] = global[2];
         char why[256];
         if (!pgrid[0] && !pgrid[1] && (desc->dim == 2 || !desc->pgrid[2])) {
-            if (hx_choose_grid(ctx->size, desc->dim, global, desc->halo > 0 ? desc->halo : 1, pgrid))
+            if (hx_choose_grid(ctx->size, desc->dim, global, g > 0 ? g : 1, pgrid))
                 st = hx_fail(ctx, HX_ERR_INPUT, "layout: %d ranks cannot split %dx%dx%d cells into blocks of at least "
                              "%d cell%s per axis: use fewer ranks or a larger grid", ctx->size, global[0], global[1],
-                             global[2], desc->halo > 0 ? desc->halo : 1, desc->halo > 1 ? "s" : "");
+                             global[2], g > 0 ? g : 1, g > 1 ? "s" : "");
         }
-        if (st == HX_OK && hx_decomp_init(&l->d, desc->dim, global, pgrid, ctx->rank, ctx->size, desc->boundary,
-                                          desc->halo, why, sizeof why))
+        /* every axis's blocks must hold its own halo; the fields keep the widest on every axis */
+        hx_decomp check;
+        if (st == HX_OK && hx_decomp_init_axes(&check, desc->dim, global, pgrid, ctx->rank, ctx->size, bnd, halo, why, sizeof why))
             st = hx_fail(ctx, HX_ERR_INPUT, "layout: %s", why);
+        if (st == HX_OK && hx_decomp_init_axes(&l->d, desc->dim, global, pgrid, ctx->rank, ctx->size, bnd, ghost, why, sizeof why))
+            st = hx_fail(ctx, HX_ERR_INPUT, "layout: %s", why);
+        if (st == HX_OK && !desc->per_axis) l->d.boundary = desc->boundary;
         if (st == HX_OK) {
             memcpy(l->desc.pgrid, l->d.pgrid, sizeof l->d.pgrid);
             hx_backend_bind(&l->bk, &ctx->bk, &l->d, HX_JACOBI5, desc->dtype);
@@ -59,9 +92,11 @@ const hx_layout_desc *hx_layout_describe(const hx_layout *l) { return &l->desc; 
 int hx_field_geometry(hx_context *ctx, const hx_decomp *d, const hx_field *f, size_t elem, hx_decomp *view, void **base)
 {
     if (!f || !f->data) return hx_fail(ctx, HX_ERR_INPUT, "field: no data pointer");
-    int g = d->ghost[0];
+    int g = 0;
+    for (int a = 0; a < d->dim; a++) g = d->ghost[a] > g ? d->ghost[a] : g;
     if (f->ghost < g) return hx_fail(ctx, HX_ERR_INPUT, "field: %d ghost cells per side, but the exchange fills %d: allocate a wider ghost", f->ghost, g);
-    int extra = f->ghost - g;
+    /* the view's ghost width on each axis lies inside the field's: its origin moves by the difference */
+    const int ex = f->ghost - d->ghost[0], ey = f->ghost - d->ghost[1], ez = d->dim == 3 ? f->ghost - d->ghost[2] : 0;
     int need0 = d->local[0] + 2 * f->ghost, need1 = d->local[1] + 2 * f->ghost;
     if (f->pitch[0] < need0 || (d->dim == 3 && f->pitch[1] < need1))
         return hx_fail(ctx, HX_ERR_INPUT, "field: pitch %dx%d is smaller than the local block with its ghosts (%dx%d)", f->pitch[0],
@@ -69,7 +104,7 @@ int hx_field_geometry(hx_context *ctx, const hx_decomp *d, const hx_field *f, si
     *view = *d;
     view->alloc[0] = f->pitch[0];
     view->alloc[1] = d->dim == 3 ? f->pitch[1] : d->local[1] + 2 * f->ghost;
-    long shift = (long)extra * (1 + view->alloc[0] + (d->dim == 3 ? (long)view->alloc[0] * view->alloc[1] : 0));
+    long shift = (long)ex + (long)ey * view->alloc[0] + (long)ez * view->alloc[0] * view->alloc[1];
     *base = (char *)f->data + (size_t)shift * elem;
     return HX_OK;
 }

@@ -55,6 +55,7 @@ struct hx_exchange {
     hx_clock clock;
     int started;      /* start called, finish pending */
     void *base;       /* the field's cells as the plan addresses them */
+    struct hx_exchange_many *many; /* many-field messages (transport/exchange_many.c); NULL: one field */
 };
 
 struct hx_sweeper {
@@ -87,6 +88,9 @@ int hx_agree(hx_context *ctx, int status);
  * with f's pitches, and the address of the cell d counts as (0, 0, 0). Fails on a field that is
  * too small or has fewer ghost cells than d. */
 int hx_field_geometry(hx_context *ctx, const hx_decomp *d, const hx_field *f, size_t elem, hx_decomp *view, void **base);
+
+/* A layout's halo width and boundary of each axis (0 and periodic past dim). */
+void hx_layout_axes(const hx_layout_desc *s, int halo[3], hx_boundary bnd[3]);
 
 /* Shared resources (see hx_shared_kind). */
 void *hx_context_shared(hx_context *ctx, hx_shared_kind k);

@@ -32,6 +32,9 @@ static void add_message(hx_phase *ph, const hx_decomp *d, int phase_index, int d
     if (peer == HX_NO_RANK) return;
     int o[3];
     hx_dir_offset(dir, o);
+    /* an axis of halo width 0 is never exchanged: no message toward its sides */
+    for (int a = 0; a < 3; a++)
+        if (o[a] && d->ghost[a] == 0) return;
     hx_message *m = &ph->msg[ph->nmsg++];
     memset(m, 0, sizeof *m);
     m->peer = peer;
@@ -62,17 +65,18 @@ void hx_plan_build(hx_plan *p, const hx_decomp *d, hx_pattern pattern)
             add_message(&p->phase[0], d, 0, dir, span);
         }
     } else {
-        /* One phase per axis; later phases carry the ghost cells of earlier axes along, which
-         * forwards edges and corners without diagonal messages. */
-        p->nphases = d->dim;
+        /* One phase per axis of nonzero width; later phases carry the ghost cells of earlier axes
+         * along, which forwards edges and corners without diagonal messages. */
         for (int a = 0; a < d->dim; a++) {
+            if (d->ghost[a] == 0) continue;
             enum axis_span span[3];
             for (int b = 0; b < 3; b++) span[b] = b < a ? SPAN_FULL : SPAN_OWNED;
             int lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
             lo[a] = -1;
             hi[a] = 1;
-            add_message(&p->phase[a], d, a, hx_dir_index(lo[0], lo[1], lo[2]), span);
-            add_message(&p->phase[a], d, a, hx_dir_index(hi[0], hi[1], hi[2]), span);
+            const int ph = p->nphases++;
+            add_message(&p->phase[ph], d, ph, hx_dir_index(lo[0], lo[1], lo[2]), span);
+            add_message(&p->phase[ph], d, ph, hx_dir_index(hi[0], hi[1], hi[2]), span);
         }
     }
     for (int i = 0; i < p->nphases; i++)
@@ -92,7 +96,7 @@ hx_box hx_sweep_box(const hx_decomp *d, int expand)
         int e = a < d->dim ? expand : 0;
         b.lo[a] = g - e;
         b.hi[a] = g + n + e;
-        if (d->boundary == HX_FIXED && a < d->dim) {
+        if (d->boundary_axis[a] == HX_FIXED && a < d->dim) {
             if (d->offset[a] == 0 && b.lo[a] < g) b.lo[a] = g;
             if (d->offset[a] + n == d->global[a] && b.hi[a] > g + n) b.hi[a] = g + n;
         }

@@ -5,6 +5,7 @@
 
 #include "core/node.h"
 #include "core/objects.h"
+#include "transport/exchange_many.h"
 
 /* "mpi, ipc, nccl", what this build holds */
 const char *hx_transport_names(void)
@@ -69,6 +70,7 @@ hx_exchange_options hx_exchange_defaults(void)
     o.transport = "auto";
     o.pattern = HX_STAGED;
     o.ll_bytes = -1;
+    o.nfields = 1;
     return o;
 }
 
@@ -107,15 +109,23 @@ static int create(hx_layout *l, const hx_exchange_options *o, const hx_plan *pla
         if (want_auto && ctx->rank == 0) hx_logf(&ctx->log, HX_LOG_INFO, "transport auto: %s (%s)", picked, why);
     }
     if (st == HX_OK) st = check_options(ctx, o);
+    int many = 0;
+    st = hx_many_check(ctx, l, o, st, &many); /* collective */
     if (st == HX_OK) {
         x->ctx = ctx;
         x->layout = l;
         x->halo = halo > 0 ? halo : l->desc.halo;
         const hx_decomp *ld = &l->d;
+        /* each axis exchanges its own width (a per-axis layout), at most the halo asked for */
+        int width[3];
+        hx_boundary bnd[3];
+        hx_layout_axes(&l->desc, width, bnd);
+        for (int a = 0; a < 3; a++) width[a] = width[a] < x->halo ? width[a] : x->halo;
         if (x->halo > l->desc.halo)
             st = hx_fail(ctx, HX_ERR_INPUT, "exchange: halo %d is wider than the layout's %d", x->halo, l->desc.halo);
-        else if (hx_decomp_init(&x->d, ld->dim, ld->global, ld->pgrid, ld->rank, ld->nranks, ld->boundary, x->halo, why, sizeof why))
+        else if (hx_decomp_init_axes(&x->d, ld->dim, ld->global, ld->pgrid, ld->rank, ld->nranks, bnd, width, why, sizeof why))
             st = hx_fail(ctx, HX_ERR_INPUT, "exchange: %s", why);
+        x->d.boundary = ld->boundary;
     }
     if (st == HX_OK && plan) {
         x->plan = *plan;
@@ -124,6 +134,7 @@ static int create(hx_layout *l, const hx_exchange_options *o, const hx_plan *pla
         if (pattern != HX_STAGED && pattern != HX_DIRECT) st = hx_fail(ctx, HX_ERR_INPUT, "exchange: unknown pattern %d", pattern);
         else hx_plan_build(&x->plan, &x->d, (hx_pattern)pattern);
     }
+    if (st == HX_OK && many) st = hx_many_create(x, o);
     if (st == HX_OK) st = find_ops(ctx, transport, &ops);
     if (st == HX_OK) {
         x->fd = x->d;
@@ -134,11 +145,15 @@ static int create(hx_layout *l, const hx_exchange_options *o, const hx_plan *pla
     if ((st = hx_agree(ctx, st)) != HX_OK) return st;
     hx_clock_init(&x->clock, &x->bk, &x->times);
     hx_clock_pause(&x->clock, 1); /* device intervals are timed only by a sweeper's clock */
-    if (hx_transport_create(&x->tr, ops, ctx, &x->bk, &x->plan, o, ctx->comm, &x->clock, why, sizeof why))
+    /* many fields: the transport moves the word plan's messages (exchange_many.h) */
+    hx_backend *tbk = x->many ? &x->many->wbk : &x->bk;
+    const hx_plan *tplan = x->many ? &x->many->wplan : &x->plan;
+    if (hx_transport_create(&x->tr, ops, ctx, tbk, tplan, o, ctx->comm, &x->clock, why, sizeof why))
         st = strncmp(why, "transport ", 10) ? hx_fail(ctx, HX_ERR_RUNTIME, "transport %s: %s", ops->name, why)
                                              : hx_fail(ctx, HX_ERR_RUNTIME, "%s", why);
     if (st != HX_OK && strstr(why, "another rank")) ctx->err_secondary = 1;
     x->have_transport = 1; /* released by every rank together, even after a failed set-up */
+    if (st == HX_OK) st = hx_many_buffers(x);
     return hx_agree(ctx, st);
 }
 
@@ -176,6 +191,7 @@ void hx_exchange_destroy(hx_exchange *x)
 {
     if (!x) return;
     if (x->have_transport) hx_transport_destroy(&x->tr);
+    hx_many_destroy(x);
     free(x);
 }
 
@@ -229,6 +245,7 @@ static int no_messages(const hx_exchange *x)
 int hx_exchange_start(hx_exchange *x, const hx_field *f, void *stream)
 {
     int slot, st;
+    if (x->many) return hx_exchange_start_many(x, 1, f, stream);
     if (x->started) return hx_fail(x->ctx, HX_ERR_INPUT, "exchange: start called twice without finish");
     if ((st = bind(x, f, stream, &slot)) != HX_OK) return st;
     if (!no_messages(x) && (st = send_phase(x, 0, slot)) != HX_OK) return st;
@@ -239,6 +256,7 @@ int hx_exchange_start(hx_exchange *x, const hx_field *f, void *stream)
 int hx_exchange_finish(hx_exchange *x, const hx_field *f, void *stream)
 {
     int slot, st;
+    if (x->many) return hx_exchange_finish_many(x, 1, f, stream);
     if (!x->started) return hx_fail(x->ctx, HX_ERR_INPUT, "exchange: finish called without start");
     x->started = 0;
     if ((st = bind(x, f, stream, &slot)) != HX_OK || no_messages(x)) return st;
@@ -252,6 +270,7 @@ int hx_exchange_finish(hx_exchange *x, const hx_field *f, void *stream)
 int hx_exchange_run(hx_exchange *x, const hx_field *f, void *stream)
 {
     int slot, st;
+    if (x->many) return hx_exchange_run_many(x, 1, f, stream);
     if (no_messages(x) && !x->started) return bind(x, f, stream, &slot);
     if (x->tr.ops->putget && !x->started) { /* a kernel path: each phase in one launch */
         if ((st = bind(x, f, stream, &slot)) != HX_OK) return st;

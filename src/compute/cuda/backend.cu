@@ -234,6 +234,7 @@ static const hx_backend_ops cuda_ops = {
     .drop_graphs = cu_drop_graphs,
     .sweep_fused = cu_sweep_fused,   /* fused2d.cu (3D: fused3d.cu) */
     .use_stream = cu_use_stream,
+    .pack_many = cu_pack_many,       /* pack.cu */
     .field_lead = cu_field_lead,     /* sweep.cu */
     .destroy = cu_destroy,
 };

@@ -136,6 +136,7 @@ int cu_sweep_shell(hx_backend *bk, int stream, int nbox, const hx_box *boxes, co
 int cu_init_field(hx_backend *bk, void *field, uint64_t seed);
 int cu_pack(hx_backend *bk, int stream, const hx_phase *ph, const void *field, void *buf);
 int cu_unpack(hx_backend *bk, int stream, const hx_phase *ph, const void *buf, void *field);
+int cu_pack_many(hx_backend *bk, int stream, const hx_phase *ph, const hx_pack_fields *fs, void *buf, int to_buf);
 int cu_diff_norm2(hx_backend *bk, int stream, const hx_box *box, const void *a, const void *b, double *result);
 /* backend.cu */
 int cu_sync(hx_backend *bk, int stream);

@@ -9,6 +9,13 @@ __global__ void move_phase(T *__restrict__ field, T *__restrict__ buf, dev_phase
     move_phase_body<T, TO_BUF>(field, buf, ph, sy, sz, blockIdx.y, blockIdx.x, gridDim.x);
 }
 
+template <bool TO_BUF>
+__global__ void move_fields(char *buf, dev_phase ph, hx_pack_fields fs)
+{
+    grid_dep_enter();
+    move_fields_body<TO_BUF>(buf, ph, fs, blockIdx.y, blockIdx.z, blockIdx.x, gridDim.x);
+}
+
 template <typename T>
 __global__ void init_kernel(T *f, int lx, int gx, int gy, int ox, int oy, int oz, long sy, long sz,
                             unsigned long long seed)
@@ -55,12 +62,11 @@ static const diff_fn diff_table[2] = {launch_diff_t<float>, launch_diff_t<double
 
 /* ---------------------------------------------------------------- ops */
 
-static int launch_move(hx_backend *bk, int stream, const hx_phase *ph, void *field, void *buf, bool to_buf)
+/* The device copy of a phase's messages (send boxes to pack, receive boxes to unpack); *most: the
+ * largest message's cells. */
+static void dev_phase_of(const hx_phase *ph, bool to_buf, dev_phase &dp, long *most)
 {
-    if (ph->nmsg == 0) return 0;
-    const hx_decomp *d = bk->decomp;
-    dev_phase dp;
-    long most = 0;
+    *most = 0;
     dp.n = ph->nmsg;
     for (int i = 0; i < ph->nmsg; i++) {
         const hx_message *m = &ph->msg[i];
@@ -70,8 +76,36 @@ static int launch_move(hx_backend *bk, int stream, const hx_phase *ph, void *fie
         dp.m[i].ny = b->hi[1] - b->lo[1];
         dp.m[i].count = m->count;
         dp.m[i].offset = m->offset;
-        if (m->count > most) most = m->count;
+        if (m->count > *most) *most = m->count;
     }
+}
+
+/* Every field of a many-field phase in one launch: blocks of a message's share (x), the message (y),
+ * the field (z). */
+int cu_pack_many(hx_backend *bk, int stream, const hx_phase *ph, const hx_pack_fields *fs, void *buf, int to_buf)
+{
+    if (ph->nmsg == 0 || fs->n == 0) return 0;
+    dev_phase dp;
+    long most;
+    dev_phase_of(ph, to_buf != 0, dp, &most);
+    const int threads = 256;
+    long blocks = (most + threads * MOVE_BATCH - 1) / (threads * MOVE_BATCH);
+    if (blocks > 4096) blocks = 4096;
+    const dim3 grid((unsigned)blocks, (unsigned)ph->nmsg, (unsigned)fs->n);
+    cudaStream_t st = state(bk)->stream[stream];
+    if (to_buf) launch_sweep_kernel(move_fields<true>, grid, dim3(threads), 0, st, cu_pdl(bk), (char *)buf, dp, *fs);
+    else launch_sweep_kernel(move_fields<false>, grid, dim3(threads), 0, st, cu_pdl(bk), (char *)buf, dp, *fs);
+    CU_LAUNCHED(bk);
+    return 0;
+}
+
+static int launch_move(hx_backend *bk, int stream, const hx_phase *ph, void *field, void *buf, bool to_buf)
+{
+    if (ph->nmsg == 0) return 0;
+    const hx_decomp *d = bk->decomp;
+    dev_phase dp;
+    long most;
+    dev_phase_of(ph, to_buf, dp, &most);
     const int threads = 256;
     long blocks = (most + threads * MOVE_BATCH - 1) / (threads * MOVE_BATCH); /* MOVE_BATCH cells a thread */
     if (blocks > 4096) blocks = 4096;

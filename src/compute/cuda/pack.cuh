@@ -23,10 +23,9 @@ struct dev_phase {
  * allows (a 64-bit one costs several times the instructions; the branch is uniform). */
 #define MOVE_BATCH 4
 template <typename T, bool TO_BUF>
-__device__ __forceinline__ void move_phase_body(T *__restrict__ field, T *__restrict__ buf, const dev_phase &ph, long sy,
-                                                long sz, unsigned msg, unsigned block, unsigned nblocks)
+__device__ __forceinline__ void move_msg_body(T *__restrict__ field, T *__restrict__ buf, const dev_msg m, long sy, long sz,
+                                              unsigned block, unsigned nblocks)
 {
-    const dev_msg m = ph.m[msg];
     const long stride = (long)nblocks * blockDim.x;
     const bool small = m.count <= 0x7fffffffL;
     for (long i0 = block * (long)blockDim.x + threadIdx.x; i0 < m.count; i0 += stride * MOVE_BATCH) {
@@ -55,6 +54,26 @@ __device__ __forceinline__ void move_phase_body(T *__restrict__ field, T *__rest
             else field[f[u]] = v[u];
         }
     }
+}
+
+template <typename T, bool TO_BUF>
+__device__ __forceinline__ void move_phase_body(T *__restrict__ field, T *__restrict__ buf, const dev_phase &ph, long sy,
+                                                long sz, unsigned msg, unsigned block, unsigned nblocks)
+{
+    move_msg_body<T, TO_BUF>(field, buf, ph.m[msg], sy, sz, block, nblocks);
+}
+
+/* Field f's box of message msg of a many-field phase (hx_pack_fields): the box at its byte offset
+ * in the packed buffer, in the field's dtype (the branch is uniform over the block). */
+template <bool TO_BUF>
+__device__ __forceinline__ void move_fields_body(char *buf, const dev_phase &ph, const hx_pack_fields &fs, unsigned msg,
+                                                 unsigned f, unsigned block, unsigned nblocks)
+{
+    dev_msg m = ph.m[msg];
+    char *b = buf + m.offset * fs.stride + m.count * fs.place[f];
+    m.offset = 0;
+    if (fs.esize[f] == 8) move_msg_body<double, TO_BUF>((double *)fs.field[f], (double *)b, m, fs.sy[f], fs.sz[f], block, nblocks);
+    else move_msg_body<float, TO_BUF>((float *)fs.field[f], (float *)b, m, fs.sy[f], fs.sz[f], block, nblocks);
 }
 
 /* ---------------------------------------------------------------- init and norm */
