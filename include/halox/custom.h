@@ -53,7 +53,12 @@ typedef struct hx_kernel_table {
     size_t (*fused_smem)(int levels);            /* shared memory of a fused pass, bytes */
 } hx_kernel_table;
 
+/* The table HX_DEFINE_KERNELS(F, T) defined in another file, for C and C++ alike */
+#ifdef __cplusplus
+#define HX_DECLARE_KERNELS(F) extern "C" const hx_kernel_table hx_kernels_##F
+#else
 #define HX_DECLARE_KERNELS(F) extern const hx_kernel_table hx_kernels_##F
+#endif
 
 typedef struct hx_custom hx_custom;
 
