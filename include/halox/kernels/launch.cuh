@@ -63,8 +63,11 @@ template <class F, typename T> int fused_device(const hx_custom_launch *l)
                      a.levels, smem, most);
         return 1;
     }
-    if (e == cudaSuccess && smem > 48 * 1024)
+    static size_t opted = 48 * 1024; /* the most this kernel was allowed so far (one device a process) */
+    if (e == cudaSuccess && smem > opted) {
         e = cudaFuncSetAttribute(fused_kernel<F, T>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+        if (e == cudaSuccess) opted = smem;
+    }
     if (e != cudaSuccess) {
         if (l->err && l->errlen) snprintf(l->err, l->errlen, "custom fused kernel set-up: %s", cudaGetErrorString(e));
         return 1;
