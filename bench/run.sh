@@ -16,6 +16,8 @@ suites (GPU machine; --cpu runs table on 2 CPU ranks, pingpong needs no GPU):
   mg        halox mg --problem helmholtz --nu 3 at 256^3 and 512^3 (one GPU)
   scaling   weak and strong scaling from 1 GPU to every GPU of the machine
   binding   CPU backend, 2 ranks: bound to a core each against unbound (automatic threads)
+  operators user operators beside the built-ins (512^2 persistent, 8192^2 fuse 8, 256^3 fuse 4), and
+            box9 / box27 plain and fused on large grids, with halox roofline's copy bandwidth (one GPU)
   exchange  halox exchange at 1024^2, 8 fp32 fields, ipc-put and nccl on every GPU: one many-field
             exchange call against one call per field (--cpu: 2 ranks, transport mpi)
   all       every suite above
@@ -46,7 +48,7 @@ while [ $# -gt 0 ]; do
     *) die "unknown option $1: see bench/run.sh --help" ;;
     esac
 done
-case $suite in table | roofline | pingpong | mg | scaling | binding | exchange | all) ;; *) die "unknown suite '$suite': give table, roofline, pingpong, mg, scaling, binding, exchange or all" ;; esac
+case $suite in table | roofline | pingpong | mg | scaling | binding | exchange | operators | all) ;; *) die "unknown suite '$suite': give table, roofline, pingpong, mg, scaling, binding, exchange, operators or all" ;; esac
 [ $cpu = 0 ] || [ "$suite" = table ] || [ "$suite" = pingpong ] || [ "$suite" = exchange ] || die "--cpu applies to table, pingpong and exchange only"
 
 if [ -z "$H" ]; then
@@ -252,6 +254,37 @@ suite_binding() {
 
 # Many fields in one exchange call against one call per field (halox exchange), one CSV row per
 # transport.
+# User operators beside the built-ins (the same setting, one after the other in this run), and box9 /
+# box27 plain and fused against the copy bandwidth of halox roofline in the same run (one GPU).
+suite_operators() {
+    local f=$out/operators.csv reps=5 ops=$ROOT/bench/ops c size iters setting st
+    [ $quick = 0 ] || reps=2
+    rm -f "$f"
+    local cases=(
+        "512x512 4000 --schedule persistent --transport ipc --pattern direct --depth 16"
+        "8192x8192 400 --transport ipc-put --pattern direct --depth 16 --fuse 8 --graph --overlap=off"
+        "256x256x256 400 --transport ipc-put --pattern direct --depth 8 --fuse 4 --graph --overlap=off"
+    )
+    [ $quick = 0 ] || cases=("256x256 200 --transport ipc-put --pattern direct --depth 8 --fuse 4 --graph --overlap=off")
+    for c in "${cases[@]}"; do
+        read -r size iters setting <<<"$c"
+        case $size in *x*x*) st=(jacobi7 "$ops/jacobi7.op") ;; *) st=(jacobi5 "$ops/jacobi5.op") ;; esac
+        for s in "${st[@]}"; do
+            # shellcheck disable=SC2086
+            run_csv "$f" 1 run "${BE[@]}" --size "$size" --iters "$iters" --repeat $reps --stencil "$s" $setting
+        done
+    done
+    local big2=8192x8192 big3=512x512x512 it2=400 it3=100
+    [ $quick = 0 ] || { big2=512x512; big3=64x64x64; it2=20; it3=10; }
+    for c in "box9 $big2 $it2 1" "box9 $big2 $it2 4" "box27 $big3 $it3 1" "box27 $big3 $it3 2"; do
+        read -r s size iters fuse <<<"$c"
+        run_csv "$f" 1 run "${BE[@]}" --size "$size" --iters "$iters" --repeat $reps --stencil "$s" --fuse "$fuse" \
+            --depth "$fuse" --transport ipc-put --pattern direct --graph --overlap=off
+    done
+    say "halox roofline (copy bandwidth of the same GPU)"
+    "$H" roofline "${BE[@]}" --fused=off --small 0 --repeat 3 >"$out/operators_roofline.txt" 2>&1 || true
+}
+
 suite_exchange() {
     local f=$out/exchange.csv t np=$gpus transports="ipc-put nccl" size=1024x1024 iters=200 reps=5
     [ $cpu = 0 ] || { np=2; transports=mpi; size=256x256; iters=50; }
@@ -267,7 +300,7 @@ suite_exchange() {
 }
 
 case $suite in
-all) suite_table; suite_roofline; suite_pingpong; suite_mg; suite_scaling; suite_exchange ;;
+all) suite_table; suite_roofline; suite_pingpong; suite_mg; suite_scaling; suite_exchange; suite_operators ;;
 *) "suite_$suite" ;;
 esac
 

@@ -97,10 +97,13 @@ run_box27() {
 }
 for np in 1 2 4; do run_box27 "box27_cpu, shared" $np "$TMP/ex-shared/box27_cpu"; done
 run_box27 "box27_cpu direct, static" 4 "$TMP/ex-static/box27_cpu" --pattern direct
+# custom_operator: a user operator with a coefficient field through the sweeper, against the reference
+for np in 1 3; do run_box27 "custom_operator cpu" $np "$TMP/ex-shared/custom_operator" --size 96x80 --iters 12; done
 if [ -x "$TMP/ex-shared/box27" ]; then
     if command -v nvidia-smi >/dev/null && nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
         ngpu=$(nvidia-smi -L | grep -c '^GPU')
         run_box27 "box27 cuda" 1 "$TMP/ex-shared/box27"
+        run_box27 "custom_operator cuda" 1 "$TMP/ex-shared/custom_operator" --backend cuda
         [ "$ngpu" -ge 2 ] && run_box27 "box27 cuda" 2 "$TMP/ex-shared/box27"
     else
         echo "skip (box27): no GPU visible"

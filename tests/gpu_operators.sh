@@ -67,28 +67,28 @@ run_case --stencil box27 --size 33x30x70 --fuse 2 --depth 3 --iters 9 --graph --
 # the device schedules: the operator pass kernel (kernel auto picks it), depths, patterns, norms
 for sched in fused persistent; do
     for kernel in auto passes; do
-        run_case --schedule $sched --kernel $kernel --stencil box9 --size 131x67 --depth 3 --iters 14 --pattern direct
-        run_case --schedule $sched --kernel $kernel --stencil box9 --size 256x256 --depth 4 --fuse 4 --iters 17 --pattern staged \
+        run_case --transport ipc --schedule $sched --kernel $kernel --stencil box9 --size 131x67 --depth 3 --iters 14 --pattern direct
+        run_case --transport ipc --schedule $sched --kernel $kernel --stencil box9 --size 256x256 --depth 4 --fuse 4 --iters 17 --pattern staged \
             --boundary fixed --dtype double
-        run_case --schedule $sched --kernel $kernel --stencil box27 --size 40x36x34 --depth 2 --iters 7 --pattern direct \
+        run_case --transport ipc --schedule $sched --kernel $kernel --stencil box27 --size 40x36x34 --depth 2 --iters 7 --pattern direct \
             --norm-every 3
-        run_case --schedule $sched --kernel $kernel --stencil "$DATA/cuda_coef3d.op" --size 33x30x28 --depth 1 --iters 5 \
+        run_case --transport ipc --schedule $sched --kernel $kernel --stencil "$DATA/cuda_coef3d.op" --size 33x30x28 --depth 1 --iters 5 \
             --pattern staged --dtype double
-        run_case --schedule $sched --kernel $kernel --stencil "$DATA/cuda_star2d_r4.op" --size 200x96 --depth 2 --iters 9 \
+        run_case --transport ipc --schedule $sched --kernel $kernel --stencil "$DATA/cuda_star2d_r4.op" --size 200x96 --depth 2 --iters 9 \
             --pattern direct --boundary fixed
         # fused passes in the pass kernel: 3D passes of 2 in cycles of 5 (a norm cutting one short), 2D of 8
-        run_case --schedule $sched --kernel $kernel --stencil box27 --size 70x41x39 --depth 5 --fuse 2 --iters 12 \
+        run_case --transport ipc --schedule $sched --kernel $kernel --stencil box27 --size 70x41x39 --depth 5 --fuse 2 --iters 12 \
             --pattern direct --norm-every 4 --dtype double
-        run_case --schedule $sched --kernel $kernel --stencil "$DATA/cuda_coef2d.op" --size 301x257 --depth 8 --fuse 8 --iters 19 \
+        run_case --transport ipc --schedule $sched --kernel $kernel --stencil "$DATA/cuda_coef2d.op" --size 301x257 --depth 8 --fuse 8 --iters 19 \
             --pattern staged --boundary fixed
-        run_case --schedule $sched --kernel $kernel --stencil "$DATA/cuda_onesided2d.op" --size 133x97 --depth 3 --fuse 2 --iters 10 \
+        run_case --transport ipc --schedule $sched --kernel $kernel --stencil "$DATA/cuda_onesided2d.op" --size 133x97 --depth 3 --fuse 2 --iters 10 \
             --pattern direct
     done
 done
 # the kernels that serve only halox's built-in stencils refuse an operator in one line
-expect_error "$NP" 2 "use kernel passes" -- run --backend cuda --schedule persistent --kernel resident --stencil box9 \
+expect_error "$NP" 2 "use kernel passes" -- run --backend cuda --schedule persistent --transport ipc --kernel resident --stencil box9 \
     --size 128x128 --iters 4
-expect_error "$NP" 2 "use kernel passes" -- run --backend cuda --schedule fused --kernel roles --stencil box9 --size 128x128 \
+expect_error "$NP" 2 "use kernel passes" -- run --backend cuda --schedule fused --transport ipc --kernel roles --stencil box9 --size 128x128 \
     --depth 1 --iters 4 --pattern direct
 # a pass deeper than the fused kernels take is refused in one line
 expect_error "$NP" 2 "fuse" -- run --backend cuda --stencil "$DATA/cuda_star3d_r2.op" --size 40x40x40 --fuse 4 --depth 4 --iters 4
@@ -99,7 +99,7 @@ if [ -n "$CS" ]; then
     for args in "--stencil box9 --size 67x53 --depth 3 --fuse 2 --pattern staged --overlap" \
                 "--stencil $DATA/cuda_coef3d.op --size 20x18x16 --depth 2 --pattern direct --dtype double --boundary fixed" \
                 "--stencil box27 --size 20x18x16 --depth 2 --fuse 2 --pattern direct" \
-                "--stencil box9 --size 64x48 --depth 2 --schedule persistent --pattern direct"; do
+                "--stencil box9 --size 64x48 --depth 2 --schedule persistent --transport ipc --pattern direct"; do
         runs=$((runs + 1))
         # shellcheck disable=SC2086
         out=$(timeout 600 "$MPIEXEC" -np "$NP" "$CS" --tool memcheck --error-exitcode 9 "$HALOX" run --backend cuda $args --iters 5 \

@@ -274,13 +274,17 @@ class Layout(_Object):
     def init(self, array, seed=42):
         """Fill the owned cells with halox's seeded initial field, the ghosts with 0."""
         f = self.field(array)
+        _user_done(self.context)
         _check(self.context, lib().hx_field_init(self._live(), ctypes.byref(f), _u64(seed)))
+        if self.context.cuda:
+            self.context.sync()  # hx_field_init is ordered on halox's stream, not the caller's
 
     def gather(self, array):
         """Collective: the global field (NumPy, shape `shape`) on rank 0; None on the others."""
         f = self.field(array, what="gather")
         out = np.empty(self.shape, dtype=A.NP_DTYPE[self.dtype]) if self.context.rank == 0 else None
         ptr = out.ctypes.data if out is not None else None
+        _user_done(self.context)
         _check(self.context, lib().hx_field_gather(self._live(), ctypes.byref(f), ptr))
         return out
 
@@ -288,6 +292,7 @@ class Layout(_Object):
         """Collective: the order-independent checksum of the global field (as `halox reference` prints)."""
         f = self.field(array, what="checksum")
         s = ctypes.c_uint64()
+        _user_done(self.context)
         _check(self.context, lib().hx_field_checksum(self._live(), ctypes.byref(f), ctypes.byref(s)))
         return s.value
 
@@ -378,6 +383,15 @@ class Exchange(_Object):
         _check(ctx, st)
         if wait:
             ctx.sync()
+
+
+def _user_done(ctx):
+    """Let the caller's queued GPU work (CuPy's current stream) finish before halox reads or writes
+    the same arrays on its own streams, which are not ordered with the caller's."""
+    if ctx.cuda:
+        cp = A._cupy()
+        if cp is not None:
+            cp.cuda.get_current_stream().synchronize()
 
 
 def _stream(ctx, stream):

@@ -114,6 +114,14 @@ static int check_options(hx_context *ctx, const hx_layout *l, const hx_exchange 
     const int radius = sweep_radius(o);
     const char *name = sweep_name(o);
     if (x->layout != l) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: the exchange belongs to another layout");
+    if (l->desc.per_axis)
+        for (int a = 1; a < l->desc.dim; a++)
+            if (l->desc.halo_axis[a] != l->desc.halo_axis[0] || l->desc.boundary_axis[a] != l->desc.boundary_axis[0])
+                return hx_fail(ctx, HX_ERR_INPUT, "sweeper: the layout's halo widths or boundaries differ by axis, and the sweeper "
+                               "takes one of each: exchange such fields with hx_exchange_run and sweep them with your own kernel");
+    if (x->many)
+        return hx_fail(ctx, HX_ERR_INPUT, "sweeper: its exchange was made for several fields or another dtype: give it an exchange "
+                       "of one field of the layout's dtype");
     if (x->halo != l->desc.halo)
         return hx_fail(ctx, HX_ERR_INPUT, "sweeper: its exchange must fill the layout's whole halo (%d cells, not %d)", l->desc.halo, x->halo);
     if (o->depth < 1) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: depth %d: use 1 or more", o->depth);
