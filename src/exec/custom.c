@@ -174,14 +174,14 @@ long hx_custom_sweeps(const hx_custom *s) { return s ? s->sweeps : 0; }
 static void sweep_box(const hx_custom *s, int D, int k, hx_box *b)
 {
     const hx_decomp *d = &s->l->d;
-    const int g = (D - 1 - k) * s->kt.radius;
+    const int g = (D - 1 - k) * s->kt.radius, gh = s->f[0][0].ghost;
     for (int a = 0; a < 3; a++) {
         if (a >= d->dim) {
             b->lo[a] = 0, b->hi[a] = 1;
             continue;
         }
-        b->lo[a] = d->ghost[a] - (has_neighbour(d, a, 0) ? g : 0);
-        b->hi[a] = d->ghost[a] + d->local[a] + (has_neighbour(d, a, 1) ? g : 0);
+        b->lo[a] = gh - (has_neighbour(d, a, 0) ? g : 0);
+        b->hi[a] = gh + d->local[a] + (has_neighbour(d, a, 1) ? g : 0);
     }
 }
 
