@@ -15,5 +15,6 @@
 #include "halox/exchange.h"
 #include "halox/sweeper.h"
 #include "halox/reference.h"
+#include "halox/custom.h"
 
 #endif

@@ -1,0 +1,196 @@
+/* The bodies of a functor's kernels (halox/kernels.cuh), host and device alike: a cell's value
+ * from the functor, a plain sweep of a box, and the tile body of a fused pass. */
+#ifndef HALOX_KERNELS_BODY_CUH
+#define HALOX_KERNELS_BODY_CUH
+
+#include <string.h>
+
+#include "halox/custom.h"
+
+#if !defined(__CUDACC__) && !defined(HALOX_EMULATE)
+#ifndef __host__
+#define __host__
+#endif
+#ifndef __device__
+#define __device__
+#endif
+#endif
+
+namespace hx_kern {
+
+/* What a functor reads: in(f, dx, dy[, dz]) is state field f at the cell's offset (dx, dy, dz),
+ * from a field or a shared-memory tile alike, so both give the functor the same values. */
+template <typename T, int NF> struct cells {
+    const T *p[NF];
+    long i, sy, sz;
+    __host__ __device__ T operator()(int f, int dx, int dy, int dz = 0) const { return p[f][i + dx + sy * dy + sz * dz]; }
+};
+
+/* A launch as a kernel takes it, by value: the functor, the fields and the boxes */
+template <class F, typename T> struct args {
+    F fn;
+    const T *src[F::nfields];
+    T *dst[F::nfields];
+    long sy, sz;
+    int alloc[3];
+    int levels;
+    int lo[HX_FUSE_MAX][3], hi[HX_FUSE_MAX][3];
+};
+
+template <class F, typename T> inline args<F, T> make_args(const hx_custom_launch *l)
+{
+    args<F, T> a;
+    memcpy((void *)&a.fn, l->params, sizeof(F));
+    for (int f = 0; f < F::nfields; f++) {
+        a.src[f] = (const T *)l->src[f];
+        a.dst[f] = (T *)l->dst[f];
+    }
+    a.sy = l->sy;
+    a.sz = l->sz;
+    for (int i = 0; i < 3; i++) a.alloc[i] = l->alloc[i];
+    a.levels = l->levels;
+    for (int j = 0; j < HX_FUSE_MAX; j++)
+        for (int i = 0; i < 3; i++) {
+            a.lo[j][i] = j < l->levels ? l->box[j].lo[i] : 0;
+            a.hi[j][i] = j < l->levels ? l->box[j].hi[i] : 0;
+        }
+    return a;
+}
+
+template <class F, typename T> __host__ __device__ inline bool in_box(const args<F, T> &a, int j, int x, int y, int z)
+{
+    return x >= a.lo[j][0] && x < a.hi[j][0] && y >= a.lo[j][1] && y < a.hi[j][1] && z >= a.lo[j][2] && z < a.hi[j][2];
+}
+
+template <class F, typename T> __host__ __device__ inline bool in_alloc(const args<F, T> &a, int x, int y, int z)
+{
+    return x >= 0 && x < a.alloc[0] && y >= 0 && y < a.alloc[1] && z >= 0 && z < a.alloc[2];
+}
+
+/* Cell (x, y, z) of a plain sweep: every field's new value from the source fields */
+template <class F, typename T> __host__ __device__ inline void sweep_cell(const args<F, T> &a, int x, int y, int z)
+{
+    cells<T, F::nfields> c;
+    for (int f = 0; f < F::nfields; f++) c.p[f] = a.src[f];
+    c.i = x + a.sy * y + a.sz * z;
+    c.sy = a.sy;
+    c.sz = a.sz;
+    T out[F::nfields];
+    a.fn(c, out);
+    for (int f = 0; f < F::nfields; f++) a.dst[f][c.i] = out[f];
+}
+
+/* A plain sweep of box 0 on the host */
+template <class F, typename T> int sweep_host(const hx_custom_launch *l)
+{
+    const args<F, T> a = make_args<F, T>(l);
+    const long ny = a.hi[0][1] - a.lo[0][1], rows = ny * (a.hi[0][2] - a.lo[0][2]);
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static)
+#endif
+    for (long r = 0; r < rows; r++)
+        for (int x = a.lo[0][0]; x < a.hi[0][0]; x++) sweep_cell(a, x, a.lo[0][1] + (int)(r % ny), a.lo[0][2] + (int)(r / ny));
+    return 0;
+}
+
+/* Fused tiles: OX x OY x OZ output cells per block of TX x TY threads */
+template <int DIM> struct tile {
+    enum { OX = 32, OY = DIM == 2 ? 16 : 8, OZ = DIM == 2 ? 1 : 4, TX = 32, TY = 8 };
+};
+
+/* Cells of a tile of a pass of `levels` sweeps, its halo levels x R on every side */
+template <class F> __host__ __device__ inline long tile_cells(int levels)
+{
+    typedef tile<F::dim> S;
+    const int H = levels * F::radius;
+    return (long)(S::OX + 2 * H) * (S::OY + 2 * H) * (F::dim == 3 ? S::OZ + 2 * H : 1);
+}
+
+/* Shared memory of a pass: every field's tile, two buffers to ping-pong when levels > 1 */
+template <class F, typename T> inline size_t fused_smem(int levels)
+{
+    return (size_t)(levels > 1 ? 2 : 1) * F::nfields * tile_cells<F>(levels) * sizeof(T);
+}
+
+template <class F> __host__ __device__ inline void tile_grid(const int lo[3], const int hi[3], unsigned g[3])
+{
+    typedef tile<F::dim> S;
+    g[0] = (unsigned)((hi[0] - lo[0] + S::OX - 1) / S::OX);
+    g[1] = (unsigned)((hi[1] - lo[1] + S::OY - 1) / S::OY);
+    g[2] = F::dim == 3 ? (unsigned)((hi[2] - lo[2] + S::OZ - 1) / S::OZ) : 1u;
+}
+
+#if defined(__CUDACC__) || defined(HALOX_EMULATE)
+/* The block at tile blk of the last box: the tile grown by H = levels x R loaded once, levels
+ * 1 .. L-1 computed in shared memory over the tile shrunk by (j + 1) R (a cell outside box j
+ * holding the source value, as a separate sweep on box j leaves it), the last level straight to
+ * dst. Every cell's value comes from the same functor on the same values as a separate sweep's,
+ * so a pass is bit-identical to separate sweeps. t: the thread's index, n: the block's threads. */
+template <class F, typename T>
+__device__ inline void fused_body(const args<F, T> &a, unsigned bx, unsigned by, unsigned bz, T *smem, int t, int n)
+{
+    typedef tile<F::dim> S;
+    enum { NF = F::nfields, D = F::dim };
+    const int L = a.levels, R = F::radius, H = L * R, last = L - 1;
+    const int RX = S::OX + 2 * H, RY = S::OY + 2 * H, RZ = D == 3 ? S::OZ + 2 * H : 1;
+    const long N = (long)RX * RY * RZ;
+    const int gx0 = a.lo[last][0] + (int)bx * S::OX - H, gy0 = a.lo[last][1] + (int)by * S::OY - H;
+    const int gz0 = D == 3 ? a.lo[last][2] + (int)bz * S::OZ - H : 0;
+    T *in = smem, *out = smem + NF * N;
+    for (long c = t; c < N; c += n) {
+        const int gx = gx0 + (int)(c % RX), gy = gy0 + (int)(c / RX % RY), gz = gz0 + (int)(c / ((long)RX * RY));
+        const bool ok = in_alloc(a, gx, gy, gz);
+        const long g = gx + a.sy * gy + a.sz * gz;
+        for (int f = 0; f < NF; f++) in[f * N + c] = ok ? a.src[f][g] : (T)0;
+    }
+    __syncthreads();
+    for (int j = 0; j < last; j++) {
+        const int m = (j + 1) * R, mz = D == 3 ? m : 0;
+        const int nx = RX - 2 * m, ny = RY - 2 * m, nz = RZ - 2 * mz;
+        const long cnt = (long)nx * ny * nz;
+        for (long c = t; c < cnt; c += n) {
+            const int x = m + (int)(c % nx), y = m + (int)(c / nx % ny), z = mz + (int)(c / ((long)nx * ny));
+            const int gx = gx0 + x, gy = gy0 + y, gz = gz0 + z;
+            const long i = x + (long)RX * (y + (long)RY * z);
+            if (in_box(a, j, gx, gy, gz)) {
+                cells<T, NF> v;
+                for (int f = 0; f < NF; f++) v.p[f] = in + f * N;
+                v.i = i;
+                v.sy = RX;
+                v.sz = D == 3 ? (long)RX * RY : 0;
+                T o[NF];
+                a.fn(v, o);
+                for (int f = 0; f < NF; f++) out[f * N + i] = o[f];
+            } else {
+                const bool ok = in_alloc(a, gx, gy, gz);
+                const long g = gx + a.sy * gy + a.sz * gz;
+                for (int f = 0; f < NF; f++) out[f * N + i] = ok ? a.src[f][g] : (T)0;
+            }
+        }
+        __syncthreads();
+        T *s = in;
+        in = out;
+        out = s;
+    }
+    const long cnt = (long)S::OX * S::OY * S::OZ;
+    for (long c = t; c < cnt; c += n) {
+        const int x = H + (int)(c % S::OX), y = H + (int)(c / S::OX % S::OY), z = (D == 3 ? H : 0) + (int)(c / (S::OX * S::OY));
+        const int gx = gx0 + x, gy = gy0 + y, gz = gz0 + z;
+        if (!in_box(a, last, gx, gy, gz)) continue;
+        cells<T, NF> v;
+        for (int f = 0; f < NF; f++) v.p[f] = in + f * N;
+        v.i = x + (long)RX * (y + (long)RY * z);
+        v.sy = RX;
+        v.sz = D == 3 ? (long)RX * RY : 0;
+        T o[NF];
+        a.fn(v, o);
+        const long g = gx + a.sy * gy + a.sz * gz;
+        for (int f = 0; f < NF; f++) a.dst[f][g] = o[f];
+    }
+}
+
+#endif
+
+} // namespace hx_kern
+
+#endif

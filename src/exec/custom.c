@@ -1,0 +1,238 @@
+/* hx_custom: a user's functor kernels (halox/custom.h) swept over many state fields: one
+ * many-field exchange per cycle, `depth` sweeps on shrinking boxes, passes of `fuse` sweeps. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/objects.h"
+#include "halox/custom.h"
+#include "transport/exchange_many.h"
+
+struct hx_custom {
+    hx_layout *l;
+    hx_exchange *x;
+    hx_kernel_table kt;
+    void *params;
+    int depth, fuse, nf, cpu, cur;
+    hx_field f[2][HX_CUSTOM_MAX_FIELDS];
+    long sweeps;
+};
+
+hx_custom_options hx_custom_defaults(void)
+{
+    hx_custom_options o;
+    memset(&o, 0, sizeof o);
+    o.struct_size = sizeof o;
+    o.depth = 1;
+    o.fuse = 1;
+    return o;
+}
+
+/* The caller's options over the defaults, as far as its struct reaches */
+static hx_custom_options take_options(const hx_custom_options *o)
+{
+    hx_custom_options r = hx_custom_defaults();
+    if (!o) return r;
+    const size_t n = o->struct_size && o->struct_size < sizeof r ? o->struct_size : sizeof r;
+    memcpy(&r, o, n);
+    r.struct_size = sizeof r;
+    if (r.depth == 0) r.depth = 1;
+    if (r.fuse == 0) r.fuse = 1;
+    return r;
+}
+
+/* Whether the rank has a neighbour on side s (0 low, 1 high) of axis a */
+static int has_neighbour(const hx_decomp *d, int a, int s)
+{
+    int o[3] = {0, 0, 0};
+    o[a] = s ? 1 : -1;
+    return d->neighbour[hx_dir_index(o[0], o[1], o[2])] != HX_NO_RANK;
+}
+
+static int check(hx_layout *l, hx_exchange *x, const hx_custom_options *o, const hx_kernel_table *kt, const void *params)
+{
+    hx_context *ctx = l->ctx;
+    if (!kt) return hx_fail(ctx, HX_ERR_INPUT, "custom: no kernel table: pass the table HX_DEFINE_KERNELS made");
+    const char *nm = kt->name ? kt->name : "?";
+    if (!x || x->layout != l) return hx_fail(ctx, HX_ERR_INPUT, "custom: the exchange is not of this layout: create it on the same layout");
+    if (kt->dim != l->desc.dim)
+        return hx_fail(ctx, HX_ERR_INPUT, "custom: kernels %s are %dD but the layout is %dD: use a %dD functor", nm, kt->dim, l->desc.dim,
+                       l->desc.dim);
+    if (kt->dtype != l->desc.dtype)
+        return hx_fail(ctx, HX_ERR_INPUT, "custom: kernels %s are of %s but the layout is %s: instantiate them with the layout's dtype", nm,
+                       hx_dtype_name(kt->dtype), hx_dtype_name(l->desc.dtype));
+    if (kt->nfields < 1 || kt->nfields > HX_CUSTOM_MAX_FIELDS || kt->radius < 1)
+        return hx_fail(ctx, HX_ERR_INPUT, "custom: kernels %s have %d fields and radius %d: 1 .. %d fields, radius >= 1", nm, kt->nfields,
+                       kt->radius, HX_CUSTOM_MAX_FIELDS);
+    if (kt->param_bytes && !params) return hx_fail(ctx, HX_ERR_INPUT, "custom: params is NULL: pass the functor object");
+    if (o->depth < 1 || o->fuse < 1)
+        return hx_fail(ctx, HX_ERR_INPUT, "custom: depth %d, fuse %d: both must be at least 1", o->depth, o->fuse);
+    if (o->fuse > o->depth) return hx_fail(ctx, HX_ERR_INPUT, "custom: fuse %d exceeds depth %d: fuse at most depth sweeps", o->fuse, o->depth);
+    const int most = l->desc.dim == 3 ? HX_FUSE_MAX_3D : HX_FUSE_MAX;
+    if (o->fuse > 1 && (o->fuse * kt->radius > most || o->fuse > HX_FUSE_MAX))
+        return hx_fail(ctx, HX_ERR_INPUT, "custom: fuse %d x radius %d exceeds %d in %dD: fuse fewer sweeps", o->fuse, kt->radius, most,
+                       l->desc.dim);
+    const int xn = x->many ? x->many->nfields : 1;
+    if (kt->nfields > xn)
+        return hx_fail(ctx, HX_ERR_INPUT, "custom: kernels %s have %d state fields but the exchange moves %d: create it with nfields %d", nm,
+                       kt->nfields, xn, kt->nfields);
+    for (int i = 0; i < kt->nfields && x->many; i++)
+        if (x->many->dtype[i] != l->desc.dtype)
+            return hx_fail(ctx, HX_ERR_INPUT, "custom: the exchange's field %d is %s, the state fields %s: give it the layout's dtype", i,
+                           hx_dtype_name(x->many->dtype[i]), hx_dtype_name(l->desc.dtype));
+    int width[3];
+    hx_boundary bnd[3];
+    hx_layout_axes(&l->desc, width, bnd);
+    const int need = o->depth * kt->radius;
+    for (int a = 0; a < l->desc.dim; a++) {
+        const int w = width[a] < x->halo ? width[a] : x->halo;
+        if (w < need && (has_neighbour(&l->d, a, 0) || has_neighbour(&l->d, a, 1)))
+            return hx_fail(ctx, HX_ERR_INPUT, "custom: halo %d on axis %d is below depth %d x radius %d: make the layout's and exchange's halo %d",
+                           w, a, o->depth, kt->radius, need);
+    }
+    const int cpu = hx_context_backend(ctx) == HX_BACKEND_CPU;
+    if (cpu && !kt->sweep_host) return hx_fail(ctx, HX_ERR_INPUT, "custom: kernels %s have no host sweep for the cpu backend", nm);
+    if (!cpu && (!kt->sweep || !kt->fused))
+        return hx_fail(ctx, HX_ERR_INPUT, "custom: kernels %s were compiled without nvcc: instantiate them in a .cu file for the cuda backend", nm);
+    return HX_OK;
+}
+
+int hx_custom_create(hx_layout *l, hx_exchange *x, const hx_custom_options *opts, const hx_kernel_table *kt, const void *params,
+                     hx_custom **out)
+{
+    if (out) *out = NULL;
+    if (!l) return HX_ERR_INPUT;
+    hx_context *ctx = l->ctx;
+    const hx_custom_options o = take_options(opts);
+    int st = out ? check(l, x, &o, kt, params) : hx_fail(ctx, HX_ERR_INPUT, "custom: out is NULL");
+    st = hx_agree(ctx, st);
+    if (st != HX_OK) return st;
+    hx_custom *s = (hx_custom *)calloc(1, sizeof *s);
+    if (!s) st = hx_fail(ctx, HX_ERR_RUNTIME, "custom: out of host memory");
+    if (s) {
+        s->l = l;
+        s->x = x;
+        s->kt = *kt;
+        s->depth = o.depth;
+        s->fuse = o.fuse;
+        s->nf = kt->nfields;
+        s->cpu = hx_context_backend(ctx) == HX_BACKEND_CPU;
+        s->params = malloc(kt->param_bytes ? kt->param_bytes : 1);
+        if (!s->params) st = hx_fail(ctx, HX_ERR_RUNTIME, "custom: out of host memory");
+        else if (kt->param_bytes) memcpy(s->params, params, kt->param_bytes);
+        for (int b = 0; b < 2 && st == HX_OK; b++)
+            for (int i = 0; i < s->nf && st == HX_OK; i++) st = hx_field_alloc(l, &s->f[b][i]);
+    }
+    st = hx_agree(ctx, st);
+    if (st != HX_OK) {
+        hx_custom_destroy(s);
+        return st;
+    }
+    *out = s;
+    return HX_OK;
+}
+
+void hx_custom_destroy(hx_custom *s)
+{
+    if (!s) return;
+    for (int b = 0; b < 2; b++)
+        for (int i = 0; i < s->nf; i++)
+            if (s->f[b][i].data) hx_field_free(s->l, &s->f[b][i]);
+    free(s->params);
+    free(s);
+}
+
+static int field_index(hx_custom *s, int i)
+{
+    if (!s) return HX_ERR_INPUT;
+    if (i < 0 || i >= s->nf)
+        return hx_fail(s->l->ctx, HX_ERR_INPUT, "custom: state field %d of %d: pass 0 .. %d", i, s->nf, s->nf - 1);
+    return HX_OK;
+}
+
+int hx_custom_init_field(hx_custom *s, int i, uint64_t seed)
+{
+    int st = field_index(s, i);
+    return st != HX_OK ? st : hx_field_init(s->l, &s->f[s->cur][i], seed);
+}
+
+int hx_custom_set_field(hx_custom *s, int i, const void *owned)
+{
+    int st = field_index(s, i);
+    if (st == HX_OK && !owned) st = hx_fail(s->l->ctx, HX_ERR_INPUT, "custom: owned is NULL: pass the owned cells");
+    return st != HX_OK ? st : hx_field_set_owned(s->l, &s->f[s->cur][i], owned);
+}
+
+const hx_field *hx_custom_field(const hx_custom *s, int i)
+{
+    return s && i >= 0 && i < s->nf ? &s->f[s->cur][i] : NULL;
+}
+
+long hx_custom_sweeps(const hx_custom *s) { return s ? s->sweeps : 0; }
+
+/* Box of sweep k of a cycle of D sweeps: the owned box grown by (D - 1 - k) x radius towards
+ * every neighbour (never past a fixed boundary) */
+static void sweep_box(const hx_custom *s, int D, int k, hx_box *b)
+{
+    const hx_decomp *d = &s->l->d;
+    const int g = (D - 1 - k) * s->kt.radius, gh = s->f[0][0].ghost;
+    for (int a = 0; a < 3; a++) {
+        if (a >= d->dim) {
+            b->lo[a] = 0, b->hi[a] = 1;
+            continue;
+        }
+        b->lo[a] = gh - (has_neighbour(d, a, 0) ? g : 0);
+        b->hi[a] = gh + d->local[a] + (has_neighbour(d, a, 1) ? g : 0);
+    }
+}
+
+/* One pass of `levels` sweeps, starting at sweep k of a cycle of D, from the current fields */
+static int pass(hx_custom *s, int D, int k, int levels, void *stream)
+{
+    const hx_decomp *d = &s->l->d;
+    const hx_field *f0 = &s->f[s->cur][0];
+    hx_custom_launch c;
+    char err[256] = "";
+    memset(&c, 0, sizeof c);
+    c.nfields = s->nf;
+    for (int i = 0; i < s->nf; i++) {
+        c.src[i] = s->f[s->cur][i].data;
+        c.dst[i] = s->f[!s->cur][i].data;
+    }
+    c.sy = f0->pitch[0];
+    c.sz = d->dim == 3 ? (long)f0->pitch[0] * f0->pitch[1] : 0;
+    c.alloc[0] = f0->pitch[0];
+    c.alloc[1] = d->dim == 3 ? f0->pitch[1] : d->local[1] + 2 * f0->ghost;
+    c.alloc[2] = d->dim == 3 ? d->local[2] + 2 * f0->ghost : 1;
+    c.levels = levels;
+    for (int j = 0; j < levels; j++) sweep_box(s, D, k + j, &c.box[j]);
+    c.params = s->params;
+    c.stream = stream;
+    c.err = err;
+    c.errlen = sizeof err;
+    int rc = s->cpu ? s->kt.sweep_host(&c) : levels > 1 ? s->kt.fused(&c) : s->kt.sweep(&c);
+    if (rc) return hx_fail(s->l->ctx, HX_ERR_RUNTIME, "custom %s: %s", s->kt.name ? s->kt.name : "kernels", err[0] ? err : "failed");
+    s->cur = !s->cur;
+    return HX_OK;
+}
+
+int hx_custom_iterate(hx_custom *s, long sweeps)
+{
+    if (!s) return HX_ERR_INPUT;
+    hx_context *ctx = s->l->ctx;
+    if (sweeps < 0) return hx_fail(ctx, HX_ERR_INPUT, "custom: %ld sweeps: pass 0 or more", sweeps);
+    void *stream = hx_context_stream(ctx);
+    int st = HX_OK;
+    for (long done = 0; done < sweeps && st == HX_OK;) {
+        const int D = sweeps - done < s->depth ? (int)(sweeps - done) : s->depth;
+        st = hx_exchange_run_many(s->x, s->nf, s->f[s->cur], NULL);
+        for (int k = 0; k < D && st == HX_OK;) {
+            const int lv = s->cpu ? 1 : (D - k < s->fuse ? D - k : s->fuse);
+            st = pass(s, D, k, lv, stream);
+            k += lv;
+        }
+        done += D;
+        if (st == HX_OK) s->sweeps += D;
+    }
+    if (hx_context_sync(ctx) != HX_OK && st == HX_OK) st = HX_ERR_RUNTIME;
+    return hx_agree(ctx, st);
+}

@@ -1,0 +1,175 @@
+/* hx_custom on the cpu backend (tests/custom.sh: 1 to 9 ranks): the Gray-Scott functor (2D, two
+ * float fields) and a 3D functor of radius 2 (three double fields) over depths 1-4, both
+ * boundaries, cycles cut short, each gathered field bit for bit against the single-domain host loop
+ * (tests/custom_ref.h); bad input is HX_ERR_INPUT with one line, on every rank alike. */
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <halox/halox.h>
+
+#include "../examples/gray_scott/model.h"
+#include "check.h"
+#include "custom_ref.h"
+
+HX_DEFINE_KERNELS(gray_scott, float)
+HX_DEFINE_KERNELS(coupled3d, double)
+
+static int rank_ = 0, size_ = 1;
+
+static bool agreed(int st)
+{
+    int lo = 0, hi = 0;
+    MPI_Allreduce(&st, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(&st, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    return lo == hi;
+}
+
+static hx_layout *make_layout(hx_context *ctx, int dim, const int n[3], int halo, hx_dtype dt, hx_boundary b)
+{
+    hx_layout_desc ld;
+    memset(&ld, 0, sizeof ld);
+    ld.dim = dim;
+    for (int a = 0; a < 3; a++) ld.global[a] = n[a];
+    ld.halo = halo;
+    ld.dtype = dt;
+    ld.boundary = b;
+    hx_layout *l = NULL;
+    return hx_layout_create(ctx, &ld, &l) == HX_OK ? l : NULL;
+}
+
+static hx_exchange *make_exchange(hx_layout *l, int nf, hx_pattern p)
+{
+    hx_exchange_options xo = hx_exchange_defaults();
+    xo.transport = "mpi";
+    xo.pattern = p;
+    xo.nfields = nf;
+    hx_exchange *x = NULL;
+    return hx_exchange_create_opts(l, &xo, &x) == HX_OK ? x : NULL;
+}
+
+/* One case: functor fn over an n grid, depth and fuse, `sweeps` sweeps, against ref_run */
+template <class F, typename T>
+static void run_case(hx_context *ctx, const hx_kernel_table *kt, const F &fn, const int n[3], int depth, int fuse, hx_boundary b,
+                     hx_pattern p, int sweeps)
+{
+    const int NF = F::nfields, D = F::dim;
+    const hx_dtype dt = sizeof(T) == 4 ? HX_FLOAT : HX_DOUBLE;
+    hx_layout *l = make_layout(ctx, D, n, depth * F::radius, dt, b);
+    CHECK(l != NULL);
+    if (!l) return;
+    hx_exchange *x = make_exchange(l, NF, p);
+    CHECK(x != NULL);
+    hx_custom_options o = hx_custom_defaults();
+    o.depth = depth;
+    o.fuse = fuse;
+    hx_custom *s = NULL;
+    CHECK_EQ(hx_custom_create(l, x, &o, kt, &fn, &s), HX_OK);
+    const hx_decomp *d = hx_layout_decomp(l);
+    const long owned = (long)d->local[0] * d->local[1] * d->local[2], total = (long)n[0] * n[1] * (D == 3 ? n[2] : 1);
+    std::vector<T> g[NF], mine(owned), got(total);
+    for (int q = 0; q < NF; q++) {
+        g[q].resize(total);
+        for (long i = 0; i < total; i++) g[q][i] = (T)ref_initial(q, (int)(i % n[0]), (int)(i / n[0] % n[1]), (int)(i / ((long)n[0] * n[1])));
+        for (long i = 0; i < owned; i++) {
+            const int x0 = (int)(i % d->local[0]) + d->offset[0], y0 = (int)(i / d->local[0] % d->local[1]) + d->offset[1];
+            const int z0 = (int)(i / ((long)d->local[0] * d->local[1])) + d->offset[2];
+            mine[i] = g[q][x0 + (long)n[0] * (y0 + (long)n[1] * z0)];
+        }
+        if (s) CHECK_EQ(hx_custom_set_field(s, q, mine.data()), HX_OK);
+    }
+    if (s) CHECK_EQ(hx_custom_iterate(s, sweeps), HX_OK);
+    if (s) CHECK_EQ(hx_custom_sweeps(s), sweeps);
+    if (rank_ == 0) ref_run<F, T>(fn, g, n, b == HX_PERIODIC, sweeps);
+    for (int q = 0; q < NF && s; q++) {
+        CHECK_EQ(hx_field_gather(l, hx_custom_field(s, q), got.data()), HX_OK);
+        if (rank_ != 0) continue;
+        long bad = -1;
+        for (long i = 0; i < total && bad < 0; i++)
+            if (memcmp(&got[i], &g[q][i], sizeof(T))) bad = i;
+        if (bad >= 0)
+            fprintf(stderr, "FAIL %s %dD ranks %d depth %d fuse %d %s field %d sweeps %d: cell %ld is %.17g, want %.17g\n", kt->name, D, size_,
+                    depth, fuse, b == HX_PERIODIC ? "periodic" : "fixed", q, sweeps, bad, (double)got[bad], (double)g[q][bad]);
+        CHECK(bad < 0);
+    }
+    hx_custom_destroy(s);
+    hx_exchange_destroy(x);
+    hx_layout_destroy(l);
+}
+
+/* A refusal: HX_ERR_INPUT on every rank, a one-line message naming `part` */
+static void expect_input(hx_context *ctx, hx_layout *l, hx_exchange *x, int depth, int fuse, const hx_kernel_table *kt, const void *params,
+                         const char *part)
+{
+    hx_custom_options o = hx_custom_defaults();
+    o.depth = depth;
+    o.fuse = fuse;
+    hx_custom *s = NULL;
+    const int st = hx_custom_create(l, x, &o, kt, params, &s);
+    CHECK_EQ(st, HX_ERR_INPUT);
+    CHECK(s == NULL);
+    CHECK(agreed(st));
+    const char *e = hx_context_error(ctx);
+    if (!strstr(e, part) || strchr(e, '\n')) fprintf(stderr, "FAIL: message '%s' lacks '%s'\n", e, part);
+    CHECK(strstr(e, part) != NULL && strchr(e, '\n') == NULL);
+    if (s) hx_custom_destroy(s);
+}
+
+static void bad_inputs(hx_context *ctx)
+{
+    const gray_scott gs = {0.16f, 0.08f, 0.035f, 0.065f, 1.0f};
+    const coupled3d c3 = {0.05, 0.01, 0.1};
+    const int n2[3] = {36, 30, 1}, n3[3] = {18, 18, 16};
+    hx_layout *l = make_layout(ctx, 2, n2, 2, HX_FLOAT, HX_PERIODIC);
+    hx_exchange *x2 = make_exchange(l, 2, HX_STAGED), *x1 = make_exchange(l, 1, HX_STAGED);
+    expect_input(ctx, l, x2, 1, 1, &hx_kernels_coupled3d, &c3, "3D but the layout is 2D");
+    expect_input(ctx, l, x2, 3, 1, &hx_kernels_gray_scott, &gs, "below depth 3 x radius 1");
+    expect_input(ctx, l, x2, 2, 3, &hx_kernels_gray_scott, &gs, "fuse 3 exceeds depth 2");
+    expect_input(ctx, l, x1, 1, 1, &hx_kernels_gray_scott, &gs, "the exchange moves 1");
+    expect_input(ctx, l, x2, 1, 1, &hx_kernels_gray_scott, NULL, "params is NULL");
+    expect_input(ctx, l, x2, 1, 1, NULL, &gs, "no kernel table");
+    hx_exchange_destroy(x1);
+    hx_exchange_destroy(x2);
+    hx_layout_destroy(l);
+    hx_layout *ld = make_layout(ctx, 2, n2, 2, HX_DOUBLE, HX_PERIODIC);
+    hx_exchange *xd = make_exchange(ld, 2, HX_STAGED);
+    expect_input(ctx, ld, xd, 1, 1, &hx_kernels_gray_scott, &gs, "of float but the layout is double");
+    hx_exchange_destroy(xd);
+    hx_layout_destroy(ld);
+    hx_layout *l3 = make_layout(ctx, 3, n3, 6, HX_DOUBLE, HX_FIXED);
+    hx_exchange *x3 = make_exchange(l3, 3, HX_STAGED);
+    expect_input(ctx, l3, x3, 3, 3, &hx_kernels_coupled3d, &c3, "fuse 3 x radius 2 exceeds 4 in 3D");
+    hx_exchange_destroy(x3);
+    hx_layout_destroy(l3);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+    MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    hx_context_options co = hx_context_defaults();
+    co.backend = HX_BACKEND_CPU;
+    hx_context *ctx = NULL;
+    CHECK_EQ(hx_context_create(MPI_COMM_WORLD, &co, &ctx), HX_OK);
+    const gray_scott gs = {0.16f, 0.08f, 0.035f, 0.065f, 1.0f};
+    const coupled3d c3 = {0.05, 0.01, 0.1};
+    const int n2[3] = {36, 30, 1}, n3[3] = {18, 18, 16};
+    const int plan[][3] = {{1, 1, 5}, {2, 2, 7}, {4, 4, 10}, {3, 2, 8}}; /* depth, fuse, sweeps */
+    for (int k = 0; k < 4; k++) {
+        const hx_boundary b = k % 2 ? HX_FIXED : HX_PERIODIC;
+        const hx_pattern p = k / 2 % 2 ? HX_DIRECT : HX_STAGED;
+        run_case<gray_scott, float>(ctx, &hx_kernels_gray_scott, gs, n2, plan[k][0], plan[k][1], b, p, plan[k][2]);
+        if (plan[k][0] <= 2)
+            run_case<coupled3d, double>(ctx, &hx_kernels_coupled3d, c3, n3, plan[k][0], plan[k][1], k % 2 ? HX_PERIODIC : HX_FIXED, p,
+                                        plan[k][2]);
+    }
+    bad_inputs(ctx);
+    hx_context_destroy(ctx);
+    int fails = hx_test_failures, all = 0;
+    MPI_Allreduce(&fails, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    hx_test_failures = all;
+    MPI_Finalize();
+    if (rank_ != 0) return all ? 1 : 0;
+    TEST_DONE();
+}
