@@ -16,6 +16,9 @@
 /* Rows a thread computes at once on the levels before the last (the last: all of its rows) */
 enum { OP_K = 4 };
 
+/* Tile cells a thread loads from the source before it stores them to shared memory */
+enum { OP_LB = 8 };
+
 /* Tile shapes: output cells OX x OY x OZ of a block of TX x TY threads, halo H. 2D: 64 lanes wide,
  * 32 rows, halved for halos beyond 4 so that two buffers stay within 48 KiB for doubles; 3D:
  * 32 x 8 x 8, or x 4 planes for halos of 3 and 4. */
@@ -71,13 +74,29 @@ __device__ __forceinline__ void op_tile_body(const T *__restrict__ src, T *__res
     const int oz = DIM == 3 ? a.lo[last][2] + (int)blk.z * S::OZ : 0;
     const int gx0 = ox - H, gy0 = oy - H, gz0 = DIM == 3 ? oz - H : 0;
     T *in = smem, *out = smem + S::CELLS;
-    /* level 0: the source over the whole tile; cells beyond the allocation feed no cell of a box */
-    for (int row = ty; row < S::RY * S::RZ; row += S::TY) {
-        const int y = row % S::RY, z = row / S::RY, gy = gy0 + y, gz = gz0 + z;
-        for (int x = tx; x < S::RX; x += S::TX) {
-            const int gx = gx0 + x;
-            const T *at = src + gx + a.sy * gy + a.sz * gz;
-            in[x + S::RX * row] = op_in_alloc(a, gx, gy, gz) ? (CG ? __ldcg(at) : __ldg(at)) : (T)0;
+    /* level 0: the source over the whole tile; cells beyond the allocation feed no cell of a box
+     * (0). OP_LB loads are issued before any is stored, each from an address clamped into the
+     * allocation, so no branch separates them: a load per thread in flight cannot feed the SMs. */
+    {
+        constexpr int NX = (S::RX + S::TX - 1) / S::TX, NR = (S::RY * S::RZ + S::TY - 1) / S::TY, N = NX * NR;
+#pragma unroll
+        for (int b0 = 0; b0 < N; b0 += OP_LB) {
+            T v[OP_LB];
+            int at[OP_LB];
+#pragma unroll
+            for (int q = 0; q < OP_LB; q++) {
+                const int n = b0 + q, row = ty + S::TY * (n / NX), x = tx + S::TX * (n % NX);
+                const int y = row % S::RY, z = row / S::RY, gx = gx0 + x, gy = gy0 + y, gz = gz0 + z;
+                const bool here = n < N && row < S::RY * S::RZ && x < S::RX;
+                const int cx = min(max(gx, 0), a.alloc[0] - 1), cy = min(max(gy, 0), a.alloc[1] - 1), cz = min(max(gz, 0), a.alloc[2] - 1);
+                const T *p = src + cx + a.sy * cy + a.sz * cz;
+                const T u = CG ? __ldcg(p) : __ldg(p);
+                v[q] = op_in_alloc(a, gx, gy, gz) ? u : (T)0;
+                at[q] = here ? x + S::RX * row : -1;
+            }
+#pragma unroll
+            for (int q = 0; q < OP_LB; q++)
+                if (at[q] >= 0) in[at[q]] = v[q];
         }
     }
     __syncthreads();
