@@ -51,9 +51,18 @@ template <typename T, bool C, int DIM, int H>
 __device__ void hx_op_fused_pass(const hx_op_pparams<T> &q, const T *src, T *dst, int m, int k, int levels, T *sm)
 {
     typedef op_shape<DIM, H> S;
-    hx_box boxes[HX_FUSE_MAX];
-    for (int j = 0; j < levels; j++) boxes[j] = hx_dev_sweep_box(q.p, (m - 1 - k - j) * q.radius);
-    const op_tile_args a = op_tile_make(boxes, levels, q.radius, q.alloc, DIM);
+    /* the pass's boxes in shared memory, made once a block: a copy a thread would sit in local
+     * memory (the tile body picks a level's box at run time) and take registers from the tiles */
+    __shared__ op_tile_args sa;
+    if (threadIdx.x == 0) {
+        hx_box boxes[HX_FUSE_MAX];
+#pragma unroll
+        for (int j = 0; j < HX_FUSE_MAX; j++)
+            if (j < levels) boxes[j] = hx_dev_sweep_box(q.p, (m - 1 - k - j) * q.radius);
+        sa = op_tile_make(boxes, levels, q.radius, q.alloc, DIM);
+    }
+    __syncthreads();
+    const op_tile_args &a = sa;
     const dim3 g = op_tile_grid<DIM, H>(a);
     const unsigned tiles = g.x * g.y * g.z, tid = threadIdx.x;
     for (unsigned t = blockIdx.x; t < tiles; t += gridDim.x) {
@@ -61,6 +70,7 @@ __device__ void hx_op_fused_pass(const hx_op_pparams<T> &q, const T *src, T *dst
         op_tile_body<T, DIM, H, C, true>(src, dst, q.ot, a, blk, sm, (int)(tid % S::TX), (int)(tid / S::TX));
         __syncthreads(); /* the next tile reuses the shared memory */
     }
+    __syncthreads(); /* the next pass rewrites sa */
 }
 
 /* H: fuse x radius, passes of up to p.levels (fuse) sweeps */

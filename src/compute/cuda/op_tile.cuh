@@ -16,6 +16,9 @@
 /* Rows a thread computes at once on the levels before the last (the last: all of its rows) */
 enum { OP_K = 4 };
 
+/* Tile cells a thread loads from the source before it stores them to shared memory */
+enum { OP_LB = 8 };
+
 /* Tile shapes: output cells OX x OY x OZ of a block of TX x TY threads, halo H. 2D: 64 lanes wide,
  * 32 rows, halved for halos beyond 4 so that two buffers stay within 48 KiB for doubles; 3D:
  * 32 x 8 x 8, or x 4 planes for halos of 3 and 4. */
@@ -46,9 +49,27 @@ struct op_tile_args {
     long sy, sz;
 };
 
-__device__ __forceinline__ bool op_in(const op_tile_args &a, int j, int x, int y, int z)
+/* The box of level j, picked by constant indices: a runtime index into a's arrays would put a copy
+ * of a in local memory where a is not a kernel parameter (the persistent kernel's) */
+struct op_lbox {
+    int lo[3], hi[3];
+};
+__host__ __device__ __forceinline__ op_lbox op_level(const op_tile_args &a, int j)
 {
-    return x >= a.lo[j][0] && x < a.hi[j][0] && y >= a.lo[j][1] && y < a.hi[j][1] && z >= a.lo[j][2] && z < a.hi[j][2];
+    op_lbox b;
+#pragma unroll
+    for (int i = 0; i < 3; i++) b.lo[i] = a.lo[0][i], b.hi[i] = a.hi[0][i];
+#pragma unroll
+    for (int l = 1; l < HX_FUSE_MAX; l++)
+        if (l == j)
+#pragma unroll
+            for (int i = 0; i < 3; i++) b.lo[i] = a.lo[l][i], b.hi[i] = a.hi[l][i];
+    return b;
+}
+
+__device__ __forceinline__ bool op_in(const op_lbox &b, int x, int y, int z)
+{
+    return x >= b.lo[0] && x < b.hi[0] && y >= b.lo[1] && y < b.hi[1] && z >= b.lo[2] && z < b.hi[2];
 }
 
 __device__ __forceinline__ bool op_in_alloc(const op_tile_args &a, int x, int y, int z)
@@ -67,22 +88,40 @@ __device__ __forceinline__ void op_tile_body(const T *__restrict__ src, T *__res
     typedef op_shape<DIM, H> S;
     static_assert(S::OX == S::TX && S::OY * S::OZ % S::TY == 0, "the last level: a column of x a thread, whole rows");
     const int L = a.levels, R = a.r, last = L - 1;
-    const int ox = a.lo[last][0] + (int)blk.x * S::OX, oy = a.lo[last][1] + (int)blk.y * S::OY;
-    const int oz = DIM == 3 ? a.lo[last][2] + (int)blk.z * S::OZ : 0;
+    const op_lbox bl = op_level(a, last);
+    const int ox = bl.lo[0] + (int)blk.x * S::OX, oy = bl.lo[1] + (int)blk.y * S::OY;
+    const int oz = DIM == 3 ? bl.lo[2] + (int)blk.z * S::OZ : 0;
     const int gx0 = ox - H, gy0 = oy - H, gz0 = DIM == 3 ? oz - H : 0;
     T *in = smem, *out = smem + S::CELLS;
-    /* level 0: the source over the whole tile; cells beyond the allocation feed no cell of a box */
-    for (int row = ty; row < S::RY * S::RZ; row += S::TY) {
-        const int y = row % S::RY, z = row / S::RY, gy = gy0 + y, gz = gz0 + z;
-        for (int x = tx; x < S::RX; x += S::TX) {
-            const int gx = gx0 + x;
-            const T *at = src + gx + a.sy * gy + a.sz * gz;
-            in[x + S::RX * row] = op_in_alloc(a, gx, gy, gz) ? (CG ? __ldcg(at) : __ldg(at)) : (T)0;
+    /* level 0: the source over the whole tile; cells beyond the allocation feed no cell of a box
+     * (0). OP_LB loads are issued before any is stored, each from an address clamped into the
+     * allocation, so no branch separates them: a load per thread in flight cannot feed the SMs. */
+    {
+        constexpr int NX = (S::RX + S::TX - 1) / S::TX, NR = (S::RY * S::RZ + S::TY - 1) / S::TY, N = NX * NR;
+#pragma unroll
+        for (int b0 = 0; b0 < N; b0 += OP_LB) {
+            T v[OP_LB];
+            int at[OP_LB];
+#pragma unroll
+            for (int q = 0; q < OP_LB; q++) {
+                const int n = b0 + q, row = ty + S::TY * (n / NX), x = tx + S::TX * (n % NX);
+                const int y = row % S::RY, z = row / S::RY, gx = gx0 + x, gy = gy0 + y, gz = gz0 + z;
+                const bool here = n < N && row < S::RY * S::RZ && x < S::RX;
+                const int cx = min(max(gx, 0), a.alloc[0] - 1), cy = min(max(gy, 0), a.alloc[1] - 1), cz = min(max(gz, 0), a.alloc[2] - 1);
+                const T *p = src + cx + a.sy * cy + a.sz * cz;
+                const T u = CG ? __ldcg(p) : __ldg(p);
+                v[q] = op_in_alloc(a, gx, gy, gz) ? u : (T)0;
+                at[q] = here ? x + S::RX * row : -1;
+            }
+#pragma unroll
+            for (int q = 0; q < OP_LB; q++)
+                if (at[q] >= 0) in[at[q]] = v[q];
         }
     }
     __syncthreads();
     /* levels 1 .. L-1 in shared memory, OP_K rows of a thread at once (op_eval_k) */
     for (int j = 0; j < last; j++) {
+        const op_lbox bj = op_level(a, j);
         const int m = (j + 1) * R, mz = DIM == 3 ? m : 0;
         const int ny = S::RY - 2 * m, nz = S::RZ - 2 * mz, nx = S::RX - 2 * m, rows = ny * nz;
         for (int r0 = ty; r0 < rows; r0 += S::TY * OP_K) {
@@ -108,7 +147,7 @@ __device__ __forceinline__ void op_tile_body(const T *__restrict__ src, T *__res
                     if (r0 + S::TY * k >= rows) break;
                     const int gy = gy0 + y[k], gz = gz0 + z[k];
                     /* outside box j the level holds the source, as a separate sweep leaves it */
-                    if (!op_in(a, j, gx, gy, gz)) v[k] = op_in_alloc(a, gx, gy, gz) ? (CG ? __ldcg(src + f[k]) : __ldg(src + f[k])) : (T)0;
+                    if (!op_in(bj, gx, gy, gz)) v[k] = op_in_alloc(a, gx, gy, gz) ? (CG ? __ldcg(src + f[k]) : __ldg(src + f[k])) : (T)0;
                     out[i[k]] = v[k];
                 }
             }
@@ -121,7 +160,7 @@ __device__ __forceinline__ void op_tile_body(const T *__restrict__ src, T *__res
     /* the last level: the output tile's cells in the last box, to dst; a thread's rows at once */
     constexpr int KL = S::OY * S::OZ / S::TY;
     const int x = H + tx, gx = gx0 + x;
-    if (gx >= a.hi[last][0]) return;
+    if (gx >= bl.hi[0]) return;
     int i[KL];
     long f[KL];
     bool keep[KL];
@@ -129,7 +168,7 @@ __device__ __forceinline__ void op_tile_body(const T *__restrict__ src, T *__res
 #pragma unroll
     for (int k = 0; k < KL; k++) {
         const int r = ty + S::TY * k, y = H + r % S::OY, z = (DIM == 3 ? H : 0) + r / S::OY, gy = gy0 + y, gz = gz0 + z;
-        keep[k] = gy < a.hi[last][1] && gz < a.hi[last][2];
+        keep[k] = gy < bl.hi[1] && gz < bl.hi[2];
         n += keep[k];
         /* a row outside the box is computed on the tile's first row (in the box), not stored */
         const int yy = keep[k] ? y : H, zz = keep[k] ? z : (DIM == 3 ? H : 0);
@@ -157,10 +196,10 @@ static inline int op_tile_fill(op_dev<T> &o, const hx_operator *op, const void *
 template <int DIM, int H> __host__ __device__ inline dim3 op_tile_grid(const op_tile_args &a)
 {
     typedef op_shape<DIM, H> S;
-    const int j = a.levels - 1;
-    const unsigned gx = (unsigned)((a.hi[j][0] - a.lo[j][0] + S::OX - 1) / S::OX);
-    const unsigned gy = (unsigned)((a.hi[j][1] - a.lo[j][1] + S::OY - 1) / S::OY);
-    const unsigned gz = DIM == 3 ? (unsigned)((a.hi[j][2] - a.lo[j][2] + S::OZ - 1) / S::OZ) : 1u;
+    const op_lbox b = op_level(a, a.levels - 1);
+    const unsigned gx = (unsigned)((b.hi[0] - b.lo[0] + S::OX - 1) / S::OX);
+    const unsigned gy = (unsigned)((b.hi[1] - b.lo[1] + S::OY - 1) / S::OY);
+    const unsigned gz = DIM == 3 ? (unsigned)((b.hi[2] - b.lo[2] + S::OZ - 1) / S::OZ) : 1u;
     return dim3(gx, gy, gz);
 }
 
@@ -168,7 +207,9 @@ template <int DIM, int H> __host__ __device__ inline dim3 op_tile_grid(const op_
 __host__ __device__ inline op_tile_args op_tile_make(const hx_box *boxes, int levels, int r, const int *alloc, int dim)
 {
     op_tile_args a;
+#pragma unroll
     for (int j = 0; j < HX_FUSE_MAX; j++)
+#pragma unroll
         for (int i = 0; i < 3; i++) {
             a.lo[j][i] = j < levels ? boxes[j].lo[i] : 0;
             a.hi[j][i] = j < levels ? boxes[j].hi[i] : 0;
