@@ -326,6 +326,10 @@ int hx_sweeper_init(hx_sweeper *s, uint64_t seed)
 int hx_sweeper_iterate(hx_sweeper *s, long sweeps)
 {
     if (sweeps < 0) return hx_fail(s->ctx, HX_ERR_INPUT, "sweeper: %ld sweeps: use 0 or more", sweeps);
+    /* The schedule calls the transport directly, and kernel-path transports (ipc-put) take their
+     * pitches from the exchange's bound geometry: a caller's own exchange of a field of other
+     * pitches in between must not leave those behind. The sweeper's fields have the layout's. */
+    s->x->fd = s->x->d;
     double t0 = MPI_Wtime();
     if (hx_iterate(&s->sim, sweeps)) return hx_fail(s->ctx, HX_ERR_RUNTIME, "%s", s->sim.err);
     s->sim.times.t[HX_SEG_TOTAL] += MPI_Wtime() - t0;
