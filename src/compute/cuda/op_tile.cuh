@@ -134,14 +134,20 @@ __device__ __forceinline__ void op_tile_body(const T *__restrict__ src, T *__res
             for (int x = m + tx; x < m + nx; x += S::TX) {
                 const int gx = gx0 + x;
                 int i[OP_K];
-                long f[OP_K];
+                long f[OP_K], fc[OP_K];
 #pragma unroll
                 for (int k = 0; k < OP_K; k++) {
                     i[k] = x + S::RX * (y[k] + S::RY * z[k]);
                     f[k] = gx + a.sy * (gy0 + y[k]) + a.sz * (gz0 + z[k]);
+                    /* coefficients of a tile cell near the allocation's edge are read at the cell
+                     * clamped R cells inside it: such a cell lies outside box j and its value is
+                     * replaced below, while every cell of box j is R or more inside already */
+                    const int cx = min(max(gx, R), a.alloc[0] - 1 - R), cy = min(max(gy0 + y[k], R), a.alloc[1] - 1 - R);
+                    const int cz = DIM == 3 ? min(max(gz0 + z[k], R), a.alloc[2] - 1 - R) : 0;
+                    fc[k] = C ? cx + a.sy * cy + a.sz * cz : f[k];
                 }
                 T v[OP_K];
-                op_eval_k<T, C, OP_K>(o, in, i, f, v);
+                op_eval_k<T, C, OP_K>(o, in, i, fc, v);
 #pragma unroll
                 for (int k = 0; k < OP_K; k++) {
                     if (r0 + S::TY * k >= rows) break;
