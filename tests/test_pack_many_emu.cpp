@@ -16,22 +16,6 @@
 
 static int failures = 0, runs = 0;
 
-static void dev_phase_of(const hx_phase *ph, bool to_buf, dev_phase &dp, long *most)
-{
-    *most = 0;
-    dp.n = ph->nmsg;
-    for (int i = 0; i < ph->nmsg; i++) {
-        const hx_message *m = &ph->msg[i];
-        const hx_box *b = to_buf ? &m->send_box : &m->recv_box;
-        for (int a = 0; a < 3; a++) dp.m[i].lo[a] = b->lo[a];
-        dp.m[i].nx = b->hi[0] - b->lo[0];
-        dp.m[i].ny = b->hi[1] - b->lo[1];
-        dp.m[i].count = m->count;
-        dp.m[i].offset = m->offset;
-        if (m->count > *most) *most = m->count;
-    }
-}
-
 /* cell value of field f at array index i: exact in float */
 static double value(int f, long i, int salt) { return 1.0 + (double)i + 100000.0 * f + 0.5 * salt; }
 

@@ -62,24 +62,6 @@ static const diff_fn diff_table[2] = {launch_diff_t<float>, launch_diff_t<double
 
 /* ---------------------------------------------------------------- ops */
 
-/* The device copy of a phase's messages (send boxes to pack, receive boxes to unpack); *most: the
- * largest message's cells. */
-static void dev_phase_of(const hx_phase *ph, bool to_buf, dev_phase &dp, long *most)
-{
-    *most = 0;
-    dp.n = ph->nmsg;
-    for (int i = 0; i < ph->nmsg; i++) {
-        const hx_message *m = &ph->msg[i];
-        const hx_box *b = to_buf ? &m->send_box : &m->recv_box;
-        for (int a = 0; a < 3; a++) dp.m[i].lo[a] = b->lo[a];
-        dp.m[i].nx = b->hi[0] - b->lo[0];
-        dp.m[i].ny = b->hi[1] - b->lo[1];
-        dp.m[i].count = m->count;
-        dp.m[i].offset = m->offset;
-        if (m->count > *most) *most = m->count;
-    }
-}
-
 /* Every field of a many-field phase in one launch: blocks of a message's share (x), the message (y),
  * the field (z). */
 int cu_pack_many(hx_backend *bk, int stream, const hx_phase *ph, const hx_pack_fields *fs, void *buf, int to_buf)

@@ -114,4 +114,22 @@ __device__ __forceinline__ void diff_body(const T *a, const T *b, const sweep_ar
     if (threadIdx.x == 0) atomicAdd(out, part[0]);
 }
 
+/* The device copy of a phase's messages (send boxes to pack, receive boxes to unpack); *most: the
+ * largest message's cells. */
+static inline void dev_phase_of(const hx_phase *ph, bool to_buf, dev_phase &dp, long *most)
+{
+    *most = 0;
+    dp.n = ph->nmsg;
+    for (int i = 0; i < ph->nmsg; i++) {
+        const hx_message *m = &ph->msg[i];
+        const hx_box *b = to_buf ? &m->send_box : &m->recv_box;
+        for (int a = 0; a < 3; a++) dp.m[i].lo[a] = b->lo[a];
+        dp.m[i].nx = b->hi[0] - b->lo[0];
+        dp.m[i].ny = b->hi[1] - b->lo[1];
+        dp.m[i].count = m->count;
+        dp.m[i].offset = m->offset;
+        if (m->count > *most) *most = m->count;
+    }
+}
+
 #endif
