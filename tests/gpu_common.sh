@@ -15,3 +15,13 @@ fi
 # reads HALOX_SHARE_GPU only when built with HALOX_FAULT_INJECTION (make test turns it on).
 gpu_slots=$((gpu_count * ${HALOX_TEST_RANKS_PER_GPU:-1}))
 [ "${HALOX_TEST_RANKS_PER_GPU:-1}" -gt 1 ] && export HALOX_SHARE_GPU=1 || export HALOX_SHARE_GPU=${HALOX_SHARE_GPU:-0}
+# The k-th combination of boundary, pattern and overlap (k counts up from 0, a global of the
+# caller): the GPU scripts rotate through every pair of them over their cases.
+combo() {
+    local b p o
+    b=$([ $((k % 2)) -eq 0 ] && echo periodic || echo fixed)
+    p=$([ $((k / 2 % 2)) -eq 0 ] && echo staged || echo direct)
+    o=$([ $((k / 4 % 2)) -eq 0 ] && echo on || echo off)
+    k=$((k + 1))
+    echo "--boundary $b --pattern $p --overlap=$o"
+}

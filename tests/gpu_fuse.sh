@@ -12,15 +12,6 @@ HALOX=$1 MPIEXEC=$2 NP=$3
 unset OMPI_MCA_mpi_yield_when_idle
 fail=0 runs=0 k=0
 run_case() { verify_case 2 --backend cuda "$@"; }
-# the k-th combination of boundary, pattern and overlap: every pair of them over a few N
-combo() {
-    local b p o
-    b=$([ $((k % 2)) -eq 0 ] && echo periodic || echo fixed)
-    p=$([ $((k / 2 % 2)) -eq 0 ] && echo staged || echo direct)
-    o=$([ $((k / 4 % 2)) -eq 0 ] && echo on || echo off)
-    k=$((k + 1))
-    echo "--boundary $b --pattern $p --overlap=$o"
-}
 
 # 2D: N x radius <= 8
 for n in 1 2 3 4 5 6 7 8; do

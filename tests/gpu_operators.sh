@@ -21,15 +21,6 @@ if [ "$NP" -gt "$gpu_slots" ]; then
     exit 77
 fi
 run_case() { verify_case 1 --backend cuda "$@"; }
-# the k-th combination of boundary, pattern and overlap
-combo() {
-    local b p o
-    b=$([ $((k % 2)) -eq 0 ] && echo periodic || echo fixed)
-    p=$([ $((k / 2 % 2)) -eq 0 ] && echo staged || echo direct)
-    o=$([ $((k / 4 % 2)) -eq 0 ] && echo on || echo off)
-    k=$((k + 1))
-    echo "--boundary $b --pattern $p --overlap=$o"
-}
 
 # the cycle schedule: plain sweeps (fuse 1) and fused passes (fuse 2, 4), depths fuse .. fuse+1
 for dtype in float double; do
