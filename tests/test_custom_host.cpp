@@ -9,21 +9,13 @@
 #include <halox/halox.h>
 
 #include "../examples/gray_scott/model.h"
-#include "check.h"
+#include "check_mpi.h"
 #include "custom_ref.h"
 
 HX_DEFINE_KERNELS(gray_scott, float)
 HX_DEFINE_KERNELS(coupled3d, double)
 
 static int rank_ = 0, size_ = 1;
-
-static bool agreed(int st)
-{
-    int lo = 0, hi = 0;
-    MPI_Allreduce(&st, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    MPI_Allreduce(&st, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    return lo == hi;
-}
 
 static hx_layout *make_layout(hx_context *ctx, int dim, const int n[3], int halo, hx_dtype dt, hx_boundary b)
 {

@@ -16,18 +16,10 @@
 #include <cuda_runtime.h>
 #endif
 
-#include "check.h"
+#include "check_mpi.h"
 
 static int rank_ = 0, on_gpu = 0;
 static const char *transport = "mpi";
-
-static int agreed(int st)
-{
-    int lo = 0, hi = 0;
-    MPI_Allreduce(&st, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    MPI_Allreduce(&st, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    return lo == hi;
-}
 
 /* exact in float: every coordinate below 64, field below 32 */
 static double encode(const int g[3], int field) { return 1.0 + g[0] + 64.0 * g[1] + 4096.0 * g[2] + 262144.0 * field; }

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "check.h"
+#include "check_mpi.h"
 
 static int rank_ = 0;
 
@@ -29,15 +29,6 @@ static void on_log(hx_log_level level, int rank, const char *msg, void *user)
     s->count++;
     if (rank != rank_ || !msg[0] || strchr(msg, '\n') || level < HX_LOG_ERROR || level > HX_LOG_DEBUG) s->bad++;
     snprintf(s->last, sizeof s->last, "%s", msg);
-}
-
-/* The same status on every rank. */
-static int agreed(int st)
-{
-    int lo = 0, hi = 0;
-    MPI_Allreduce(&st, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    MPI_Allreduce(&st, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    return lo == hi;
 }
 
 static size_t field_bytes(const hx_layout *l, const hx_field *f)
