@@ -198,11 +198,13 @@ template <typename T, int DIM, int H> static void run_levels(int R, int L)
         {{70, 45, 1}, 1, 0, 0u},   /* partial tiles at both ends */
         {{150, 37, 1}, 0, 1, 0x9u}, /* x low and y high sides fixed, the last box into the ghosts */
         {{5, 3, 1}, 2, 0, 0xfu},   /* smaller than a tile, every side fixed */
+        {{190, 100, 1}, 1, 0, 0u}, /* tiles inside the allocation */
     };
     static const op_case c3[] = {
         {{37, 11, 9}, 1, 0, 0u},
         {{20, 9, 6}, 0, 1, 0x21u}, /* x low and z high fixed */
         {{3, 4, 2}, 1, 0, 0x3fu},
+        {{70, 30, 29}, 0, 0, 0u}, /* tiles inside the allocation */
     };
     for (int s = STAR; s <= COEF; s++) {
         hx_operator op;

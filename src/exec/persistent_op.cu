@@ -12,7 +12,7 @@ static_assert(HX_OP_THREADS == op_shape<2, 1>::TX * op_shape<2, 1>::TY && HX_OP_
               "a block is one tile's threads");
 
 template <typename T, bool C, int DIM, int H>
-__global__ void __launch_bounds__(HX_OP_THREADS) hx_persistent_op_kernel(hx_op_pparams<T> q)
+__global__ void __launch_bounds__(HX_OP_THREADS, 2) hx_persistent_op_kernel(hx_op_pparams<T> q)
 {
     hx_persistent_op_body<T, C, DIM, H>(q);
 }

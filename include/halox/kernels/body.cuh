@@ -133,59 +133,76 @@ __device__ inline void fused_body(const args<F, T> &a, unsigned bx, unsigned by,
     enum { NF = F::nfields, D = F::dim };
     const int L = a.levels, R = F::radius, H = L * R, last = L - 1;
     const int RX = S::OX + 2 * H, RY = S::OY + 2 * H, RZ = D == 3 ? S::OZ + 2 * H : 1;
-    const long N = (long)RX * RY * RZ;
+    const int N = RX * RY * RZ;
     const int gx0 = a.lo[last][0] + (int)bx * S::OX - H, gy0 = a.lo[last][1] + (int)by * S::OY - H;
     const int gz0 = D == 3 ? a.lo[last][2] + (int)bz * S::OZ - H : 0;
     T *in = smem, *out = smem + NF * N;
-    for (long c = t; c < N; c += n) {
-        const int gx = gx0 + (int)(c % RX), gy = gy0 + (int)(c / RX % RY), gz = gz0 + (int)(c / ((long)RX * RY));
-        const bool ok = in_alloc(a, gx, gy, gz);
-        const long g = gx + a.sy * gy + a.sz * gz;
-        for (int f = 0; f < NF; f++) in[f * N + c] = ok ? a.src[f][g] : (T)0;
+    /* a thread takes lanes tx, tx + TX, ... of rows ty, ty + RS, ... (n = TX x RS threads); a row's
+     * (y, z) advances without a division */
+    const int tx = t % S::TX, ty = t / S::TX, RS = n / S::TX;
+    {
+        int y = ty % RY, z = ty / RY;
+        for (int r = ty; r < RY * RZ; r += RS) {
+            const int gy = gy0 + y, gz = gz0 + z;
+            const long g0 = a.sy * gy + a.sz * gz;
+            for (int x = tx; x < RX; x += S::TX) {
+                const int gx = gx0 + x;
+                const bool ok = in_alloc(a, gx, gy, gz);
+                const int c = x + RX * (y + RY * z);
+                for (int f = 0; f < NF; f++) in[f * N + c] = ok ? a.src[f][g0 + gx] : (T)0;
+            }
+            for (y += RS; y >= RY;) y -= RY, z++;
+        }
     }
     __syncthreads();
     for (int j = 0; j < last; j++) {
         const int m = (j + 1) * R, mz = D == 3 ? m : 0;
         const int nx = RX - 2 * m, ny = RY - 2 * m, nz = RZ - 2 * mz;
-        const long cnt = (long)nx * ny * nz;
-        for (long c = t; c < cnt; c += n) {
-            const int x = m + (int)(c % nx), y = m + (int)(c / nx % ny), z = mz + (int)(c / ((long)nx * ny));
-            const int gx = gx0 + x, gy = gy0 + y, gz = gz0 + z;
-            const long i = x + (long)RX * (y + (long)RY * z);
-            if (in_box(a, j, gx, gy, gz)) {
-                cells<T, NF> v;
-                for (int f = 0; f < NF; f++) v.p[f] = in + f * N;
-                v.i = i;
-                v.sy = RX;
-                v.sz = D == 3 ? (long)RX * RY : 0;
-                T o[NF];
-                a.fn(v, o);
-                for (int f = 0; f < NF; f++) out[f * N + i] = o[f];
-            } else {
-                const bool ok = in_alloc(a, gx, gy, gz);
-                const long g = gx + a.sy * gy + a.sz * gz;
-                for (int f = 0; f < NF; f++) out[f * N + i] = ok ? a.src[f][g] : (T)0;
+        int y = ty % ny, z = ty / ny;
+        for (int r = ty; r < ny * nz; r += RS) {
+            const int yy = m + y, zz = mz + z, gy = gy0 + yy, gz = gz0 + zz;
+            for (int x = m + tx; x < m + nx; x += S::TX) {
+                const int gx = gx0 + x;
+                const int i = x + RX * (yy + RY * zz);
+                if (in_box(a, j, gx, gy, gz)) {
+                    cells<T, NF> v;
+                    for (int f = 0; f < NF; f++) v.p[f] = in + f * N;
+                    v.i = i;
+                    v.sy = RX;
+                    v.sz = D == 3 ? (long)RX * RY : 0;
+                    T o[NF];
+                    a.fn(v, o);
+                    for (int f = 0; f < NF; f++) out[f * N + i] = o[f];
+                } else {
+                    const bool ok = in_alloc(a, gx, gy, gz);
+                    const long g = gx + a.sy * gy + a.sz * gz;
+                    for (int f = 0; f < NF; f++) out[f * N + i] = ok ? a.src[f][g] : (T)0;
+                }
             }
+            for (y += RS; y >= ny;) y -= ny, z++;
         }
         __syncthreads();
         T *s = in;
         in = out;
         out = s;
     }
-    const long cnt = (long)S::OX * S::OY * S::OZ;
-    for (long c = t; c < cnt; c += n) {
-        const int x = H + (int)(c % S::OX), y = H + (int)(c / S::OX % S::OY), z = (D == 3 ? H : 0) + (int)(c / (S::OX * S::OY));
-        const int gx = gx0 + x, gy = gy0 + y, gz = gz0 + z;
-        if (!in_box(a, last, gx, gy, gz)) continue;
-        cells<T, NF> v;
-        for (int f = 0; f < NF; f++) v.p[f] = in + f * N;
-        v.i = x + (long)RX * (y + (long)RY * z);
-        v.sy = RX;
-        v.sz = D == 3 ? (long)RX * RY : 0;
-        T o[NF];
-        a.fn(v, o);
-        const long g = gx + a.sy * gy + a.sz * gz;
-        for (int f = 0; f < NF; f++) a.dst[f][g] = o[f];
+    int y = ty % S::OY, z = ty / S::OY;
+    for (int r = ty; r < S::OY * S::OZ; r += RS) {
+        const int yy = H + y, zz = (D == 3 ? H : 0) + z, gy = gy0 + yy, gz = gz0 + zz;
+        for (int x = H + tx; x < H + S::OX; x += S::TX) {
+            const int gx = gx0 + x;
+            if (!in_box(a, last, gx, gy, gz)) continue;
+            cells<T, NF> v;
+            for (int f = 0; f < NF; f++) v.p[f] = in + f * N;
+            v.i = x + RX * (yy + RY * zz);
+            v.sy = RX;
+            v.sz = D == 3 ? (long)RX * RY : 0;
+            T o[NF];
+            a.fn(v, o);
+            const long g = gx + a.sy * gy + a.sz * gz;
+            for (int f = 0; f < NF; f++) a.dst[f][g] = o[f];
+        }
+        for (y += RS; y >= S::OY;) y -= S::OY, z++;
     }
 }
 

@@ -102,4 +102,30 @@ __device__ __forceinline__ void op_eval_k(const op_dev<T> &o, const T *u, const 
     }
 }
 
+/* op_eval_k for K cells a fixed SI apart in what u points into (a tile's rows or planes) and sf
+ * apart in the field: the value offsets become immediates of the loads. Bits as op_eval's. */
+template <typename T, bool C, int K, int SI>
+__device__ __forceinline__ void op_eval_s(const op_dev<T> &o, const T *u, long f, long sf, T (&out)[K])
+{
+    for (int t = 0; t < o.n; t++) {
+        const T *p = u + o.uoff[t];
+        const T w = o.w[t];
+        T s[K];
+        if (C && o.cidx[t] >= 0) {
+            const T *c = o.coef[o.cidx[t]] + o.coff[t] + f;
+#pragma unroll
+            for (int k = 0; k < K; k++) s[k] = w * (__ldg(c + sf * k) * p[SI * k]);
+        } else {
+#pragma unroll
+            for (int k = 0; k < K; k++) s[k] = w * p[SI * k];
+        }
+        if (t == 0)
+#pragma unroll
+            for (int k = 0; k < K; k++) out[k] = s[k];
+        else
+#pragma unroll
+            for (int k = 0; k < K; k++) out[k] = out[k] + s[k];
+    }
+}
+
 #endif

@@ -21,14 +21,15 @@ enum { OP_LB = 8 };
 
 /* Tile shapes: output cells OX x OY x OZ of a block of TX x TY threads, halo H. 2D: 64 lanes wide,
  * 32 rows, halved for halos beyond 4 so that two buffers stay within 48 KiB for doubles; 3D:
- * 32 x 8 x 8, or x 4 planes for halos of 3 and 4. */
+ * 32 x 8 x 8, or x 4 planes for halos of 3 and 4. From halo 2 on, the output is 2H narrower than
+ * the lanes, so that a tile row with its halo is one pass of the lanes at every level. */
 template <int DIM, int H> struct op_shape {
     enum {
-        OX = DIM == 2 ? 64 : 32,
-        OY = DIM == 2 ? (H <= 4 ? 32 : 16) : 8,
-        OZ = DIM == 2 ? 1 : (H <= 2 ? 8 : 4),
         TX = DIM == 2 ? 64 : 32,
         TY = DIM == 2 ? 4 : 8,
+        OX = H == 1 ? TX : TX - 2 * H,
+        OY = DIM == 2 ? (H <= 4 ? 32 : 16) : 8,
+        OZ = DIM == 2 ? 1 : (H <= 2 ? 8 : 4),
         RX = OX + 2 * H,
         RY = OY + 2 * H,
         RZ = DIM == 2 ? 1 : OZ + 2 * H,
@@ -77,6 +78,74 @@ __device__ __forceinline__ bool op_in_alloc(const op_tile_args &a, int x, int y,
     return x >= 0 && x < a.alloc[0] && y >= 0 && y < a.alloc[1] && z >= 0 && z < a.alloc[2];
 }
 
+/* Level 0 of a tile that lies inside the allocation (nearly every tile): whole rows, no clamps.
+ * LR rows' loads are issued before any is stored: loads in flight, not instructions, feed the SMs. */
+template <typename T, int DIM, int H, bool CG>
+__device__ __forceinline__ void op_tile_load_inside(const T *__restrict__ src, T *in, const op_tile_args &a, int gx0, int gy0, int gz0,
+                                                    int tx, int ty)
+{
+    typedef op_shape<DIM, H> S;
+    constexpr int NX = (S::RX + S::TX - 1) / S::TX, ROWS = S::RY * S::RZ, NR = (ROWS + S::TY - 1) / S::TY, LR = 4;
+    /* the thread's rows ty, ty + TY, ...: a pointer and (y, z) advanced a row at a time */
+    const T *p = src + gx0 + tx + a.sy * (gy0 + ty % S::RY) + a.sz * (gz0 + ty / S::RY);
+    int y = ty % S::RY;
+    T *d = in + tx + S::RX * ty;
+    const long step = a.sy * S::TY, wrap = a.sz - a.sy * S::RY;
+#pragma unroll
+    for (int b0 = 0; b0 < NR; b0 += LR) {
+        T v[LR][NX];
+        const T *q0 = p;
+        int y0 = y;
+#pragma unroll
+        for (int q = 0; q < LR; q++) {
+            if (b0 + q < NR && ty + S::TY * (b0 + q) < ROWS)
+#pragma unroll
+                for (int c = 0; c < NX; c++)
+                    if (tx + S::TX * c < S::RX) v[q][c] = CG ? __ldcg(q0 + S::TX * c) : __ldg(q0 + S::TX * c);
+            q0 += step;
+            if (DIM == 3 && (y0 += S::TY) >= S::RY) y0 -= S::RY, q0 += wrap;
+        }
+#pragma unroll
+        for (int q = 0; q < LR; q++) {
+            if (b0 + q < NR && ty + S::TY * (b0 + q) < ROWS)
+#pragma unroll
+                for (int c = 0; c < NX; c++)
+                    if (tx + S::TX * c < S::RX) d[S::TX * c + S::RX * S::TY * (b0 + q)] = v[q][c];
+        }
+        p = q0;
+        y = y0;
+    }
+}
+
+/* Level 0 of a tile at the allocation's edge: cells beyond it feed no cell of a box (0); each load
+ * from an address clamped into the allocation, OP_LB of them before any store */
+template <typename T, int DIM, int H, bool CG>
+__device__ __forceinline__ void op_tile_load_edge(const T *__restrict__ src, T *in, const op_tile_args &a, int gx0, int gy0, int gz0,
+                                                  int tx, int ty)
+{
+    typedef op_shape<DIM, H> S;
+    constexpr int NX = (S::RX + S::TX - 1) / S::TX, NR = (S::RY * S::RZ + S::TY - 1) / S::TY, N = NX * NR;
+#pragma unroll
+    for (int b0 = 0; b0 < N; b0 += OP_LB) {
+        T v[OP_LB];
+        int at[OP_LB];
+#pragma unroll
+        for (int q = 0; q < OP_LB; q++) {
+            const int n = b0 + q, row = ty + S::TY * (n / NX), x = tx + S::TX * (n % NX);
+            const int y = row % S::RY, z = row / S::RY, gx = gx0 + x, gy = gy0 + y, gz = gz0 + z;
+            const bool here = n < N && row < S::RY * S::RZ && x < S::RX;
+            const int cx = min(max(gx, 0), a.alloc[0] - 1), cy = min(max(gy, 0), a.alloc[1] - 1), cz = min(max(gz, 0), a.alloc[2] - 1);
+            const T *p = src + cx + a.sy * cy + a.sz * cz;
+            const T u = CG ? __ldcg(p) : __ldg(p);
+            v[q] = op_in_alloc(a, gx, gy, gz) ? u : (T)0;
+            at[q] = here ? x + S::RX * row : -1;
+        }
+#pragma unroll
+        for (int q = 0; q < OP_LB; q++)
+            if (at[q] >= 0) in[at[q]] = v[q];
+    }
+}
+
 /* The block at tile blk of the last box; smem holds op_tile_smem bytes; ty is the thread's row
  * index (0 .. TY-1) and tx its lane in x (0 .. TX-1). o.uoff are offsets in the tile (RX, RX*RY).
  * CG: the source is read through L2 (ld.global.cg), for a field other blocks of the same launch
@@ -86,50 +155,40 @@ __device__ __forceinline__ void op_tile_body(const T *__restrict__ src, T *__res
                                              uint3 blk, T *smem, int tx, int ty)
 {
     typedef op_shape<DIM, H> S;
-    static_assert(S::OX == S::TX && S::OY * S::OZ % S::TY == 0, "the last level: a column of x a thread, whole rows");
+    static_assert(S::OX <= S::TX && S::OY * S::OZ % S::TY == 0 && (DIM == 2 || S::OY == S::TY),
+                  "the last level: a column of x a thread, whole rows");
     const int L = a.levels, R = a.r, last = L - 1;
     const op_lbox bl = op_level(a, last);
     const int ox = bl.lo[0] + (int)blk.x * S::OX, oy = bl.lo[1] + (int)blk.y * S::OY;
     const int oz = DIM == 3 ? bl.lo[2] + (int)blk.z * S::OZ : 0;
     const int gx0 = ox - H, gy0 = oy - H, gz0 = DIM == 3 ? oz - H : 0;
     T *in = smem, *out = smem + S::CELLS;
-    /* level 0: the source over the whole tile; cells beyond the allocation feed no cell of a box
-     * (0). OP_LB loads are issued before any is stored, each from an address clamped into the
-     * allocation, so no branch separates them: a load per thread in flight cannot feed the SMs. */
-    {
-        constexpr int NX = (S::RX + S::TX - 1) / S::TX, NR = (S::RY * S::RZ + S::TY - 1) / S::TY, N = NX * NR;
-#pragma unroll
-        for (int b0 = 0; b0 < N; b0 += OP_LB) {
-            T v[OP_LB];
-            int at[OP_LB];
-#pragma unroll
-            for (int q = 0; q < OP_LB; q++) {
-                const int n = b0 + q, row = ty + S::TY * (n / NX), x = tx + S::TX * (n % NX);
-                const int y = row % S::RY, z = row / S::RY, gx = gx0 + x, gy = gy0 + y, gz = gz0 + z;
-                const bool here = n < N && row < S::RY * S::RZ && x < S::RX;
-                const int cx = min(max(gx, 0), a.alloc[0] - 1), cy = min(max(gy, 0), a.alloc[1] - 1), cz = min(max(gz, 0), a.alloc[2] - 1);
-                const T *p = src + cx + a.sy * cy + a.sz * cz;
-                const T u = CG ? __ldcg(p) : __ldg(p);
-                v[q] = op_in_alloc(a, gx, gy, gz) ? u : (T)0;
-                at[q] = here ? x + S::RX * row : -1;
-            }
-#pragma unroll
-            for (int q = 0; q < OP_LB; q++)
-                if (at[q] >= 0) in[at[q]] = v[q];
-        }
-    }
+    const bool inside = gx0 >= 0 && gy0 >= 0 && gz0 >= 0 && gx0 + S::RX <= a.alloc[0] && gy0 + S::RY <= a.alloc[1] && gz0 + S::RZ <= a.alloc[2];
+    if (inside) op_tile_load_inside<T, DIM, H, CG>(src, in, a, gx0, gy0, gz0, tx, ty);
+    else op_tile_load_edge<T, DIM, H, CG>(src, in, a, gx0, gy0, gz0, tx, ty);
     __syncthreads();
     /* levels 1 .. L-1 in shared memory, OP_K rows of a thread at once (op_eval_k) */
     for (int j = 0; j < last; j++) {
         const op_lbox bj = op_level(a, j);
         const int m = (j + 1) * R, mz = DIM == 3 ? m : 0;
         const int ny = S::RY - 2 * m, nz = S::RZ - 2 * mz, nx = S::RX - 2 * m, rows = ny * nz;
+        /* the thread's first row of the group as (y, z), advanced without a division a group;
+         * a row past the end repeats the last: computed, not stored */
+        int ys = ty, zs = 0;
+        const int ylast = DIM == 2 ? ny - 1 : (rows - 1) % ny, zlast = DIM == 2 ? 0 : (rows - 1) / ny;
         for (int r0 = ty; r0 < rows; r0 += S::TY * OP_K) {
             int y[OP_K], z[OP_K];
+            {
+                int yy = ys, zz = zs;
 #pragma unroll
-            for (int k = 0; k < OP_K; k++) {
-                const int r = min(r0 + S::TY * k, rows - 1); /* a row past the end repeats the last: computed, not stored */
-                y[k] = m + r % ny, z[k] = mz + r / ny;
+                for (int k = 0; k < OP_K; k++) {
+                    const bool in_rows = r0 + S::TY * k < rows;
+                    y[k] = m + (in_rows ? yy : ylast), z[k] = mz + (in_rows ? zz : zlast);
+                    yy += S::TY;
+                    if (DIM == 3)
+                        while (yy >= ny) yy -= ny, zz++;
+                }
+                ys = yy, zs = zz;
             }
             for (int x = m + tx; x < m + nx; x += S::TX) {
                 const int gx = gx0 + x;
@@ -142,9 +201,12 @@ __device__ __forceinline__ void op_tile_body(const T *__restrict__ src, T *__res
                     /* coefficients of a tile cell near the allocation's edge are read at the cell
                      * clamped R cells inside it: such a cell lies outside box j and its value is
                      * replaced below, while every cell of box j is R or more inside already */
-                    const int cx = min(max(gx, R), a.alloc[0] - 1 - R), cy = min(max(gy0 + y[k], R), a.alloc[1] - 1 - R);
-                    const int cz = DIM == 3 ? min(max(gz0 + z[k], R), a.alloc[2] - 1 - R) : 0;
-                    fc[k] = C ? cx + a.sy * cy + a.sz * cz : f[k];
+                    if (C) {
+                        const int cx = min(max(gx, R), a.alloc[0] - 1 - R), cy = min(max(gy0 + y[k], R), a.alloc[1] - 1 - R);
+                        const int cz = DIM == 3 ? min(max(gz0 + z[k], R), a.alloc[2] - 1 - R) : 0;
+                        fc[k] = cx + a.sy * cy + a.sz * cz;
+                    } else
+                        fc[k] = f[k];
                 }
                 T v[OP_K];
                 op_eval_k<T, C, OP_K>(o, in, i, fc, v);
@@ -163,10 +225,22 @@ __device__ __forceinline__ void op_tile_body(const T *__restrict__ src, T *__res
         in = out;
         out = t;
     }
-    /* the last level: the output tile's cells in the last box, to dst; a thread's rows at once */
+    /* the last level: the output tile's cells in the last box, to dst; a thread's rows at once.
+     * 2D: rows ty + TY k; 3D: row ty of planes k. */
     constexpr int KL = S::OY * S::OZ / S::TY;
+    constexpr int SI = DIM == 2 ? S::TY * S::RX : S::RX * S::RY; /* tile cells between a thread's rows */
     const int x = H + tx, gx = gx0 + x;
-    if (gx >= bl.hi[0]) return;
+    if (tx >= S::OX || gx >= bl.hi[0]) return;
+    const int y0 = H + ty, z0 = DIM == 3 ? H : 0;
+    const long sf = DIM == 2 ? S::TY * a.sy : a.sz, f0 = gx + a.sy * (gy0 + y0) + a.sz * (gz0 + z0);
+    const bool whole = DIM == 2 ? gy0 + y0 + S::TY * (KL - 1) < bl.hi[1] : gy0 + y0 < bl.hi[1] && gz0 + z0 + KL - 1 < bl.hi[2];
+    if (whole) {
+        T v[KL];
+        op_eval_s<T, C, KL, SI>(o, in + x + S::RX * (y0 + S::RY * z0), f0, sf, v);
+#pragma unroll
+        for (int k = 0; k < KL; k++) dst[f0 + sf * k] = v[k];
+        return;
+    }
     int i[KL];
     long f[KL];
     bool keep[KL];
