@@ -160,19 +160,28 @@ def _np_header(a):
     return (hdr, dims) if ok else None
 
 
+def np_state(a):
+    """(header view, its bytes, shape view, its bytes) of a NumPy array, or None: the array is as
+    it was while both views read the same bytes again (read the shape only once the header is
+    found equal: the header holds the shape's address). The flags in the header follow any change of
+    strides (contiguity) and writability; the dtype's address is there too."""
+    if type(a) is not np.ndarray or not a.ndim:
+        return None
+    h = _np_header(a)
+    if h is None:
+        return None
+    hdr, dims = h
+    shape = (ctypes.c_char * (ctypes.sizeof(ctypes.c_ssize_t) * a.ndim)).from_address(dims)
+    return hdr, hdr.raw, shape, shape.raw
+
+
 def unchanged(obj):
     """A predicate saying, for obj itself only (the caller checks identity first), whether it is as
     it is now in everything the checks of field_of read: data pointer, shape, dtype, contiguity,
     writability. None for arrays without such cheap attributes (they are checked on every call)."""
-    if type(obj) is np.ndarray:
-        h = _np_header(obj)
-        if h is None or not obj.ndim:
-            return None
-        hdr, dims = h
-        # dims is read only while the header, which holds its address, is unchanged; the flags in
-        # the header follow any change of strides (contiguity) and writability
-        shape = (ctypes.c_char * (ctypes.sizeof(ctypes.c_ssize_t) * obj.ndim)).from_address(dims)
-        raw, raw_shape = hdr.raw, shape.raw
+    st = np_state(obj)
+    if st is not None:
+        hdr, raw, shape, raw_shape = st
         # _dtype: kept alive, so that no other dtype can take the address the header holds
         return lambda a, _dtype=obj.dtype: hdr.raw == raw and shape.raw == raw_shape
     cp = sys.modules.get("cupy")
