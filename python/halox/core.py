@@ -325,7 +325,7 @@ class Exchange(_Object):
     halox.transports() or "auto"; pattern "staged" or "direct"; halo: cells to fill (0: the
     layout's); nfields: the most fields one run() moves; dtypes: their dtypes (None: the layout's)."""
 
-    _hits = _fast = None  # until __init__ has made the exchange
+    _hits = _fast = _last = None  # until __init__ has made the exchange
 
     def __init__(self, layout, transport="auto", pattern="staged", halo=0, nfields=1, dtypes=None,
                  ll_bytes=-1, host_fallback=None):
@@ -384,10 +384,16 @@ class Exchange(_Object):
         stream: a cudaStream_t as an int (cuda; None: CuPy's current stream, the call then waits
         for it and halox's own stream around the exchange when that is the legacy default)."""
         if len(arrays) == 1 and self._fast:
-            # the hot path: a host array this exchange checked before, the same object unchanged
+            # the hot path: a host array this exchange checked before, the same object unchanged;
+            # the last one first, the others (two buffers used in turn) through their id
             a = arrays[0]
-            c = self._fast.get(id(a))
-            if c is not None and c[0]() is a and c[1].raw == c[2] and c[3].raw == c[4]:
+            c = self._last
+            if c[0]() is not a:
+                c = self._fast.get(id(a))
+                if c is not None and c[0]() is not a:
+                    c = None
+            if c is not None and c[1].raw == c[2] and c[3].raw == c[4]:
+                self._last = c
                 st = self._run1(self._hv, c[5], None)
                 if st:
                     _check(self.layout.context, st)
@@ -415,7 +421,7 @@ class Exchange(_Object):
                 np_st = A.np_state(arrays[0]) if n == 1 and not self._cuda else None
                 if np_st is not None:
                     # the data of its predicate, flat: run() reads it without a call
-                    self._fast[key] = (hit[0][0][0],) + np_st + (arg, arrays[0].dtype)
+                    self._fast[key] = self._last = (hit[0][0][0],) + np_st + (arg, arrays[0].dtype)
         if self._h is None:
             raise Error("the exchange is closed")
         ctx = self.layout.context
@@ -440,7 +446,7 @@ class Exchange(_Object):
         return fields
 
     def close(self):
-        self._hits = self._fast = None
+        self._hits = self._fast = self._last = None
         super().close()
 
 
