@@ -6,7 +6,8 @@ import numpy as np
 from . import _arrays as A
 from ._errors import Error
 from ._lib import Field, OperatorDesc, Problem, Term, Times, lib
-from .core import Context, Exchange, Layout, _check, _Object, _u64
+from .core import Context, Layout, _check, _Object, _u64
+from .exchange import Exchange
 
 BUILTIN = ("jacobi5", "jacobi7", "star9", "star13")
 STENCIL_DIM = {"jacobi5": 2, "jacobi7": 3, "star9": 2, "star13": 3}
