@@ -1,6 +1,7 @@
 """What Python adds to a halo exchange: microseconds per exchange of one NxN float32 field (halo 1,
 cpu backend, mpi transport) through halox.Exchange.run, through the bare ctypes call, and through
-a C loop (exchange_loop.c, compiled here with mpicc and called once through ctypes).
+a C loop (exchange_loop.c, compiled here with mpicc and called once through ctypes); the bare call
+twice: with its argument types declared, and without, its arguments built once (as run() calls it).
 
     mpirun -np 2 python3 python/bench/exchange_overhead.py [--size 512] [--reps 2000] [--repeat 5] [--lib libhalox.so]
 
@@ -67,6 +68,9 @@ def main():
     raw = lib().hx_exchange_run
     ways = [("halox.Exchange.run (Python API, checks included)", lambda: timed(comm, lambda: x.run(u), a.reps)),
             ("hx_exchange_run through ctypes", lambda: timed(comm, lambda: raw(x._h, ctypes.byref(f), None), a.reps))]
+    # the least a ctypes call costs: no argtypes, every argument a ready ctypes object (as run() calls it)
+    bare, hv, fp = L.bare("hx_exchange_run"), ctypes.c_void_p(x._h), ctypes.byref(f)
+    ways.append(("hx_exchange_run through ctypes, ready arguments", lambda: timed(comm, lambda: bare(hv, fp, None), a.reps)))
     here = os.path.dirname(os.path.abspath(__file__))
     include = a.include or next((d for d in (os.path.join(os.path.dirname(os.path.dirname(L.path)), "include"),
                                              os.path.join(here, "..", "..", "include"))
