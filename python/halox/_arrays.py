@@ -140,9 +140,9 @@ def field_of(obj, local, min_ghost, dtype, cuda, what="field", writable=True):
 
 # The leading fields of NumPy's array struct (PyArrayObject_fields, numpy/ndarraytypes.h), after
 # the object header: data, nd, dimensions, strides, base, descr, flags. Reading them as bytes is one
-# attribute access, where a.ctypes.data and __array_interface__ each build objects for about a
-# microsecond. Every array's bytes are checked against NumPy's own attributes before use, so a NumPy
-# or Python of another layout only loses the shortcut.
+# attribute access, where a.ctypes.data and __array_interface__ each build several objects. Every
+# array's bytes are checked against NumPy's own attributes before use, so a NumPy or Python of
+# another layout only loses the shortcut.
 _NP_FIELDS = struct.Struct("@PiPPPPi")
 _NP_OFFSET = object.__basicsize__
 _NP_WRITEABLE, _NP_C_CONTIGUOUS = 0x400, 0x1
