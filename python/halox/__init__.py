@@ -11,7 +11,8 @@ Axis order is NumPy's throughout. docs/python.md is the guide.
 """
 from ._errors import Error, Unsupported
 from ._lib import load
-from .core import Context, Exchange, Layout, transports
+from .core import Context, Layout, transports
+from .exchange import Exchange
 from .sweep import Operator, Sweeper, checksum, reference
 
 __all__ = ["Error", "Unsupported", "load", "Context", "Layout", "Exchange", "Sweeper", "Operator",

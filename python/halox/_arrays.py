@@ -4,6 +4,10 @@ Axis order is NumPy's everywhere in the Python API: a 2D field has shape (NY, NX
 (NZ, NY, NX), the last axis being halox's x (the fastest). A field array holds the rank's block
 with its ghost cells: shape = local_shape + 2 * ghost on every axis, C-contiguous.
 """
+import ctypes
+import struct
+import sys
+
 import numpy as np
 
 from ._lib import Field
@@ -131,3 +135,58 @@ def field_of(obj, local, min_ghost, dtype, cuda, what="field", writable=True):
     g = _check_geometry(a.shape, local, a.dtype, a.flags.c_contiguous,
                         a.flags.writeable or not writable, min_ghost, dtype, what)
     return Field(a.ctypes.data, g, (a.shape[-1], a.shape[-2])), a
+
+
+
+# The leading fields of NumPy's array struct (PyArrayObject_fields, numpy/ndarraytypes.h), after
+# the object header: data, nd, dimensions, strides, base, descr, flags. Reading them as bytes is one
+# attribute access, where a.ctypes.data and __array_interface__ each build several objects. Every
+# array's bytes are checked against NumPy's own attributes before use, so a NumPy or Python of
+# another layout only loses the shortcut.
+_NP_FIELDS = struct.Struct("@PiPPPPi")
+_NP_OFFSET = object.__basicsize__
+_NP_WRITEABLE, _NP_C_CONTIGUOUS = 0x400, 0x1
+
+
+def _np_header(a):
+    """A live view of a's leading struct fields, or None when they are not where they should be."""
+    hdr = (ctypes.c_char * _NP_FIELDS.size).from_address(id(a) + _NP_OFFSET)
+    data, nd, dims, strides, base, descr, flags = _NP_FIELDS.unpack(hdr.raw)
+    ok = (data == a.ctypes.data and nd == a.ndim and descr == id(a.dtype) and base == (0 if a.base is None else id(a.base))
+          and bool(flags & _NP_WRITEABLE) == a.flags.writeable and bool(flags & _NP_C_CONTIGUOUS) == a.flags.c_contiguous)
+    if ok and nd:
+        shape = (ctypes.c_ssize_t * nd).from_address(dims)
+        ok = tuple(shape) == a.shape
+    return (hdr, dims) if ok else None
+
+
+def np_state(a):
+    """(header view, its bytes, shape view, its bytes) of a NumPy array, or None: the array is as
+    it was while both views read the same bytes again (read the shape only once the header is
+    found equal: the header holds the shape's address). The flags in the header follow any change of
+    strides (contiguity) and writability; the dtype's address is there too."""
+    if type(a) is not np.ndarray or not a.ndim:
+        return None
+    h = _np_header(a)
+    if h is None:
+        return None
+    hdr, dims = h
+    shape = (ctypes.c_char * (ctypes.sizeof(ctypes.c_ssize_t) * a.ndim)).from_address(dims)
+    return hdr, hdr.raw, shape, shape.raw
+
+
+def unchanged(obj):
+    """A predicate saying, for obj itself only (the caller checks identity first), whether it is as
+    it is now in everything the checks of field_of read: data pointer, shape, dtype, contiguity,
+    writability. None for arrays without such cheap attributes (they are checked on every call)."""
+    st = np_state(obj)
+    if st is not None:
+        hdr, raw, shape, raw_shape = st
+        # _dtype: kept alive, so that no other dtype can take the address the header holds
+        return lambda a, _dtype=obj.dtype: hdr.raw == raw and shape.raw == raw_shape
+    cp = sys.modules.get("cupy")
+    if cp is not None and type(obj) is cp.ndarray:
+        # CuPy arrays are always writable; .data.ptr is the array's first element
+        ptr, shape, strides, dtype = obj.data.ptr, obj.shape, obj.strides, obj.dtype
+        return lambda a: a.data.ptr == ptr and a.shape == shape and a.strides == strides and a.dtype is dtype
+    return None

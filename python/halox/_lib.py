@@ -166,6 +166,14 @@ class _Lib:
     def has(self, name):
         return name in self._optional or name in _REQUIRED
 
+    def bare(self, name):
+        """name's function without argtypes (restype int): for hot paths that pass only ready ctypes
+        objects (c_void_p, byref(), arrays, None) and small ints, so that no argument conversion runs
+        per call. A second function object: the prototyped attribute stays as it is."""
+        f = self.dll[name]
+        f.restype = c_int
+        return f
+
     def need(self, name):
         from ._errors import Unsupported
         if not self.has(name):

@@ -1,4 +1,4 @@
-"""Context, Layout and Exchange: halox's objects, owned by Python.
+"""Context and Layout: halox's objects, owned by Python (Exchange: exchange.py).
 
 Creation and destruction of every object are collective over the context's communicator, as in C:
 every rank creates and closes the same objects in the same order. close() (or a `with` block)
@@ -14,7 +14,7 @@ import numpy as np
 
 from . import _arrays as A
 from ._errors import Error
-from ._lib import LOG_FN, ContextOptions, ExchangeOptions, Field, LayoutDesc, lib
+from ._lib import LOG_FN, LayoutDesc, lib
 
 _open_contexts = weakref.WeakSet()
 _atexit_done = [False]
@@ -249,20 +249,18 @@ class Layout(_Object):
     def field(self, array, dtype=None, what="field"):
         """The hx_field of a user array (checked: memory kind, dtype, shape, contiguity); no copy."""
         dt = self.dtype if dtype is None else dtype
-        # an array checked before (the same live object, shape and dtype) is not checked again:
+        # an array checked before (the same live object, unchanged in place) is not checked again:
         # exchanging the same arrays every step then costs little more than the C call
         key = (id(array), dt)
         hit = self._checked.get(key)
-        if hit is not None and hit[0]() is array and hit[1] == getattr(array, "shape", None):
+        if hit is not None and hit[0]() is array and hit[1](array):
             return hit[2]
         f, owner = A.field_of(array, self.local_shape, self.ghost, dt, self.context.cuda, what)
-        try:
-            ref = weakref.ref(array)
-        except TypeError:
-            return f
-        if len(self._checked) > 64:
-            self._checked.clear()
-        self._checked[key] = (ref, array.shape, f)
+        entry = _remember(array)
+        if entry is not None:
+            if len(self._checked) > 64:
+                self._checked.clear()
+            self._checked[key] = entry + (f,)
         return f
 
     def owned(self, array):
@@ -302,87 +300,24 @@ class Layout(_Object):
         return self._h
 
 
+def _remember(array):
+    """(weak reference, predicate "unchanged") of an array that passed the checks, for the caches
+    of checked arrays; None when it cannot be cached. The weak reference, not id(), identifies the
+    array: a freed array's id may be reused; it does not keep the user's memory alive."""
+    same = A.unchanged(array)
+    if same is None:
+        return None
+    try:
+        ref = weakref.ref(array)
+    except TypeError:
+        return None
+    return ref, same
+
+
 def _u64(seed):
     if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or not 0 <= int(seed) < 2 ** 64:
         raise ValueError("seed: %r: give an integer in [0, 2**64)" % (seed,))
     return int(seed)
-
-
-class Exchange(_Object):
-    """Fills the ghost cells of fields of a layout (hx_exchange). transport: a name of
-    halox.transports() or "auto"; pattern "staged" or "direct"; halo: cells to fill (0: the
-    layout's); nfields: the most fields one run() moves; dtypes: their dtypes (None: the layout's)."""
-
-    def __init__(self, layout, transport="auto", pattern="staged", halo=0, nfields=1, dtypes=None,
-                 ll_bytes=-1, host_fallback=None):
-        if not isinstance(layout, Layout):
-            raise TypeError("layout: %r is not a halox.Layout" % (layout,))
-        if not isinstance(transport, str):
-            raise TypeError("transport: %r is not a name" % (transport,))
-        pat = A.choice(A.PATTERNS, pattern, "pattern")
-        halo = A.ints(halo, 1, "halo", 0)[0]
-        nfields = A.ints(nfields, 1, "nfields", 1)[0]
-        if nfields > 32:
-            raise ValueError("nfields: %d: at most 32 (HX_MAX_FIELDS)" % nfields)
-        if dtypes is not None:
-            if not isinstance(dtypes, (tuple, list)) or len(dtypes) != nfields:
-                raise TypeError("dtypes: give %d dtypes, one per field" % nfields)
-            dts = [A.choice(A.DTYPES, t, "dtypes") for t in dtypes]
-        else:
-            dts = [layout.dtype] * nfields
-        L = lib()
-        if nfields > 1:
-            L.need("hx_exchange_run_many")
-        if host_fallback is not None and not isinstance(host_fallback, str):
-            raise TypeError("host_fallback: %r: give None, 'all' or a comma list of ranks" % (host_fallback,))
-        self.layout, self.nfields, self.dtypes = layout, nfields, dts
-        self._adopt(layout.context)
-        o = L.hx_exchange_defaults()
-        self._strings = (transport.encode(), host_fallback.encode() if host_fallback else None)
-        o.transport, o.host_fallback = self._strings
-        o.pattern, o.halo, o.ll_bytes = pat, halo, int(ll_bytes)
-        o.nfields = nfields
-        self._dt = (ctypes.c_int * nfields)(*dts)
-        o.dtypes = ctypes.cast(self._dt, ctypes.POINTER(ctypes.c_int)) if dtypes is not None else None
-        h = ctypes.c_void_p()
-        st = L.hx_exchange_create_opts(layout._live(), ctypes.byref(o), ctypes.byref(h))
-        self._h = h.value
-        if st != 0:
-            msg = layout.context.error()
-            self.close()
-            raise Error(msg, st)
-        self.transport = L.hx_exchange_transport(self._h).decode()
-
-    def _destroy(self):
-        lib().hx_exchange_destroy(self._h)
-
-    def run(self, *arrays, stream=None):
-        """Fill the ghosts of the arrays (one: hx_exchange_run; several: hx_exchange_run_many).
-        stream: a cudaStream_t as an int (cuda; None: CuPy's current stream, the call then waits
-        for it and halox's own stream around the exchange when that is the legacy default)."""
-        if not arrays:
-            raise TypeError("run: give at least one field array")
-        if len(arrays) > self.nfields:
-            raise ValueError("run: %d fields, but the exchange was made for nfields=%d" % (len(arrays), self.nfields))
-        lay = self.layout
-        if len(arrays) == 1:
-            fields = lay.field(arrays[0], self.dtypes[0], "run: field 0")
-        else:
-            fields = (Field * len(arrays))()
-            for i, a in enumerate(arrays):
-                fields[i] = lay.field(a, self.dtypes[i], "run: field %d" % i)
-        if self._h is None:
-            raise Error("the exchange is closed")
-        L = lib()
-        ctx = lay.context
-        s, wait = _stream(ctx, stream) if ctx.cuda else (None, False)
-        if len(arrays) == 1:
-            st = L.hx_exchange_run(self._h, ctypes.byref(fields), s)
-        else:
-            st = L.need("hx_exchange_run_many")(self._h, len(arrays), fields, s)
-        _check(ctx, st)
-        if wait:
-            ctx.sync()
 
 
 def _user_done(ctx):
@@ -392,22 +327,6 @@ def _user_done(ctx):
         cp = A._cupy()
         if cp is not None:
             cp.cuda.get_current_stream().synchronize()
-
-
-def _stream(ctx, stream):
-    """(the stream to pass, whether to wait for halox's streams afterwards)."""
-    if not ctx.cuda:
-        return None, False
-    if stream is not None:
-        return int(stream) or None, False
-    cp = A._cupy()
-    if cp is None:
-        return None, True
-    cur = cp.cuda.get_current_stream()
-    if cur.ptr:
-        return cur.ptr, False
-    cur.synchronize()  # the legacy default stream does not order halox's non-blocking streams
-    return None, True
 
 
 def transports():

@@ -6,7 +6,8 @@ import numpy as np
 from . import _arrays as A
 from ._errors import Error
 from ._lib import Field, OperatorDesc, Problem, Term, Times, lib
-from .core import Context, Exchange, Layout, _check, _Object, _u64
+from .core import Context, Layout, _check, _Object, _u64
+from .exchange import Exchange
 
 BUILTIN = ("jacobi5", "jacobi7", "star9", "star13")
 STENCIL_DIM = {"jacobi5": 2, "jacobi7": 3, "star9": 2, "star13": 3}
@@ -139,6 +140,7 @@ class Sweeper(_Object):
         if coef:
             o.coef, o.ncoef = ctypes.cast(self._coef, ctypes.POINTER(Field)), len(coef)
         self._keep = (stencil, coef)
+        self._iterate = L.hx_sweeper_iterate
         self.layout, self.exchange = layout, exchange
         self._adopt(layout.context)
         h = ctypes.c_void_p()
@@ -168,7 +170,11 @@ class Sweeper(_Object):
 
     def iterate(self, sweeps):
         """Collective: `sweeps` sweeps, as cycles of depth."""
-        _check(self.layout.context, lib().hx_sweeper_iterate(self._live(), A.ints(sweeps, 1, "sweeps", 0)[0]))
+        if type(sweeps) is not int or sweeps < 0:  # a plain count skips the general argument check
+            sweeps = A.ints(sweeps, 1, "sweeps", 0)[0]
+        st = self._iterate(self._live(), sweeps)
+        if st:
+            _check(self.layout.context, st)
 
     def _field(self):
         return lib().hx_sweeper_field(self._live())

@@ -34,3 +34,6 @@ def test_cupy_exchange_and_sweeper(comm):
         with pytest.raises(TypeError):
             import numpy as np
             x.run(np.zeros(lay.field_shape, np.float32))
+        # after u and v were checked and reused: another device array of the wrong dtype
+        with pytest.raises(TypeError, match="dtype float64"):
+            x.run(cp.zeros(lay.field_shape, cp.float64))

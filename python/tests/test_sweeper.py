@@ -94,3 +94,17 @@ def test_reinit_restarts(ctx):
         sw.iterate(2)
         sw.iterate(2)
         assert sw.checksum() == a
+
+
+def test_iterate_counts(ctx):
+    with halox.Layout(ctx, (16, 16), halo=1) as lay, halox.Exchange(lay) as x, halox.Sweeper(lay, x) as sw:
+        sw.init(3)
+        with pytest.raises(ValueError):
+            sw.iterate(-1)
+        for bad in (True, 2.0, "2"):
+            with pytest.raises(TypeError):
+                sw.iterate(bad)
+        assert sw.sweeps == 0
+        sw.iterate(np.int64(2))
+        sw.iterate(0)
+        assert sw.sweeps == 2
