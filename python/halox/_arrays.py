@@ -144,6 +144,7 @@ def field_of(obj, local, min_ghost, dtype, cuda, what="field", writable=True):
 # array's bytes are checked against NumPy's own attributes before use, so a NumPy or Python of
 # another layout only loses the shortcut.
 _NP_FIELDS = struct.Struct("@PiPPPPi")
+_CPYTHON = sys.implementation.name == "cpython"  # elsewhere id() is no address
 _NP_OFFSET = object.__basicsize__
 _NP_WRITEABLE, _NP_C_CONTIGUOUS = 0x400, 0x1
 
@@ -165,7 +166,7 @@ def np_state(a):
     it was while both views read the same bytes again (read the shape only once the header is
     found equal: the header holds the shape's address). The flags in the header follow any change of
     strides (contiguity) and writability; the dtype's address is there too."""
-    if type(a) is not np.ndarray or not a.ndim:
+    if not _CPYTHON or type(a) is not np.ndarray or not a.ndim:
         return None
     h = _np_header(a)
     if h is None:
