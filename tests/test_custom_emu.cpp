@@ -91,7 +91,7 @@ template <class F, typename T> static void one_case(const F &fn, const int n[3],
         } else {
             typedef hx_kern::tile<D> S;
             unsigned gr[3];
-            hx_kern::tile_grid<F>(a.lo[last], a.hi[last], gr);
+            hx_kern::tile_grid<F>(a.lo[last], a.hi[last], levels, gr);
             hx_emu_launch_block(dim3(gr[0], gr[1], gr[2]), dim3(S::TX, S::TY), hx_kern::fused_smem<F, T>(levels), [&] {
                 hx_kern::fused_body(a, blockIdx.x, blockIdx.y, blockIdx.z, reinterpret_cast<T *>(hx_emu_shared()),
                                     (int)(threadIdx.x + S::TX * threadIdx.y), S::TX * S::TY);

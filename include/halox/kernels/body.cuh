@@ -93,9 +93,12 @@ template <class F, typename T> int sweep_host(const hx_custom_launch *l)
     return 0;
 }
 
-/* Fused tiles: OX x OY x OZ output cells per block of TX x TY threads */
+/* Fused tiles: blocks of TX x TY threads; a pass of halo H = levels x R has output tiles of
+ * ox(H) x OY x OZ cells. ox(H) = TX - 2H, so that a tile row with its halo is one pass of the
+ * lanes at every level (all of TX for halos beyond TX / 4). */
 template <int DIM> struct tile {
-    enum { OX = 32, OY = DIM == 2 ? 16 : 8, OZ = DIM == 2 ? 1 : 4, TX = 32, TY = 8 };
+    enum { TX = DIM == 2 ? 64 : 32, TY = DIM == 2 ? 4 : 8, OY = DIM == 2 ? 16 : 8, OZ = DIM == 2 ? 1 : 4 };
+    __host__ __device__ static int ox(int H) { return 4 * H <= TX ? TX - 2 * H : TX; }
 };
 
 /* Cells of a tile of a pass of `levels` sweeps, its halo levels x R on every side */
@@ -103,7 +106,7 @@ template <class F> __host__ __device__ inline long tile_cells(int levels)
 {
     typedef tile<F::dim> S;
     const int H = levels * F::radius;
-    return (long)(S::OX + 2 * H) * (S::OY + 2 * H) * (F::dim == 3 ? S::OZ + 2 * H : 1);
+    return (long)(S::ox(H) + 2 * H) * (S::OY + 2 * H) * (F::dim == 3 ? S::OZ + 2 * H : 1);
 }
 
 /* Shared memory of a pass: every field's tile, two buffers to ping-pong when levels > 1 */
@@ -112,10 +115,12 @@ template <class F, typename T> inline size_t fused_smem(int levels)
     return (size_t)(levels > 1 ? 2 : 1) * F::nfields * tile_cells<F>(levels) * sizeof(T);
 }
 
-template <class F> __host__ __device__ inline void tile_grid(const int lo[3], const int hi[3], unsigned g[3])
+/* The blocks of a pass of `levels` sweeps over the box lo .. hi of its last level */
+template <class F> __host__ __device__ inline void tile_grid(const int lo[3], const int hi[3], int levels, unsigned g[3])
 {
     typedef tile<F::dim> S;
-    g[0] = (unsigned)((hi[0] - lo[0] + S::OX - 1) / S::OX);
+    const int ox = S::ox(levels * F::radius);
+    g[0] = (unsigned)((hi[0] - lo[0] + ox - 1) / ox);
     g[1] = (unsigned)((hi[1] - lo[1] + S::OY - 1) / S::OY);
     g[2] = F::dim == 3 ? (unsigned)((hi[2] - lo[2] + S::OZ - 1) / S::OZ) : 1u;
 }
@@ -131,10 +136,10 @@ __device__ inline void fused_body(const args<F, T> &a, unsigned bx, unsigned by,
 {
     typedef tile<F::dim> S;
     enum { NF = F::nfields, D = F::dim };
-    const int L = a.levels, R = F::radius, H = L * R, last = L - 1;
-    const int RX = S::OX + 2 * H, RY = S::OY + 2 * H, RZ = D == 3 ? S::OZ + 2 * H : 1;
+    const int L = a.levels, R = F::radius, H = L * R, last = L - 1, OX = S::ox(H);
+    const int RX = OX + 2 * H, RY = S::OY + 2 * H, RZ = D == 3 ? S::OZ + 2 * H : 1;
     const int N = RX * RY * RZ;
-    const int gx0 = a.lo[last][0] + (int)bx * S::OX - H, gy0 = a.lo[last][1] + (int)by * S::OY - H;
+    const int gx0 = a.lo[last][0] + (int)bx * OX - H, gy0 = a.lo[last][1] + (int)by * S::OY - H;
     const int gz0 = D == 3 ? a.lo[last][2] + (int)bz * S::OZ - H : 0;
     T *in = smem, *out = smem + NF * N;
     /* a thread takes lanes tx, tx + TX, ... of rows ty, ty + RS, ... (n = TX x RS threads); a row's
@@ -189,7 +194,7 @@ __device__ inline void fused_body(const args<F, T> &a, unsigned bx, unsigned by,
     int y = ty % S::OY, z = ty / S::OY;
     for (int r = ty; r < S::OY * S::OZ; r += RS) {
         const int yy = H + y, zz = (D == 3 ? H : 0) + z, gy = gy0 + yy, gz = gz0 + zz;
-        for (int x = H + tx; x < H + S::OX; x += S::TX) {
+        for (int x = H + tx; x < H + OX; x += S::TX) {
             const int gx = gx0 + x;
             if (!in_box(a, last, gx, gy, gz)) continue;
             cells<T, NF> v;

@@ -52,7 +52,7 @@ template <class F, typename T> int fused_device(const hx_custom_launch *l)
     const int j = a.levels - 1;
     if (a.hi[j][0] <= a.lo[j][0] || a.hi[j][1] <= a.lo[j][1] || a.hi[j][2] <= a.lo[j][2]) return 0;
     unsigned g[3];
-    tile_grid<F>(a.lo[j], a.hi[j], g);
+    tile_grid<F>(a.lo[j], a.hi[j], a.levels, g);
     const size_t smem = fused_smem<F, T>(a.levels);
     int dev = 0, most = 0;
     cudaError_t e = cudaGetDevice(&dev);
