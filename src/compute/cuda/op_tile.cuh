@@ -146,6 +146,39 @@ __device__ __forceinline__ void op_tile_load_edge(const T *__restrict__ src, T *
     }
 }
 
+/* Level j + 1 (margin m = (j + 1) R) of a tile whose level region lies inside box j and the
+ * allocation: no box test, and coefficients at the cells themselves (the clamp of the general path
+ * leaves them there). OP_K cells of a thread at a fixed stride (op_eval_s): 2D rows ty + TY k, 3D
+ * planes z .. z + OP_K - 1 of row ty; a group cut short by the region's end goes cell by cell. */
+template <typename T, int DIM, int H, bool C>
+__device__ __forceinline__ void op_level_inside(const op_dev<T> &o, const T *in, T *out, const op_tile_args &a, int m, int gx0, int gy0,
+                                                int gz0, int tx, int ty)
+{
+    typedef op_shape<DIM, H> S;
+    constexpr int SI = DIM == 2 ? S::TY * S::RX : S::RX * S::RY;
+    const int mz = DIM == 3 ? m : 0, nx = S::RX - 2 * m, ny = S::RY - 2 * m, nz = S::RZ - 2 * mz;
+    const long sf = DIM == 2 ? S::TY * a.sy : a.sz;
+    const int lines = DIM == 2 ? (ny + S::TY * OP_K - 1) / (S::TY * OP_K) : (ny - ty + S::TY - 1) / S::TY;
+    const int groups = DIM == 2 ? 1 : (nz + OP_K - 1) / OP_K;
+    for (int l = 0; l < lines; l++)
+        for (int g = 0; g < groups; g++) {
+            const int y = DIM == 2 ? ty + S::TY * OP_K * l : ty + S::TY * l, z = OP_K * g;
+            if (y >= ny) continue;
+            const int left = DIM == 2 ? (ny - 1 - y) / S::TY + 1 : nz - z; /* cells of the group in the region */
+            for (int x = m + tx; x < m + nx; x += S::TX) {
+                const int i0 = x + S::RX * (m + y + S::RY * (mz + z));
+                const long f0 = gx0 + x + a.sy * (gy0 + m + y) + a.sz * (gz0 + mz + z);
+                if (left >= OP_K) {
+                    T v[OP_K];
+                    op_eval_s<T, C, OP_K, SI>(o, in + i0, f0, sf, v);
+#pragma unroll
+                    for (int k = 0; k < OP_K; k++) out[i0 + SI * k] = v[k];
+                } else
+                    for (int k = 0; k < left; k++) out[i0 + SI * k] = op_eval<T, C>(o, in + i0 + SI * k, f0 + sf * k);
+            }
+        }
+}
+
 /* The block at tile blk of the last box; smem holds op_tile_smem bytes; ty is the thread's row
  * index (0 .. TY-1) and tx its lane in x (0 .. TX-1). o.uoff are offsets in the tile (RX, RX*RY).
  * CG: the source is read through L2 (ld.global.cg), for a field other blocks of the same launch
@@ -172,11 +205,14 @@ __device__ __forceinline__ void op_tile_body(const T *__restrict__ src, T *__res
         const op_lbox bj = op_level(a, j);
         const int m = (j + 1) * R, mz = DIM == 3 ? m : 0;
         const int ny = S::RY - 2 * m, nz = S::RZ - 2 * mz, nx = S::RX - 2 * m, rows = ny * nz;
+        const bool level_inside = inside && gx0 + m >= bj.lo[0] && gx0 + S::RX - m <= bj.hi[0] && gy0 + m >= bj.lo[1] &&
+                                  gy0 + S::RY - m <= bj.hi[1] && (DIM == 2 || (gz0 + m >= bj.lo[2] && gz0 + S::RZ - m <= bj.hi[2]));
+        if (level_inside) op_level_inside<T, DIM, H, C>(o, in, out, a, m, gx0, gy0, gz0, tx, ty);
         /* the thread's first row of the group as (y, z), advanced without a division a group;
          * a row past the end repeats the last: computed, not stored */
         int ys = ty, zs = 0;
         const int ylast = DIM == 2 ? ny - 1 : (rows - 1) % ny, zlast = DIM == 2 ? 0 : (rows - 1) / ny;
-        for (int r0 = ty; r0 < rows; r0 += S::TY * OP_K) {
+        for (int r0 = ty; r0 < rows && !level_inside; r0 += S::TY * OP_K) {
             int y[OP_K], z[OP_K];
             {
                 int yy = ys, zz = zs;
