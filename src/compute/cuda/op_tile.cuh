@@ -205,7 +205,8 @@ __device__ __forceinline__ void op_tile_body(const T *__restrict__ src, T *__res
         const op_lbox bj = op_level(a, j);
         const int m = (j + 1) * R, mz = DIM == 3 ? m : 0;
         const int ny = S::RY - 2 * m, nz = S::RZ - 2 * mz, nx = S::RX - 2 * m, rows = ny * nz;
-        const bool level_inside = inside && gx0 + m >= bj.lo[0] && gx0 + S::RX - m <= bj.hi[0] && gy0 + m >= bj.lo[1] &&
+        /* not in the persistent kernel (CG): its registers are capped, and the second path spills */
+        const bool level_inside = !CG && inside && gx0 + m >= bj.lo[0] && gx0 + S::RX - m <= bj.hi[0] && gy0 + m >= bj.lo[1] &&
                                   gy0 + S::RY - m <= bj.hi[1] && (DIM == 2 || (gz0 + m >= bj.lo[2] && gz0 + S::RZ - m <= bj.hi[2]));
         if (level_inside) op_level_inside<T, DIM, H, C>(o, in, out, a, m, gx0, gy0, gz0, tx, ty);
         /* the thread's first row of the group as (y, z), advanced without a division a group;
