@@ -2,14 +2,16 @@
  * API and the cuda backend (one GPU per rank). Halo 2: one exchange (hx_exchange_run on the
  * caller's stream, corners and edges included) feeds two sweeps, the first over the owned block
  * grown by one cell, the second over the owned block. Rank 0 then runs the same sweeps on the
- * whole periodic grid with a host loop and compares every cell, bit for bit (the kernel is built
- * with --fmad=false, so both round every product and sum alike); a mismatch exits 1.
+ * whole periodic grid with a host loop (common/box27_check.h) and compares every cell, bit for bit
+ * (the kernel is built with --fmad=false, so both round every product and sum alike); a mismatch
+ * exits 1.
  *   mpirun -np 2 box27 [--size 64x48x40] [--cycles 5] [--transport auto] [--pattern staged|direct] */
 #include <cuda_runtime.h>
 #include <halox/halox.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
+
+#include "common/box27_check.h" /* options, initial field, the host loop that checks */
 
 #define HALO 2
 
@@ -36,8 +38,6 @@ __host__ __device__ static double box27(const double *p, long sy, long sz)
     return s;
 }
 
-static double initial(long gx, long gy, long gz) { return (double)((gx * 7 + gy * 13 + gz * 29) % 101) / 101.0; }
-
 /* One sweep over the box [lo, lo + n) of the arrays (first allocated cell), rows sy, planes sz apart. */
 __global__ void sweep_kernel(const double *in, double *out, int lo, int nx, int ny, int nz, long sy, long sz)
 {
@@ -55,42 +55,12 @@ static void sweep(const hx_decomp *d, const hx_field *f, const void *in, void *o
     CUDA_OK(cudaGetLastError());
 }
 
-/* The same sweeps on the whole periodic grid, through a copy with one ghost cell per side. */
-static void reference(double *g, const int n[3], int sweeps)
-{
-    const long px = n[0] + 2, py = n[1] + 2, pz = n[2] + 2, sz = px * py;
-    double *a = (double *)calloc((size_t)(px * py * pz), sizeof *a);
-    if (!a) fprintf(stderr, "box27: out of memory\n"), exit(1);
-    for (int s = 0; s < sweeps; s++) {
-        for (long z = 0; z < pz; z++)
-            for (long y = 0; y < py; y++)
-                for (long x = 0; x < px; x++) {
-                    const long gx = (x - 1 + n[0]) % n[0], gy = (y - 1 + n[1]) % n[1], gz = (z - 1 + n[2]) % n[2];
-                    a[x + y * px + z * sz] = g[gx + n[0] * (gy + (long)n[1] * gz)];
-                }
-        for (long z = 1; z <= n[2]; z++)
-            for (long y = 1; y <= n[1]; y++)
-                for (long x = 1; x <= n[0]; x++) g[(x - 1) + n[0] * ((y - 1) + (long)n[1] * (z - 1))] = box27(a + x + y * px + z * sz, px, sz);
-    }
-    free(a);
-}
-
 int main(int argc, char **argv)
 {
     int n[3] = {64, 48, 40}, cycles = 5;
     const char *transport = "auto";
     hx_pattern pattern = HX_STAGED;
-    for (int i = 1; i < argc; i += 2) {
-        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (v && !strcmp(o, "--size") && sscanf(v, "%dx%dx%d", &n[0], &n[1], &n[2]) == 3) continue;
-        else if (v && !strcmp(o, "--cycles")) cycles = atoi(v);
-        else if (v && !strcmp(o, "--transport")) transport = v;
-        else if (v && !strcmp(o, "--pattern") && (!strcmp(v, "staged") || !strcmp(v, "direct"))) pattern = strcmp(v, "staged") ? HX_DIRECT : HX_STAGED;
-        else {
-            fprintf(stderr, "usage: box27 [--size NXxNYxNZ] [--cycles N] [--transport NAME] [--pattern staged|direct]\n");
-            return 2;
-        }
-    }
+    if (box27_options(argc, argv, "box27", n, &cycles, &transport, &pattern)) return 2;
     MPI_Init(&argc, &argv);
     hx_context *ctx = NULL;
     hx_layout *l = NULL;
@@ -121,10 +91,7 @@ int main(int argc, char **argv)
         owned = (double *)malloc((size_t)d->local[0] * d->local[1] * d->local[2] * sizeof *owned);
         global = (double *)malloc((size_t)n[0] * n[1] * n[2] * sizeof *global);
         if (!owned || !global) fprintf(stderr, "box27: out of memory\n"), MPI_Abort(MPI_COMM_WORLD, 1);
-        for (int z = 0; z < d->local[2]; z++)
-            for (int y = 0; y < d->local[1]; y++)
-                for (int xx = 0; xx < d->local[0]; xx++)
-                    owned[xx + d->local[0] * (y + (long)d->local[1] * z)] = initial(d->offset[0] + xx, d->offset[1] + y, d->offset[2] + z);
+        box27_initial_owned(d, owned);
         st = hx_field_set_owned(l, &u, owned);
     }
     for (int c = 0; c < cycles && st == HX_OK; c++) {
@@ -141,19 +108,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "box27: %s\n", ctx ? hx_context_error(ctx) : "no context");
         bad = 1;
     } else if (rank == 0) {
-        double *want = (double *)malloc((size_t)n[0] * n[1] * n[2] * sizeof *want);
-        if (!want) fprintf(stderr, "box27: out of memory\n"), MPI_Abort(MPI_COMM_WORLD, 1);
-        for (long i = 0, z = 0; z < n[2]; z++)
-            for (long y = 0; y < n[1]; y++)
-                for (long xx = 0; xx < n[0]; xx++) want[i++] = initial(xx, y, z);
-        reference(want, n, 2 * cycles);
-        long diff = 0;
-        for (long i = 0; i < (long)n[0] * n[1] * n[2]; i++) diff += memcmp(&want[i], &global[i], sizeof *want) != 0;
+        const long diff = box27_check(global, n, 2 * cycles, box27, "box27");
         printf("box27: %d ranks, %s, %dx%dx%d, %d exchanges of halo %d, %d sweeps: %s (%ld cells differ)\n", hx_context_size(ctx),
                hx_exchange_transport(x), n[0], n[1], n[2], cycles, HALO, 2 * cycles,
                diff ? "MISMATCH" : "bit-identical to the host loop", diff);
         bad = diff != 0;
-        free(want);
     }
     MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
     free(owned);

@@ -2,12 +2,13 @@
  * and the cpu backend. Halo 2: one exchange (hx_exchange_run, corners and edges included) feeds
  * two sweeps, the first over the owned block grown by one cell, the second over the owned block.
  * Rank 0 then runs the same sweeps on the whole periodic grid in one array and compares every
- * cell, bit for bit; a mismatch exits 1.
+ * cell, bit for bit (common/box27_check.h, shared with box27.cu); a mismatch exits 1.
  *   mpirun -np 4 box27_cpu [--size 40x36x32] [--cycles 5] [--transport mpi] [--pattern staged|direct] */
 #include <halox/halox.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
+
+#include "common/box27_check.h" /* options, initial field, the host loop that checks */
 
 #define HALO 2
 
@@ -23,8 +24,6 @@ static double box27(const double *p, long sy, long sz)
     return s;
 }
 
-static double initial(long gx, long gy, long gz) { return (double)((gx * 7 + gy * 13 + gz * 29) % 101) / 101.0; }
-
 /* One sweep over the owned block grown by e cells: in and out at the first allocated cell. */
 static void sweep(const hx_decomp *d, const hx_field *f, const double *in, double *out, int e)
 {
@@ -34,43 +33,12 @@ static void sweep(const hx_decomp *d, const hx_field *f, const double *in, doubl
             for (int x = HALO - e; x < HALO + d->local[0] + e; x++) out[x + y * sy + z * sz] = box27(in + x + y * sy + z * sz, sy, sz);
 }
 
-/* The reference: the same sweeps on the whole periodic grid (n cells), wrapping through a copy
- * with one ghost cell per side. */
-static void reference(double *g, const int n[3], int sweeps)
-{
-    const long px = n[0] + 2, py = n[1] + 2, pz = n[2] + 2, sz = px * py;
-    double *a = calloc((size_t)(px * py * pz), sizeof *a);
-    if (!a) fprintf(stderr, "box27_cpu: out of memory\n"), exit(1);
-    for (int s = 0; s < sweeps; s++) {
-        for (long z = 0; z < pz; z++)
-            for (long y = 0; y < py; y++)
-                for (long x = 0; x < px; x++) {
-                    const long gx = (x - 1 + n[0]) % n[0], gy = (y - 1 + n[1]) % n[1], gz = (z - 1 + n[2]) % n[2];
-                    a[x + y * px + z * sz] = g[gx + n[0] * (gy + (long)n[1] * gz)];
-                }
-        for (long z = 1; z <= n[2]; z++)
-            for (long y = 1; y <= n[1]; y++)
-                for (long x = 1; x <= n[0]; x++) g[(x - 1) + n[0] * ((y - 1) + (long)n[1] * (z - 1))] = box27(a + x + y * px + z * sz, px, sz);
-    }
-    free(a);
-}
-
 int main(int argc, char **argv)
 {
     int n[3] = {40, 36, 32}, cycles = 5;
     const char *transport = "mpi";
     hx_pattern pattern = HX_STAGED;
-    for (int i = 1; i < argc; i += 2) {
-        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (v && !strcmp(o, "--size") && sscanf(v, "%dx%dx%d", &n[0], &n[1], &n[2]) == 3) continue;
-        else if (v && !strcmp(o, "--cycles")) cycles = atoi(v);
-        else if (v && !strcmp(o, "--transport")) transport = v;
-        else if (v && !strcmp(o, "--pattern") && (!strcmp(v, "staged") || !strcmp(v, "direct"))) pattern = strcmp(v, "staged") ? HX_DIRECT : HX_STAGED;
-        else {
-            fprintf(stderr, "usage: box27_cpu [--size NXxNYxNZ] [--cycles N] [--transport NAME] [--pattern staged|direct]\n");
-            return 2;
-        }
-    }
+    if (box27_options(argc, argv, "box27_cpu", n, &cycles, &transport, &pattern)) return 2;
     MPI_Init(&argc, &argv);
     hx_context *ctx = NULL;
     hx_layout *l = NULL;
@@ -94,10 +62,7 @@ int main(int argc, char **argv)
         owned = malloc((size_t)d->local[0] * d->local[1] * d->local[2] * sizeof *owned);
         global = malloc((size_t)n[0] * n[1] * n[2] * sizeof *global);
         if (!owned || !global) fprintf(stderr, "box27_cpu: out of memory\n"), MPI_Abort(MPI_COMM_WORLD, 1);
-        for (int z = 0; z < d->local[2]; z++)
-            for (int y = 0; y < d->local[1]; y++)
-                for (int x = 0; x < d->local[0]; x++)
-                    owned[x + d->local[0] * (y + (long)d->local[1] * z)] = initial(d->offset[0] + x, d->offset[1] + y, d->offset[2] + z);
+        box27_initial_owned(d, owned);
         st = hx_field_set_owned(l, &u, owned);
     }
     for (int c = 0; c < cycles && st == HX_OK; c++) {
@@ -110,18 +75,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "box27_cpu: %s\n", ctx ? hx_context_error(ctx) : "no context");
         bad = 1;
     } else if (rank == 0) {
-        double *want = malloc((size_t)n[0] * n[1] * n[2] * sizeof *want);
-        if (!want) fprintf(stderr, "box27_cpu: out of memory\n"), MPI_Abort(MPI_COMM_WORLD, 1);
-        for (long i = 0, z = 0; z < n[2]; z++)
-            for (long y = 0; y < n[1]; y++)
-                for (long xx = 0; xx < n[0]; xx++) want[i++] = initial(xx, y, z);
-        reference(want, n, 2 * cycles);
-        long diff = 0;
-        for (long i = 0; i < (long)n[0] * n[1] * n[2]; i++) diff += memcmp(&want[i], &global[i], sizeof *want) != 0;
+        const long diff = box27_check(global, n, 2 * cycles, box27, "box27_cpu");
         printf("box27_cpu: %d ranks, %dx%dx%d, %d exchanges of halo %d, %d sweeps: %s (%ld cells differ)\n",
                hx_context_size(ctx), n[0], n[1], n[2], cycles, HALO, 2 * cycles, diff ? "MISMATCH" : "bit-identical to the host loop", diff);
         bad = diff != 0;
-        free(want);
     }
     MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
     free(owned);

@@ -25,3 +25,8 @@ combo() {
     k=$((k + 1))
     echo "--boundary $b --pattern $p --overlap=$o"
 }
+# need_sanitizer: CS = compute-sanitizer's path, or exit 77 (skipped) where it is not installed.
+need_sanitizer() {
+    CS=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
+    if [ -z "$CS" ]; then echo "SKIPPED: compute-sanitizer not found"; exit 77; fi
+}

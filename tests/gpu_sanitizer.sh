@@ -6,8 +6,7 @@ set -u
 HALOX=$1 MPIEXEC=$2
 . "$(dirname "$0")/gpu_common.sh"
 . "$(dirname "$0")/mpi_env.sh"
-CS=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
-if [ -z "$CS" ]; then echo "SKIPPED: compute-sanitizer not found"; exit 77; fi
+need_sanitizer
 fail=0
 # memcheck KNOB ARGS: one 2-rank `halox run ARGS --verify` under memcheck, KNOB ("" or VAR=value) in
 # every rank's environment; clean means exit 0, bit-identical, and no rank reporting an error

@@ -8,8 +8,7 @@ set -u
 HALOX=$1 MPIEXEC=$2
 . "$(dirname "$0")/gpu_common.sh"
 . "$(dirname "$0")/mpi_env.sh"
-CS=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
-if [ -z "$CS" ]; then echo "SKIPPED: compute-sanitizer not found"; exit 77; fi
+need_sanitizer
 fail=0
 nps=1
 [ "$gpu_count" -ge 2 ] && nps="1 2"

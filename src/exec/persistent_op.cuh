@@ -19,30 +19,20 @@ template <typename T> struct hx_op_pparams {
     int alloc[3];
 };
 
+/* hx_sweep_cells' value for the operator: its terms summed at the cell (op_eval, reads through L2). */
+template <typename T, bool C> struct hx_op_cells {
+    const op_dev<T> *o;
+    __device__ __forceinline__ T operator()(const T *c, long at) const { return op_eval<T, C, true>(*o, c, at); }
+};
+
 /* One sweep of the operator on box b by the whole grid; acc gets the squared change of the owned
- * cells when norm. HX_BATCH cells' sums in flight a thread before their stores. */
+ * cells when norm. */
 template <typename T, bool C>
 __device__ void hx_op_sweep_box(const hx_pparams &p, const op_dev<T> &o, const T *src, T *dst, const hx_box &b, bool norm, double &acc)
 {
-    const int w = b.hi[0] - b.lo[0], h = b.hi[1] - b.lo[1];
-    const long n = hx_box_cells_dev(b), stride = (long)gridDim.x * blockDim.x;
+    const long n = hx_box_cells_dev(b);
     if (n == 0) return;
-    for (long i0 = (long)blockIdx.x * blockDim.x + threadIdx.x; i0 < n; i0 += stride * HX_BATCH) {
-        T v[HX_BATCH];
-        int c[HX_BATCH][3];
-        long at[HX_BATCH];
-#pragma unroll
-        for (int u = 0; u < HX_BATCH; u++) {
-            const long i = i0 + stride * u;
-            if (i >= n) continue;
-            hx_box_cell(b, i, w, h, n, c[u]);
-            at[u] = p.sy * c[u][1] + p.sz * c[u][2] + c[u][0];
-            v[u] = op_eval<T, C, true>(o, src + at[u], at[u]);
-        }
-#pragma unroll
-        for (int u = 0; u < HX_BATCH; u++)
-            if (i0 + stride * u < n) hx_sweep_cell<T>(p, src, dst, at[u], c[u][0], c[u][1], c[u][2], v[u], norm, acc);
-    }
+    hx_sweep_cells<T>(p, src, dst, b, n, (long)blockIdx.x, (long)gridDim.x, norm, acc, hx_op_cells<T, C>{&o});
 }
 
 /* A pass of `levels` sweeps (boxes as the cycle's sweeps k .. k+levels-1 of m leave them) by the

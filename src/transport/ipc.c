@@ -40,13 +40,18 @@
         }                                                                                               \
     } while (0)
 
-static int ipc_available(const hx_backend *bk, char *why, size_t n)
+int hx_ipc_on_gpus(const hx_backend *bk, const char *what, char *why, size_t n)
 {
     if (bk->host_accessible || bk->device < 0) {
-        snprintf(why, n, "transport ipc copies between GPUs: use it with the cuda backend, or transport mpi");
+        snprintf(why, n, "%s: use it with the cuda backend, or transport mpi", what);
         return 0;
     }
     return 1;
+}
+
+static int ipc_available(const hx_backend *bk, char *why, size_t n)
+{
+    return hx_ipc_on_gpus(bk, "transport ipc copies between GPUs", why, n);
 }
 
 #define all_ok hx_transport_all_ok

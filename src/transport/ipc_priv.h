@@ -42,6 +42,10 @@ typedef struct {
  * HX_LOG_INFO. Every rank returns the same outcome: 0, or -1 with err. */
 int hx_ipc_choose_routes(hx_transport *t, hx_ipc_state *s, char *err, size_t n);
 
+/* Both transports' availability (ipc.c): 1 where bk is a GPU backend, else 0 with why saying so,
+ * after `what` (the transport and what it does there). */
+int hx_ipc_on_gpus(const hx_backend *bk, const char *what, char *why, size_t n);
+
 /* ipc's set-up and release (ipc.c), which ipc-put's (ipc_put_host.c) wraps. */
 int hx_ipc_setup(hx_transport *t, char *err, size_t n);
 void hx_ipc_destroy(hx_transport *t);

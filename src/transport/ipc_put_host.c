@@ -11,11 +11,7 @@
 
 static int ipc_put_available(const hx_backend *bk, char *why, size_t n)
 {
-    if (bk->host_accessible || bk->device < 0) {
-        snprintf(why, n, "transport ipc-put runs kernels on GPUs: use it with the cuda backend, or transport mpi");
-        return 0;
-    }
-    return 1;
+    return hx_ipc_on_gpus(bk, "transport ipc-put runs kernels on GPUs", why, n);
 }
 
 /* ll_bytes -1: phases whose messages are all of at most this many bytes go as flagged words (one
