@@ -95,12 +95,12 @@ class Exchange(_Object):
             raise TypeError("run: give at least one field array")
         if n > self.nfields:
             raise ValueError("run: %d fields, but the exchange was made for nfields=%d" % (n, self.nfields))
+        if self._h is None:
+            raise Error("the exchange is closed")
         key = id(arrays[0]) if n == 1 else tuple(map(id, arrays))
-        hit = self._hits.get(key) if self._hits is not None else None
+        hit = self._hits.get(key)
         if hit is None or len(hit[0]) != n or any(e[0]() is not a or not e[1](a) for a, e in zip(arrays, hit[0])):
             arg = self._prepare(arrays)
-            if self._h is None:
-                raise Error("the exchange is closed")
             hit = (tuple(_remember(a) for a in arrays), arg)
             if all(e is not None for e in hit[0]):
                 if len(self._hits) > 64:
@@ -111,8 +111,6 @@ class Exchange(_Object):
                 if np_st is not None:
                     # the data of its predicate, flat: run() reads it without a call
                     self._fast[key] = self._last = (hit[0][0][0],) + np_st + (arg, arrays[0].dtype)
-        if self._h is None:
-            raise Error("the exchange is closed")
         ctx = self.layout.context
         s, wait = _stream(ctx, stream) if self._cuda else (None, False)
         s = ctypes.c_void_p(s) if s else None  # the bare functions would pass a plain int as a C int
