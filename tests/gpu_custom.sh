@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A user's functor kernels on the GPU: the gray_scott example (examples/gray_scott, built with
 # this tree) at 1 and 2 ranks. Each run's custom sweeper (plain sweeps, fused passes, cycles cut
-# short) and the baseline plain kernel (--compare) must print the same checksums, and every run the
+# short; the cycle schedule, and the fused and persistent ones whose kernel exchanges on the device)
+# and the baseline plain kernel (--compare) must print the same checksums, and every run the
 # checksums of the 1-rank run. Skipped without a GPU. Usage: gpu_custom.sh HALOX MPIEXEC GRAY_SCOTT
 set -u
 HALOX=$1 MPIEXEC=$2 GS=$3
@@ -21,11 +22,12 @@ for np in 1 2; do
         echo "SKIPPED at $np ranks: $np ranks need $np GPUs (or HALOX_TEST_RANKS_PER_GPU); $gpu_count visible"
         continue
     fi
-    for df in "4 4" "4 1" "3 2" "2 2"; do
-        read -r depth fuse <<<"$df"
+    for dfs in "4 4 cycle" "4 1 cycle" "3 2 cycle" "2 2 cycle" "4 4 persistent" "3 2 persistent" "5 1 persistent" "4 2 fused"; do
+        read -r depth fuse sched <<<"$dfs"
         runs=$((runs + 1))
-        if ! MPIRUN "$np" "$GS" --size 301x257 --sweeps 103 --depth "$depth" --fuse "$fuse" --compare --out "$tmp" >"$tmp/out" 2>&1; then
-            echo "FAIL: np=$np depth $depth fuse $fuse: exit $?"
+        if ! MPIRUN "$np" "$GS" --size 301x257 --sweeps 103 --depth "$depth" --fuse "$fuse" --schedule "$sched" --compare --out "$tmp" \
+            >"$tmp/out" 2>&1; then
+            echo "FAIL: np=$np depth $depth fuse $fuse $sched: exit $?"
             sed 's/^/    /' "$tmp/out" | tail -5
             fail=$((fail + 1))
             continue
@@ -33,12 +35,25 @@ for np in 1 2; do
         got=$(sed -n 's/^custom .*checksum \(.*\)$/\1/p' "$tmp/out")
         [ -z "$want" ] && want=$got
         if [ -z "$got" ] || [ "$got" != "$want" ] || ! grep -q "compare: bit-identical" "$tmp/out"; then
-            echo "FAIL: np=$np depth $depth fuse $fuse: checksum '$got', want '$want' (1 rank, depth 4 fuse 4)"
+            echo "FAIL: np=$np depth $depth fuse $fuse $sched: checksum '$got', want '$want' (1 rank, depth 4 fuse 4 cycle)"
             sed 's/^/    /' "$tmp/out"
             fail=$((fail + 1))
         fi
     done
 done
+# the persistent kernel's watchdog: rank 1 stops putting halos (HALOX_FAULT_SKIP_PUTS, a fault-
+# injection build); a wait gives up within HALOX_TIMEOUT and the run fails with one line naming it
+if [ "$gpu_slots" -ge 2 ]; then
+    runs=$((runs + 1))
+    err=$(HALOX_TIMEOUT=3 HALOX_FAULT_SKIP_PUTS=1 timeout 90 "$MPIEXEC" -x HALOX_TIMEOUT -x HALOX_FAULT_SKIP_PUTS -x HALOX_SHARE_GPU \
+        -np 2 "$GS" --size 128x128 --sweeps 400 --depth 2 --fuse 2 --schedule persistent 2>&1 >/dev/null)
+    rc=$?
+    echo "skip-puts, persistent: exit $rc: $(grep "gray_scott:" <<<"$err" | head -1)"
+    if [ $rc -ne 1 ] || ! grep -q "waited .* for the halo of rank" <<<"$err"; then
+        echo "FAIL: want exit 1 and a line naming the rank waited for"
+        fail=$((fail + 1))
+    fi
+fi
 # snapshots: every 50 sweeps, v as .npy of the global grid
 runs=$((runs + 1))
 MPIRUN 1 "$GS" --size 64x48 --sweeps 100 --every 50 --out "$tmp" >"$tmp/out" 2>&1

@@ -1,12 +1,15 @@
 /* gray_scott: the Gray-Scott reaction-diffusion model (model.h) as a halox functor, swept by
- * hx_custom on the GPU: two state fields exchanged in one call per cycle, deep halos (--depth) and
- * fused passes (--fuse). Every --every sweeps it writes v as DIR/v_SWEEP.npy (render.py makes PNGs).
+ * hx_custom on the GPU: two state fields exchanged in one call per cycle, deep halos (--depth),
+ * fused passes (--fuse), and with --schedule persistent one kernel for the whole run that exchanges
+ * on the device (transport ipc unless --transport names another with a device path). Every --every
+ * sweeps it writes v as DIR/v_SWEEP.npy (render.py makes PNGs).
  * --baseline runs the same model as a plain CUDA kernel of its own with hx_exchange_run per field
  * every sweep; --compare runs both from the same start and prints the time per sweep of each side
  * by side. At the end each run prints its fields' checksums (hx_field_checksum): the same at any
  * rank count, and the same for both runs (one expression, built with --fmad=false).
  *   mpirun -np 2 gray_scott [--size 512x512] [--sweeps 2000] [--depth 4] [--fuse 4] [--every 0]
- *                           [--out DIR] [--transport auto] [--baseline | --compare] */
+ *                           [--schedule cycle|fused|persistent] [--out DIR] [--transport auto]
+ *                           [--baseline | --compare] */
 #include <cuda_runtime.h>
 #include <halox/halox.h>
 #include <stdio.h>
@@ -33,6 +36,7 @@ struct opts {
     long sweeps = 2000, every = 0;
     int depth = 4, fuse = 4, baseline = 0, compare = 0;
     const char *out = ".", *transport = "auto";
+    hx_schedule schedule = HX_SCHEDULE_CYCLE;
 };
 
 /* Every rank's owned cells of u and v at the start */
@@ -72,13 +76,15 @@ static int run_custom(hx_context *ctx, hx_layout *l, const opts &o, double *per,
 {
     const hx_decomp *d = hx_layout_decomp(l);
     hx_exchange_options xo = hx_exchange_defaults();
-    xo.transport = o.transport;
+    /* the device schedules exchange from their kernel: a transport with a device path */
+    xo.transport = o.schedule != HX_SCHEDULE_CYCLE && !strcmp(o.transport, "auto") ? "ipc" : o.transport;
     xo.nfields = 2;
     hx_exchange *x = NULL;
     hx_custom *s = NULL;
     hx_custom_options co = hx_custom_defaults();
     co.depth = o.depth;
     co.fuse = o.fuse;
+    co.schedule = o.schedule;
     const long cells = (long)d->local[0] * d->local[1];
     float *u = (float *)malloc(cells * sizeof(float)), *v = (float *)malloc(cells * sizeof(float));
     int st = u && v ? hx_exchange_create_opts(l, &xo, &x) : HX_ERR_RUNTIME;
@@ -164,7 +170,13 @@ static int parse(int argc, char **argv, opts &o)
         else if (v && !strcmp(a, "--every")) o.every = atol(argv[++i]);
         else if (v && !strcmp(a, "--out")) o.out = argv[++i];
         else if (v && !strcmp(a, "--transport")) o.transport = argv[++i];
-        else return 1;
+        else if (v && !strcmp(a, "--schedule")) {
+            const char *n = argv[++i];
+            if (!strcmp(n, "cycle")) o.schedule = HX_SCHEDULE_CYCLE;
+            else if (!strcmp(n, "fused")) o.schedule = HX_SCHEDULE_FUSED;
+            else if (!strcmp(n, "persistent")) o.schedule = HX_SCHEDULE_PERSISTENT;
+            else return 1;
+        } else return 1;
     }
     return o.n[0] < 1 || o.n[1] < 1 || o.sweeps < 0 || o.every < 0 || o.depth < 1 || o.fuse < 1;
 }
@@ -174,7 +186,7 @@ int main(int argc, char **argv)
     opts o;
     if (parse(argc, argv, o)) {
         fprintf(stderr, "usage: gray_scott [--size NXxNY] [--sweeps N] [--depth D] [--fuse F] [--every K] [--out DIR]\n"
-                        "                  [--transport NAME] [--baseline | --compare]\n");
+                        "                  [--schedule cycle|fused|persistent] [--transport NAME] [--baseline | --compare]\n");
         return 2;
     }
     MPI_Init(&argc, &argv);
@@ -203,8 +215,8 @@ int main(int argc, char **argv)
     } else if (rank == 0) {
         printf("gray_scott %dx%d, %ld sweeps, %d rank(s)\n", o.n[0], o.n[1], o.sweeps, hx_context_size(ctx));
         if (!o.baseline)
-            printf("custom   depth %d fuse %d: %10.2f us/sweep  checksum u %016llx v %016llx\n", o.depth, o.fuse, ta * 1e6,
-                   (unsigned long long)a[0], (unsigned long long)a[1]);
+            printf("custom   %s depth %d fuse %d: %10.2f us/sweep  checksum u %016llx v %016llx\n", hx_schedule_name(o.schedule), o.depth,
+                   o.fuse, ta * 1e6, (unsigned long long)a[0], (unsigned long long)a[1]);
         if (o.baseline || o.compare)
             printf("baseline plain kernel:    %10.2f us/sweep  checksum u %016llx v %016llx\n", tb * 1e6, (unsigned long long)b[0],
                    (unsigned long long)b[1]);

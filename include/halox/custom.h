@@ -17,6 +17,7 @@
 
 #include "halox/exchange.h"
 #include "halox/layout.h"
+#include "halox/sweeper.h" /* hx_schedule */
 
 #ifdef __cplusplus
 extern "C" {
@@ -40,6 +41,34 @@ typedef struct {
     size_t errlen;
 } hx_custom_launch;
 
+/* One launch of a table's persistent kernel (halox/kernels/persistent.cuh), filled by halox: whole
+ * cycles, each one device exchange of every state field (one message a neighbour) and the cycle's
+ * passes of up to `fuse` sweeps, a grid barrier after each. */
+typedef struct {
+    int nfields;
+    void *field[2][HX_CUSTOM_MAX_FIELDS]; /* both buffers of every state field; cur_out says which holds the iterate */
+    long xoff;                 /* cells from a field's data to the exchange's origin (its boxes' (0, 0, 0)) */
+    long sy, sz;
+    int alloc[3];
+    int own_lo[3], own_hi[3];  /* the owned box (local array coordinates; 0 .. 1 past dim) */
+    int grow_lo[3], grow_hi[3];/* 1 where sweep boxes grow by the halo still valid (a neighbour there) */
+    int depth, fuse;
+    long sweeps;               /* in this launch: whole cycles of depth, the last maybe shorter */
+    const void *tables;        /* device memory: nfields device tables of the exchange */
+    unsigned long long exch0;  /* exchanges made over them before this launch */
+    long long skip_from;       /* fault injection: from this exchange on, put nothing (0 never) */
+    unsigned long long timeout_ns; /* every device wait's limit */
+    void *watch;               /* where a wait that gives up says what it waited for (device address) */
+    int *abort_flag;           /* device: raised by the first wait that gives up */
+    unsigned *bar;             /* device: the grid barrier's counters, 64 words, zero */
+    int *cur_out;              /* device: in, the buffer holding the iterate; out, where it ends */
+    int rank;
+    const void *params;        /* the functor object */
+    void *stream;              /* cudaStream_t */
+    char *err;
+    size_t errlen;
+} hx_custom_run;
+
 /* The kernels of one functor and element type. A function returns 0, or non-zero with a reason in
  * the launch's err. sweep and fused are NULL where the table was compiled without nvcc. */
 typedef struct hx_kernel_table {
@@ -51,6 +80,7 @@ typedef struct hx_kernel_table {
     int (*fused)(const hx_custom_launch *);      /* device: levels sweeps in one pass */
     int (*sweep_host)(const hx_custom_launch *); /* host memory, synchronous, levels 1 */
     size_t (*fused_smem)(int levels);            /* shared memory of a fused pass, bytes */
+    int (*persistent)(const hx_custom_run *);    /* device: a cooperative launch, enqueued on stream; NULL without nvcc */
 } hx_kernel_table;
 
 /* The table HX_DEFINE_KERNELS(F, T) defined in another file, for C and C++ alike */
@@ -66,9 +96,12 @@ typedef struct {
     size_t struct_size; /* 0 = this version's size */
     int depth;          /* sweeps per exchange, 0 = 1; the exchange's halo >= depth x radius */
     int fuse;           /* sweeps per pass over memory (GPU), 0 = 1; <= depth */
+    hx_schedule schedule; /* cycle (0): a host exchange and kernels per cycle; fused: a kernel per cycle
+                             and persistent: one kernel for the whole iterate, both exchanging on the
+                             device (cuda backend, a transport with a device path, one GPU a rank) */
 } hx_custom_options;
 
-/* depth 1, fuse 1, struct_size set. */
+/* depth 1, fuse 1, cycle schedule, struct_size set. */
 hx_custom_options hx_custom_defaults(void);
 
 /* Collective. x: an exchange of l made with nfields >= the table's (hx_exchange_options.nfields)

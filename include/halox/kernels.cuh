@@ -21,6 +21,7 @@
 #include "halox/kernels/body.cuh"
 #if defined(__CUDACC__)
 #include "halox/kernels/launch.cuh"
+#include "halox/kernels/persistent.cuh"
 #endif
 
 namespace hx_kern {
@@ -50,9 +51,11 @@ template <class F, typename T> inline hx_kernel_table table(const char *name)
 #if defined(__CUDACC__)
     t.sweep = sweep_device<F, T>;
     t.fused = fused_device<F, T>;
+    t.persistent = persistent_device<F, T>;
 #else
     t.sweep = 0;
     t.fused = 0;
+    t.persistent = 0;
 #endif
     t.sweep_host = sweep_host<F, T>;
     t.fused_smem = fused_smem<F, T>;

@@ -4,8 +4,26 @@
 #include <string.h>
 
 #include "core/objects.h"
+#include "exec/custom_device.h"
+#include "exec/schedule.h"
 #include "halox/custom.h"
 #include "transport/exchange_many.h"
+
+#ifndef HALOX_HAVE_CUDA
+/* the device schedules need CUDA: hx_device_path_check refuses them before these are reached */
+int hx_custom_dev_create(hx_exchange *x, const hx_field *f0, int nf, size_t elem, hx_custom_dev **out, char *err, size_t n)
+{
+    (void)x, (void)f0, (void)nf, (void)elem;
+    *out = NULL;
+    return snprintf(err, n, "this halox was built without CUDA"), -1;
+}
+int hx_custom_dev_run(hx_custom_dev *dv, const hx_kernel_table *kt, hx_custom_run *r, int per_cycle, int *cur, char *err, size_t n)
+{
+    (void)dv, (void)kt, (void)r, (void)per_cycle, (void)cur;
+    return snprintf(err, n, "this halox was built without CUDA"), -1;
+}
+void hx_custom_dev_destroy(hx_custom_dev *dv) { (void)dv; }
+#endif
 
 struct hx_custom {
     hx_layout *l;
@@ -13,6 +31,8 @@ struct hx_custom {
     hx_kernel_table kt;
     void *params;
     int depth, fuse, nf, cpu, cur;
+    hx_schedule schedule;
+    hx_custom_dev *dev; /* fused and persistent schedules: the kernel's device state */
     hx_field f[2][HX_CUSTOM_MAX_FIELDS];
     long sweeps;
 };
@@ -90,6 +110,9 @@ static int check(hx_layout *l, hx_exchange *x, const hx_custom_options *o, const
                            w, a, o->depth, kt->radius, need);
     }
     const int cpu = hx_context_backend(ctx) == HX_BACKEND_CPU;
+    if (o->schedule != HX_SCHEDULE_CYCLE && !cpu && !kt->persistent)
+        return hx_fail(ctx, HX_ERR_INPUT, "custom: kernels %s have no persistent kernel: instantiate them with this halox's "
+                       "halox/kernels.cuh in a .cu file, or use the cycle schedule", nm);
     if (cpu && !kt->sweep_host) return hx_fail(ctx, HX_ERR_INPUT, "custom: kernels %s have no host sweep for the cpu backend", nm);
     if (!cpu && (!kt->sweep || !kt->fused))
         return hx_fail(ctx, HX_ERR_INPUT, "custom: kernels %s were compiled without nvcc: instantiate them in a .cu file for the cuda backend", nm);
@@ -104,6 +127,8 @@ int hx_custom_create(hx_layout *l, hx_exchange *x, const hx_custom_options *opts
     hx_context *ctx = l->ctx;
     const hx_custom_options o = take_options(opts);
     int st = out ? check(l, x, &o, kt, params) : hx_fail(ctx, HX_ERR_INPUT, "custom: out is NULL");
+    const int dst = x ? hx_device_path_check(ctx, x, o.schedule, "custom", NULL) : HX_OK; /* collective */
+    if (st == HX_OK) st = dst;
     st = hx_agree(ctx, st);
     if (st != HX_OK) return st;
     hx_custom *s = (hx_custom *)calloc(1, sizeof *s);
@@ -114,6 +139,7 @@ int hx_custom_create(hx_layout *l, hx_exchange *x, const hx_custom_options *opts
         s->kt = *kt;
         s->depth = o.depth;
         s->fuse = o.fuse;
+        s->schedule = o.schedule;
         s->nf = kt->nfields;
         s->cpu = hx_context_backend(ctx) == HX_BACKEND_CPU;
         s->params = malloc(kt->param_bytes ? kt->param_bytes : 1);
@@ -121,6 +147,12 @@ int hx_custom_create(hx_layout *l, hx_exchange *x, const hx_custom_options *opts
         else if (kt->param_bytes) memcpy(s->params, params, kt->param_bytes);
         for (int b = 0; b < 2 && st == HX_OK; b++)
             for (int i = 0; i < s->nf && st == HX_OK; i++) st = hx_field_alloc(l, &s->f[b][i]);
+    }
+    st = hx_device_path_prepare(ctx, x, o.schedule, "custom", st); /* collective */
+    if (st == HX_OK && o.schedule != HX_SCHEDULE_CYCLE) {
+        char err[320];
+        if (hx_custom_dev_create(x, &s->f[0][0], s->nf, l->bk.elem, &s->dev, err, sizeof err))
+            st = hx_fail(ctx, HX_ERR_RUNTIME, "custom: schedule %s: %s", hx_schedule_name(o.schedule), err);
     }
     st = hx_agree(ctx, st);
     if (st != HX_OK) {
@@ -137,6 +169,7 @@ void hx_custom_destroy(hx_custom *s)
     for (int b = 0; b < 2; b++)
         for (int i = 0; i < s->nf; i++)
             if (s->f[b][i].data) hx_field_free(s->l, &s->f[b][i]);
+    hx_custom_dev_destroy(s->dev);
     free(s->params);
     free(s);
 }
@@ -215,12 +248,46 @@ static int pass(hx_custom *s, int D, int k, int levels, void *stream)
     return HX_OK;
 }
 
+/* The fused and persistent schedules: the table's persistent kernel, the exchange on the device */
+static int iterate_device(hx_custom *s, long sweeps, void *stream)
+{
+    const hx_decomp *d = &s->l->d;
+    const hx_field *f0 = &s->f[0][0];
+    hx_custom_run r;
+    char err[320] = "";
+    memset(&r, 0, sizeof r);
+    r.nfields = s->nf;
+    for (int b = 0; b < 2; b++)
+        for (int i = 0; i < s->nf; i++) r.field[b][i] = s->f[b][i].data;
+    r.alloc[0] = f0->pitch[0];
+    r.alloc[1] = d->dim == 3 ? f0->pitch[1] : d->local[1] + 2 * f0->ghost;
+    r.alloc[2] = d->dim == 3 ? d->local[2] + 2 * f0->ghost : 1;
+    for (int a = 0; a < 3; a++) {
+        r.own_lo[a] = a < d->dim ? f0->ghost : 0;
+        r.own_hi[a] = a < d->dim ? f0->ghost + d->local[a] : 1;
+        r.grow_lo[a] = a < d->dim && has_neighbour(d, a, 0);
+        r.grow_hi[a] = a < d->dim && has_neighbour(d, a, 1);
+    }
+    r.depth = s->depth;
+    r.fuse = s->fuse;
+    r.sweeps = sweeps;
+    r.rank = d->rank;
+    r.params = s->params;
+    r.stream = stream;
+    if (hx_custom_dev_run(s->dev, &s->kt, &r, s->schedule == HX_SCHEDULE_FUSED, &s->cur, err, sizeof err))
+        return hx_fail(s->l->ctx, HX_ERR_RUNTIME, "custom %s: schedule %s: %s", s->kt.name ? s->kt.name : "kernels",
+                       hx_schedule_name(s->schedule), err);
+    s->sweeps += sweeps;
+    return HX_OK;
+}
+
 int hx_custom_iterate(hx_custom *s, long sweeps)
 {
     if (!s) return HX_ERR_INPUT;
     hx_context *ctx = s->l->ctx;
     if (sweeps < 0) return hx_fail(ctx, HX_ERR_INPUT, "custom: %ld sweeps: pass 0 or more", sweeps);
     void *stream = hx_context_stream(ctx);
+    if (s->schedule != HX_SCHEDULE_CYCLE) return hx_agree(ctx, sweeps ? iterate_device(s, sweeps, stream) : HX_OK);
     int st = HX_OK;
     for (long done = 0; done < sweeps && st == HX_OK;) {
         const int D = sweeps - done < s->depth ? (int)(sweeps - done) : s->depth;

@@ -63,11 +63,11 @@ void hx_device_release(hx_sim *s)
 
 /* Wait for the stream; give up when the device reports no progress for longer than the timeout
  * plus a margin (its own watchdog should have spoken first). */
-static int wait_progress(hx_sim *s, cudaStream_t st)
+int hx_device_wait(void *stream, const void *watch_host, const char *what, int device, char *err, size_t n)
 {
-    hx_device_run *r = s->device_run;
+    cudaStream_t st = (cudaStream_t)stream;
     const double limit = hx_timeout_seconds() + 10;
-    volatile hx_watch *w = r->watch_host;
+    volatile const hx_watch *w = (volatile const hx_watch *)watch_host;
     unsigned long long last = w->progress;
     struct timespec t0, t;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -78,40 +78,43 @@ static int wait_progress(hx_sim *s, cudaStream_t st)
             last = w->progress;
             t0 = t;
         } else if ((double)(t.tv_sec - t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - t0.tv_nsec) > limit) {
-            return snprintf(s->err, sizeof s->err, "GPU %d: the %s kernel made no progress for %.0f s and did not stop",
-                            s->bk->device, hx_schedule_name(s->opt.schedule), limit), -1;
+            return snprintf(err, n, "GPU %d: the %s kernel made no progress for %.0f s and did not stop", device, what, limit), -1;
         }
     }
-    if (e != cudaSuccess) return snprintf(s->err, sizeof s->err, "the %s kernel failed: %s", hx_schedule_name(s->opt.schedule),
-                                          cudaGetErrorString(e)), -1;
+    if (e != cudaSuccess) return snprintf(err, n, "the %s kernel failed: %s", what, cudaGetErrorString(e)), -1;
     if (w->state) {
         if (w->what == HX_WAIT_FLAG)
-            snprintf(s->err, sizeof s->err, "rank %d waited %.1f s on the device for the halo of rank %d (phase %d, exchange %lld, "
+            snprintf(err, n, "rank %d waited %.1f s on the device for the halo of rank %d (phase %d, exchange %lld, "
                      "after sweep %lld) and gave up: that neighbour never put it", w->rank, w->waited_s, w->peer, w->phase,
                      w->exchange, w->sweep);
         else if (w->what == HX_WAIT_RELEASE)
-            snprintf(s->err, sizeof s->err, "rank %d: a boundary block waited %.1f s for the receiver block's release (exchange %lld, "
+            snprintf(err, n, "rank %d: a boundary block waited %.1f s for the receiver block's release (exchange %lld, "
                      "after sweep %lld) and gave up", w->rank, w->waited_s, w->exchange, w->sweep);
         else if (w->what == HX_WAIT_TILE)
-            snprintf(s->err, sizeof s->err, "rank %d: a tile waited %.1f s for a neighbouring tile of its own GPU (exchange %lld, "
+            snprintf(err, n, "rank %d: a tile waited %.1f s for a neighbouring tile of its own GPU (exchange %lld, "
                      "after sweep %lld) and gave up", w->rank, w->waited_s, w->exchange, w->sweep);
         else
-            snprintf(s->err, sizeof s->err, "rank %d: a block waited %.1f s at a grid barrier (exchange %lld, after sweep %lld) "
+            snprintf(err, n, "rank %d: a block waited %.1f s at a grid barrier (exchange %lld, after sweep %lld) "
                      "and gave up", w->rank, w->waited_s, w->exchange, w->sweep);
         return -1;
     }
     return 0;
 }
 
+static int wait_progress(hx_sim *s, cudaStream_t st)
+{
+    return hx_device_wait(st, s->device_run->watch_host, hx_schedule_name(s->opt.schedule), s->bk->device, s->err, sizeof s->err);
+}
+
 /* Fault injection for the tests: HALOX_FAULT_SKIP_PUTS=r makes rank r put no halo from the third
  * exchange on, so that its neighbours' watchdogs fire. */
-static long long skip_from(const hx_sim *s)
+long long hx_device_skip_from(int rank)
 {
 #if HALOX_FAULT_INJECTION
     const char *e = getenv("HALOX_FAULT_SKIP_PUTS");
-    return e && *e && atoi(e) == s->d->rank ? 3 : 0;
+    return e && *e && atoi(e) == rank ? 3 : 0;
 #else
-    (void)s;
+    (void)rank;
     return 0;
 #endif
 }
@@ -133,7 +136,7 @@ static int launch(hx_sim *s, long sweeps, long done0, cudaStream_t st)
     p.norm_base = s->opt.norm_every > 0 ? s->sweeps_done / s->opt.norm_every : 0;
     p.table = r->table;
     p.exch0 = s->tr->dev_exchanges; /* kept by the transport: another sweeper on it continues the count */
-    p.skip_from = skip_from(s);
+    p.skip_from = hx_device_skip_from(d->rank);
     p.levels = r->levels;
     p.tx = r->tx;
     p.ty = r->ty;

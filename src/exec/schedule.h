@@ -42,6 +42,17 @@ int hx_cycle(hx_sim *s, int sweeps);
 /* `sweeps` sweeps as cycles of opt.depth; waits for the device at the end. */
 int hx_iterate(hx_sim *s, long sweeps);
 
+struct hx_context;
+struct hx_exchange;
+/* Collective (device_path.c): whether schedule sc's kernels can run over exchange x here: the
+ * cuda backend, a transport with a device path this process may take, one GPU a rank; *shared:
+ * whether ranks share this GPU. HX_OK for the cycle schedule; else hx_fail's status, its message
+ * prefixed with `who`. */
+int hx_device_path_check(struct hx_context *ctx, const struct hx_exchange *x, hx_schedule sc, const char *who, int *shared);
+/* Collective: x's device path made (nccl's on demand) and checked to reach every neighbour, where
+ * every rank's status st so far is HX_OK and sc is not the cycle schedule; returns the status. */
+int hx_device_path_prepare(struct hx_context *ctx, struct hx_exchange *x, hx_schedule sc, const char *who, int st);
+
 #ifdef __cplusplus
 }
 #endif

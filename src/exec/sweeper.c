@@ -31,9 +31,6 @@ const char *hx_device_kernel(const hx_sim *s)
 }
 #endif
 
-/* Two ranks of this context's node on one GPU: kernels that spin for each other could starve. */
-static int shares_gpu(hx_context *ctx, int *other) { return hx_node_shares_gpu(ctx->comm, ctx->device, other); }
-
 hx_tuning hx_tuning_defaults(void)
 {
     hx_tuning t;
@@ -155,37 +152,12 @@ static int check_options(hx_context *ctx, const hx_layout *l, const hx_exchange 
     return check_tuning(ctx, &o->tuning);
 }
 
-/* Tests may let ranks share a GPU (HALOX_SHARE_GPU=1): time-sliced kernels still finish, slowly, so
- * the tests can check multi-rank bits on a machine with fewer GPUs than ranks (never timings). */
-static int share_gpu_allowed(void)
-{
-#if HALOX_FAULT_INJECTION
-    const char *allow = getenv("HALOX_SHARE_GPU");
-    return allow && strcmp(allow, "1") == 0;
-#else
-    return 0;
-#endif
-}
-
 /* The kernel-initiated schedules: a device path, one GPU per rank, tiles that fit. Collective. */
 static int check_device_schedule(hx_context *ctx, const hx_layout *l, const hx_exchange *x, const hx_sweep_options *o, int *shared_out)
 {
-    int other = -1, shared = o->schedule != HX_SCHEDULE_CYCLE && ctx->kind == HX_BACKEND_CUDA && shares_gpu(ctx, &other);
-    *shared_out = shared;
-    if (o->schedule == HX_SCHEDULE_CYCLE) return HX_OK;
+    const int st = hx_device_path_check(ctx, x, o->schedule, "sweeper", shared_out); /* collective */
+    if (st != HX_OK || o->schedule == HX_SCHEDULE_CYCLE) return st;
     const char *name = hx_schedule_name(o->schedule);
-    if ((int)o->schedule < 0 || o->schedule > HX_SCHEDULE_PERSISTENT) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: unknown schedule %d", (int)o->schedule);
-    if (ctx->kind != HX_BACKEND_CUDA) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: schedule %s runs kernels: use the cuda backend", name);
-    if (!(x->tr.ops->caps & HX_PATH_DEVICE) && x->tr.ops->put)
-        return hx_fail(ctx, HX_ERR_INPUT, "sweeper: schedule %s runs its own kernels over a transport's device path; transport "
-                       "%s launches kernels per exchange (the cycle schedule): use transport ipc for the same links", name,
-                       x->tr.ops->name);
-    if (!(x->tr.ops->caps & HX_PATH_DEVICE))
-        return hx_fail(ctx, HX_ERR_INPUT, "sweeper: schedule %s needs a transport whose kernels put and signal themselves "
-                       "(a device path: ipc, nccl or nvshmem); transport %s has none", name, x->tr.ops->name);
-    char why[320];
-    if (x->tr.ops->device_available && !x->tr.ops->device_available(why, sizeof why))
-        return hx_fail(ctx, HX_ERR_INPUT, "sweeper: schedule %s: %s", name, why);
     if (o->graph) return hx_fail(ctx, HX_ERR_INPUT, "sweeper: schedule %s launches its own kernels: leave graphs off", name);
     const int r = sweep_radius(o);
     /* the fused 3D pass kernel's plans (an operator's pass kernel has none) */
@@ -197,10 +169,6 @@ static int check_device_schedule(hx_context *ctx, const hx_layout *l, const hx_e
     if (o->fuse * r > most)
         return hx_fail(ctx, HX_ERR_INPUT, "sweeper: schedule %s: fuse %d x radius %d exceeds %d in %dD: use fuse %d or less", name,
                        o->fuse, r, most, l->desc.dim, most / r);
-    if (shared && !share_gpu_allowed())
-        return hx_fail(ctx, HX_ERR_INPUT, "sweeper: schedule %s needs one GPU per rank, but ranks %d and %d share GPU %d: run at most "
-                       "as many ranks per node as GPUs", name, ctx->rank < other ? ctx->rank : other, ctx->rank < other ? other : ctx->rank,
-                       ctx->device);
     return HX_OK;
 }
 
@@ -252,19 +220,7 @@ int hx_sweeper_create(hx_layout *l, hx_exchange *x, const hx_sweep_options *give
         }
     }
     st = hx_sweeper_take_coefficients(s, l, x, o, st); /* collective: every rank, operator or not */
-    /* a device schedule's path is made and checked here, where ranks agree, rather than at the first
-     * sweep, where a failure could only abort: one made on demand (nccl's) is set up, collectively,
-     * so all ranks come or none; then it must reach every neighbour (not nccl's ranks outside its
-     * LSA team, ipc's links over MPI: other nodes or host-staged fallbacks, nvshmem's unmapped PEs) */
-    if (o->schedule != HX_SCHEDULE_CYCLE && hx_transport_all_ok(ctx->comm, st == HX_OK)) {
-        hx_dev_table table;
-        if ((x->tr.ops->device_prepare && x->tr.ops->device_prepare(&x->tr)) ||
-            (x->tr.ops->device_table && x->tr.ops->device_table(&x->tr, &table))) {
-            st = hx_fail(ctx, HX_ERR_RUNTIME, "sweeper: schedule %s over transport %s: %s", hx_schedule_name(o->schedule),
-                         x->tr.ops->name, x->tr.err);
-            if (strstr(x->tr.err, "another rank")) ctx->err_secondary = 1;
-        }
-    }
+    st = hx_device_path_prepare(ctx, x, o->schedule, "sweeper", st); /* collective */
     if (st == HX_OK) {
         hx_sim *sim = &s->sim;
         sim->opt = *o;

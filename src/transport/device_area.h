@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #include "halox/plan.h"
-#include "transport/device_table.h"
+#include "halox/kernels/detail/table.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -28,6 +28,14 @@ void hx_dev_msg_own(hx_dev_msg *dm, const hx_message *msg, char *area, const lon
 /* The peer's side: the slots and flag of msg at the peer, in the peer's area as this rank addresses
  * it (`peer_area`), at the offset and index the peer traded (`theirs`). */
 void hx_dev_msg_peer(hx_dev_msg *dm, const hx_message *msg, char *peer_area, const long theirs[2], size_t elem);
+
+/* Tables for nf fields of elem bytes a cell in one message a neighbour, from a transport's table
+ * `base` (its cells `unit` bytes, as its plan counts them) and the fields' cell plan `plan` (the
+ * same phases and messages, in order): out[i] holds the plan's boxes and counts, and its slots at
+ * field i's place in each message's slot (16-byte aligned where room allows); out[0]'s flags stand
+ * for all. Returns 0, or -1 with err when the tables do not match or a slot has too little room. */
+int hx_dev_tables_fields(const hx_dev_table *base, size_t unit, const hx_plan *plan, int nf, size_t elem, hx_dev_table *out, char *err,
+                         size_t n);
 
 #ifdef __cplusplus
 }

@@ -61,7 +61,7 @@
 #ifndef HALOX_IPC_PINGPONG_KERNELS_CUH
 #define HALOX_IPC_PINGPONG_KERNELS_CUH
 
-#include "transport/device_sync.cuh"
+#include "halox/kernels/detail/sync.cuh"
 
 #define PPK_THREADS 256
 #ifndef PPK_WATCH_EVERY

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "transport/device_table.h"
+#include "halox/kernels/detail/table.h"
 
 #ifdef __cplusplus
 extern "C" {

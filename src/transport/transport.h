@@ -21,7 +21,7 @@
 
 #include "compute/backend.h"
 #include "halox/exchange.h"
-#include "transport/device_table.h"
+#include "halox/kernels/detail/table.h"
 #include "transport/fault.h"
 #include "core/timing.h"
 

@@ -126,12 +126,20 @@ template <class F> __host__ __device__ inline void tile_grid(const int lo[3], co
 }
 
 #if defined(__CUDACC__) || defined(HALOX_EMULATE)
+/* A field's cell: CG reads through L2 (ld.global.cg), for the persistent kernel, where other
+ * blocks wrote the fields during the launch and L1 is not coherent between SMs. */
+template <bool CG, typename T> __device__ __forceinline__ T load(const T *p)
+{
+    if constexpr (CG) return __ldcg(p);
+    else return *p;
+}
+
 /* The block at tile blk of the last box: the tile grown by H = levels x R loaded once, levels
  * 1 .. L-1 computed in shared memory over the tile shrunk by (j + 1) R (a cell outside box j
  * holding the source value, as a separate sweep on box j leaves it), the last level straight to
  * dst. Every cell's value comes from the same functor on the same values as a separate sweep's,
  * so a pass is bit-identical to separate sweeps. t: the thread's index, n: the block's threads. */
-template <class F, typename T>
+template <class F, typename T, bool CG = false>
 __device__ inline void fused_body(const args<F, T> &a, unsigned bx, unsigned by, unsigned bz, T *smem, int t, int n)
 {
     typedef tile<F::dim> S;
@@ -154,7 +162,7 @@ __device__ inline void fused_body(const args<F, T> &a, unsigned bx, unsigned by,
                 const int gx = gx0 + x;
                 const bool ok = in_alloc(a, gx, gy, gz);
                 const int c = x + RX * (y + RY * z);
-                for (int f = 0; f < NF; f++) in[f * N + c] = ok ? a.src[f][g0 + gx] : (T)0;
+                for (int f = 0; f < NF; f++) in[f * N + c] = ok ? load<CG>(a.src[f] + g0 + gx) : (T)0;
             }
             for (y += RS; y >= RY;) y -= RY, z++;
         }
@@ -181,7 +189,7 @@ __device__ inline void fused_body(const args<F, T> &a, unsigned bx, unsigned by,
                 } else {
                     const bool ok = in_alloc(a, gx, gy, gz);
                     const long g = gx + a.sy * gy + a.sz * gz;
-                    for (int f = 0; f < NF; f++) out[f * N + i] = ok ? a.src[f][g] : (T)0;
+                    for (int f = 0; f < NF; f++) out[f * N + i] = ok ? load<CG>(a.src[f] + g) : (T)0;
                 }
             }
             for (y += RS; y >= ny;) y -= ny, z++;

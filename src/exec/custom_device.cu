@@ -1,0 +1,115 @@
+/* hx_custom's device schedules (custom_device.h): the functor's kernel, instantiated in the user's
+ * own .cu file (halox/kernels/persistent.cuh), runs whole cycles with the exchange on the device;
+ * this side gives it the exchange's tables and watches it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime.h>
+
+#include "compute/backend.h"
+#include "exec/custom_device.h"
+#include "exec/persistent.h"
+#include "halox/kernels/detail/exchange.cuh"
+#include "transport/device_area.h"
+
+struct hx_custom_dev {
+    hx_exchange *x;
+    int nf, device;
+    long xoff, sy, sz;
+    hx_dev_table *tables; /* device: nf of them */
+    hx_watch *watch_host, *watch_dev;
+    int *abort_flag, *cur_out;
+    unsigned *bar;
+};
+
+#define TRY(call)                                                                                   \
+    do {                                                                                            \
+        cudaError_t e_ = (call);                                                                    \
+        if (e_ != cudaSuccess) return snprintf(err, n, "%s: %s", #call, cudaGetErrorString(e_)), -1; \
+    } while (0)
+
+static int setup(hx_custom_dev *dv, hx_exchange *x, const hx_field *f0, size_t elem, char *err, size_t n)
+{
+    hx_decomp view;
+    void *base = NULL;
+    if (hx_field_geometry(x->ctx, &x->d, f0, elem, &view, &base) != HX_OK) return snprintf(err, n, "%s", hx_context_error(x->ctx)), -1;
+    dv->xoff = (long)(((char *)base - (char *)f0->data) / (long)elem);
+    dv->sy = view.alloc[0];
+    dv->sz = view.dim == 3 ? (long)view.alloc[0] * view.alloc[1] : 0;
+    hx_dev_table base_table;
+    if (!x->tr.ops->device_table || x->tr.ops->device_table(&x->tr, &base_table))
+        return snprintf(err, n, "transport %s: %s", x->tr.ops->name, x->tr.ops->device_table ? x->tr.err : "no device path"), -1;
+    hx_dev_table *t = (hx_dev_table *)malloc((size_t)dv->nf * sizeof *t);
+    if (!t) return snprintf(err, n, "out of host memory for the device tables"), -1;
+    if (hx_dev_tables_fields(&base_table, x->tr.bk->elem, &x->plan, dv->nf, elem, t, err, n)) return free(t), -1;
+    cudaError_t e = cudaMalloc((void **)&dv->tables, (size_t)dv->nf * sizeof *t);
+    if (e == cudaSuccess) e = cudaMemcpy(dv->tables, t, (size_t)dv->nf * sizeof *t, cudaMemcpyHostToDevice);
+    free(t);
+    TRY(e);
+    TRY(cudaHostAlloc((void **)&dv->watch_host, sizeof(hx_watch), cudaHostAllocMapped));
+    memset(dv->watch_host, 0, sizeof(hx_watch));
+    TRY(cudaHostGetDevicePointer((void **)&dv->watch_dev, dv->watch_host, 0));
+    TRY(cudaMalloc((void **)&dv->abort_flag, sizeof(int)));
+    TRY(cudaMalloc((void **)&dv->cur_out, sizeof(int)));
+    TRY(cudaMalloc((void **)&dv->bar, 64 * sizeof(unsigned)));
+    TRY(cudaMemset(dv->abort_flag, 0, sizeof(int)));
+    TRY(cudaMemset(dv->bar, 0, 64 * sizeof(unsigned)));
+    TRY(cudaGetDevice(&dv->device));
+    /* the zeroing ran on the legacy stream, which the context's non-blocking stream does not wait for */
+    TRY(cudaDeviceSynchronize());
+    return 0;
+}
+
+int hx_custom_dev_create(hx_exchange *x, const hx_field *f0, int nf, size_t elem, hx_custom_dev **out, char *err, size_t n)
+{
+    hx_custom_dev *dv = (hx_custom_dev *)calloc(1, sizeof *dv);
+    *out = dv;
+    if (!dv) return snprintf(err, n, "out of host memory"), -1;
+    dv->x = x;
+    dv->nf = nf;
+    return setup(dv, x, f0, elem, err, n);
+}
+
+void hx_custom_dev_destroy(hx_custom_dev *dv)
+{
+    if (!dv) return;
+    cudaFree(dv->tables);
+    cudaFreeHost(dv->watch_host);
+    cudaFree(dv->abort_flag);
+    cudaFree(dv->cur_out);
+    cudaFree(dv->bar);
+    free(dv);
+}
+
+int hx_custom_dev_run(hx_custom_dev *dv, const hx_kernel_table *kt, hx_custom_run *r, int per_cycle, int *cur, char *err, size_t n)
+{
+    cudaStream_t st = (cudaStream_t)r->stream;
+    hx_transport *tr = &dv->x->tr;
+    r->xoff = dv->xoff;
+    r->sy = dv->sy;
+    r->sz = dv->sz;
+    r->tables = dv->tables;
+    r->skip_from = hx_device_skip_from(r->rank);
+    r->timeout_ns = (unsigned long long)(hx_timeout_seconds() * 1e9);
+    r->watch = dv->watch_dev;
+    r->abort_flag = dv->abort_flag;
+    r->bar = dv->bar;
+    r->cur_out = dv->cur_out;
+    r->err = err;
+    r->errlen = n;
+    TRY(cudaMemcpyAsync(dv->cur_out, cur, sizeof(int), cudaMemcpyHostToDevice, st));
+    const long sweeps = r->sweeps;
+    for (long done = 0; done < sweeps;) {
+        /* a fused schedule: a launch a cycle, queued back to back (the kernel keeps cur on the device) */
+        const long m = per_cycle && sweeps - done > r->depth ? r->depth : sweeps - done;
+        r->sweeps = m;
+        r->exch0 = tr->dev_exchanges;
+        if (kt->persistent(r)) return -1;
+        tr->dev_exchanges += (unsigned long long)((m + r->depth - 1) / r->depth); /* a cycle an exchange */
+        done += m;
+    }
+    r->sweeps = sweeps;
+    if (hx_device_wait(st, dv->watch_host, "custom persistent", dv->device, err, n)) return -1;
+    TRY(cudaMemcpy(cur, dv->cur_out, sizeof(int), cudaMemcpyDeviceToHost));
+    return 0;
+}
