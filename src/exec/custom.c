@@ -11,9 +11,9 @@
 
 #ifndef HALOX_HAVE_CUDA
 /* the device schedules need CUDA: hx_device_path_check refuses them before these are reached */
-int hx_custom_dev_create(hx_exchange *x, const hx_field *f0, int nf, size_t elem, hx_custom_dev **out, char *err, size_t n)
+int hx_custom_dev_create(hx_exchange *x, long xoff, long sy, long sz, int nf, size_t elem, hx_custom_dev **out, char *err, size_t n)
 {
-    (void)x, (void)f0, (void)nf, (void)elem;
+    (void)x, (void)xoff, (void)sy, (void)sz, (void)nf, (void)elem;
     *out = NULL;
     return snprintf(err, n, "this halox was built without CUDA"), -1;
 }
@@ -150,9 +150,17 @@ int hx_custom_create(hx_layout *l, hx_exchange *x, const hx_custom_options *opts
     }
     st = hx_device_path_prepare(ctx, x, o.schedule, "custom", st); /* collective */
     if (st == HX_OK && o.schedule != HX_SCHEDULE_CYCLE) {
+        /* the exchange's boxes address a field from its origin, with the field's pitches */
         char err[320];
-        if (hx_custom_dev_create(x, &s->f[0][0], s->nf, l->bk.elem, &s->dev, err, sizeof err))
-            st = hx_fail(ctx, HX_ERR_RUNTIME, "custom: schedule %s: %s", hx_schedule_name(o.schedule), err);
+        hx_decomp view;
+        void *base = NULL;
+        st = hx_field_geometry(ctx, &x->d, &s->f[0][0], l->bk.elem, &view, &base);
+        if (st == HX_OK) {
+            const long xoff = (long)(((char *)base - (char *)s->f[0][0].data) / (long)l->bk.elem);
+            const long sz = view.dim == 3 ? (long)view.alloc[0] * view.alloc[1] : 0;
+            if (hx_custom_dev_create(x, xoff, view.alloc[0], sz, s->nf, l->bk.elem, &s->dev, err, sizeof err))
+                st = hx_fail(ctx, HX_ERR_RUNTIME, "custom: schedule %s: %s", hx_schedule_name(o.schedule), err);
+        }
     }
     st = hx_agree(ctx, st);
     if (st != HX_OK) {

@@ -28,14 +28,8 @@ struct hx_custom_dev {
         if (e_ != cudaSuccess) return snprintf(err, n, "%s: %s", #call, cudaGetErrorString(e_)), -1; \
     } while (0)
 
-static int setup(hx_custom_dev *dv, hx_exchange *x, const hx_field *f0, size_t elem, char *err, size_t n)
+static int setup(hx_custom_dev *dv, hx_exchange *x, size_t elem, char *err, size_t n)
 {
-    hx_decomp view;
-    void *base = NULL;
-    if (hx_field_geometry(x->ctx, &x->d, f0, elem, &view, &base) != HX_OK) return snprintf(err, n, "%s", hx_context_error(x->ctx)), -1;
-    dv->xoff = (long)(((char *)base - (char *)f0->data) / (long)elem);
-    dv->sy = view.alloc[0];
-    dv->sz = view.dim == 3 ? (long)view.alloc[0] * view.alloc[1] : 0;
     hx_dev_table base_table;
     if (!x->tr.ops->device_table || x->tr.ops->device_table(&x->tr, &base_table))
         return snprintf(err, n, "transport %s: %s", x->tr.ops->name, x->tr.ops->device_table ? x->tr.err : "no device path"), -1;
@@ -60,14 +54,17 @@ static int setup(hx_custom_dev *dv, hx_exchange *x, const hx_field *f0, size_t e
     return 0;
 }
 
-int hx_custom_dev_create(hx_exchange *x, const hx_field *f0, int nf, size_t elem, hx_custom_dev **out, char *err, size_t n)
+int hx_custom_dev_create(hx_exchange *x, long xoff, long sy, long sz, int nf, size_t elem, hx_custom_dev **out, char *err, size_t n)
 {
     hx_custom_dev *dv = (hx_custom_dev *)calloc(1, sizeof *dv);
     *out = dv;
     if (!dv) return snprintf(err, n, "out of host memory"), -1;
     dv->x = x;
     dv->nf = nf;
-    return setup(dv, x, f0, elem, err, n);
+    dv->xoff = xoff;
+    dv->sy = sy;
+    dv->sz = sz;
+    return setup(dv, x, elem, err, n);
 }
 
 void hx_custom_dev_destroy(hx_custom_dev *dv)

@@ -14,9 +14,9 @@ extern "C" {
 typedef struct hx_custom_dev hx_custom_dev;
 
 /* Local, after the exchange's device path is made (hx_device_path_prepare): the tables of nf
- * fields like f0 (elem bytes a cell) in one message a neighbour over x's transport. Returns 0, or
- * -1 with err. */
-int hx_custom_dev_create(hx_exchange *x, const hx_field *f0, int nf, size_t elem, hx_custom_dev **out, char *err, size_t n);
+ * fields (elem bytes a cell, pitches sy and sz cells, the exchange's origin xoff cells into each)
+ * in one message a neighbour over x's transport. Returns 0, or -1 with err. */
+int hx_custom_dev_create(hx_exchange *x, long xoff, long sy, long sz, int nf, size_t elem, hx_custom_dev **out, char *err, size_t n);
 /* r->sweeps sweeps of kernel table kt: one launch (persistent) or one a cycle (per_cycle), then a
  * wait watched for lack of progress. r: the geometry, fields, functor and stream (the rest is
  * filled here); *cur: in, the buffer holding the iterate; out, where it ends. Returns 0, or -1
