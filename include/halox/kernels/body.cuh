@@ -57,16 +57,6 @@ template <class F, typename T> inline args<F, T> make_args(const hx_custom_launc
     return a;
 }
 
-template <class F, typename T> __host__ __device__ inline bool in_box(const args<F, T> &a, int j, int x, int y, int z)
-{
-    return x >= a.lo[j][0] && x < a.hi[j][0] && y >= a.lo[j][1] && y < a.hi[j][1] && z >= a.lo[j][2] && z < a.hi[j][2];
-}
-
-template <class F, typename T> __host__ __device__ inline bool in_alloc(const args<F, T> &a, int x, int y, int z)
-{
-    return x >= 0 && x < a.alloc[0] && y >= 0 && y < a.alloc[1] && z >= 0 && z < a.alloc[2];
-}
-
 /* Cell (x, y, z) of a plain sweep: every field's new value from the source fields */
 template <class F, typename T> __host__ __device__ inline void sweep_cell(const args<F, T> &a, int x, int y, int z)
 {
@@ -126,6 +116,16 @@ template <class F> __host__ __device__ inline void tile_grid(const int lo[3], co
 }
 
 #if defined(__CUDACC__) || defined(HALOX_EMULATE)
+/* Whether (x, y, z) lies in lo .. hi, or (one bound) in 0 .. hi */
+__host__ __device__ inline bool in_range(const int lo[3], const int hi[3], int x, int y, int z)
+{
+    return x >= lo[0] && x < hi[0] && y >= lo[1] && y < hi[1] && z >= lo[2] && z < hi[2];
+}
+__host__ __device__ inline bool in_range(const int hi[3], int x, int y, int z)
+{
+    return x >= 0 && x < hi[0] && y >= 0 && y < hi[1] && z >= 0 && z < hi[2];
+}
+
 /* A field's cell: CG reads through L2 (ld.global.cg), for the persistent kernel, where other
  * blocks wrote the fields during the launch and L1 is not coherent between SMs. */
 template <bool CG, typename T> __device__ __forceinline__ T load(const T *p)
@@ -144,6 +144,13 @@ __device__ inline void fused_body(const args<F, T> &a, unsigned bx, unsigned by,
 {
     typedef tile<F::dim> S;
     enum { NF = F::nfields, D = F::dim };
+    /* what every cell reads of a, in registers: a may sit in shared memory (the persistent kernel),
+     * where each of the tile's stores could alias it and force a reload */
+    const F fn = a.fn;
+    const long sy = a.sy, sz = a.sz;
+    const int al[3] = {a.alloc[0], a.alloc[1], a.alloc[2]};
+    const T *src[NF];
+    for (int f = 0; f < NF; f++) src[f] = a.src[f];
     const int L = a.levels, R = F::radius, H = L * R, last = L - 1, OX = S::ox(H);
     const int RX = OX + 2 * H, RY = S::OY + 2 * H, RZ = D == 3 ? S::OZ + 2 * H : 1;
     const int N = RX * RY * RZ;
@@ -157,12 +164,12 @@ __device__ inline void fused_body(const args<F, T> &a, unsigned bx, unsigned by,
         int y = ty % RY, z = ty / RY;
         for (int r = ty; r < RY * RZ; r += RS) {
             const int gy = gy0 + y, gz = gz0 + z;
-            const long g0 = a.sy * gy + a.sz * gz;
+            const long g0 = sy * gy + sz * gz;
             for (int x = tx; x < RX; x += S::TX) {
                 const int gx = gx0 + x;
-                const bool ok = in_alloc(a, gx, gy, gz);
+                const bool ok = in_range(al, gx, gy, gz);
                 const int c = x + RX * (y + RY * z);
-                for (int f = 0; f < NF; f++) in[f * N + c] = ok ? load<CG>(a.src[f] + g0 + gx) : (T)0;
+                for (int f = 0; f < NF; f++) in[f * N + c] = ok ? load<CG>(src[f] + g0 + gx) : (T)0;
             }
             for (y += RS; y >= RY;) y -= RY, z++;
         }
@@ -171,25 +178,26 @@ __device__ inline void fused_body(const args<F, T> &a, unsigned bx, unsigned by,
     for (int j = 0; j < last; j++) {
         const int m = (j + 1) * R, mz = D == 3 ? m : 0;
         const int nx = RX - 2 * m, ny = RY - 2 * m, nz = RZ - 2 * mz;
+        const int blo[3] = {a.lo[j][0], a.lo[j][1], a.lo[j][2]}, bhi[3] = {a.hi[j][0], a.hi[j][1], a.hi[j][2]};
         int y = ty % ny, z = ty / ny;
         for (int r = ty; r < ny * nz; r += RS) {
             const int yy = m + y, zz = mz + z, gy = gy0 + yy, gz = gz0 + zz;
             for (int x = m + tx; x < m + nx; x += S::TX) {
                 const int gx = gx0 + x;
                 const int i = x + RX * (yy + RY * zz);
-                if (in_box(a, j, gx, gy, gz)) {
+                if (in_range(blo, bhi, gx, gy, gz)) {
                     cells<T, NF> v;
                     for (int f = 0; f < NF; f++) v.p[f] = in + f * N;
                     v.i = i;
                     v.sy = RX;
                     v.sz = D == 3 ? (long)RX * RY : 0;
                     T o[NF];
-                    a.fn(v, o);
+                    fn(v, o);
                     for (int f = 0; f < NF; f++) out[f * N + i] = o[f];
                 } else {
-                    const bool ok = in_alloc(a, gx, gy, gz);
-                    const long g = gx + a.sy * gy + a.sz * gz;
-                    for (int f = 0; f < NF; f++) out[f * N + i] = ok ? load<CG>(a.src[f] + g) : (T)0;
+                    const bool ok = in_range(al, gx, gy, gz);
+                    const long g = gx + sy * gy + sz * gz;
+                    for (int f = 0; f < NF; f++) out[f * N + i] = ok ? load<CG>(src[f] + g) : (T)0;
                 }
             }
             for (y += RS; y >= ny;) y -= ny, z++;
@@ -199,21 +207,24 @@ __device__ inline void fused_body(const args<F, T> &a, unsigned bx, unsigned by,
         in = out;
         out = s;
     }
+    const int blo[3] = {a.lo[last][0], a.lo[last][1], a.lo[last][2]}, bhi[3] = {a.hi[last][0], a.hi[last][1], a.hi[last][2]};
+    T *dst[NF];
+    for (int f = 0; f < NF; f++) dst[f] = a.dst[f];
     int y = ty % S::OY, z = ty / S::OY;
     for (int r = ty; r < S::OY * S::OZ; r += RS) {
         const int yy = H + y, zz = (D == 3 ? H : 0) + z, gy = gy0 + yy, gz = gz0 + zz;
         for (int x = H + tx; x < H + OX; x += S::TX) {
             const int gx = gx0 + x;
-            if (!in_box(a, last, gx, gy, gz)) continue;
+            if (!in_range(blo, bhi, gx, gy, gz)) continue;
             cells<T, NF> v;
             for (int f = 0; f < NF; f++) v.p[f] = in + f * N;
             v.i = x + RX * (yy + RY * zz);
             v.sy = RX;
             v.sz = D == 3 ? (long)RX * RY : 0;
             T o[NF];
-            a.fn(v, o);
-            const long g = gx + a.sy * gy + a.sz * gz;
-            for (int f = 0; f < NF; f++) a.dst[f][g] = o[f];
+            fn(v, o);
+            const long g = gx + sy * gy + sz * gz;
+            for (int f = 0; f < NF; f++) dst[f][g] = o[f];
         }
         for (y += RS; y >= S::OY;) y -= S::OY, z++;
     }
