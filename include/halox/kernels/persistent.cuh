@@ -116,10 +116,13 @@ template <class F, typename T> __device__ void persistent_body(const pargs<F, T>
 #endif
 
 #if defined(__CUDACC__) && !defined(HALOX_EMULATE)
-/* three blocks an SM at least: the fused passes need the warps to hide their loads, and the
- * exchange's copies would otherwise take registers enough for two */
+/* blocks an SM at least: the fused passes need the warps to hide their loads, and the exchange's
+ * copies would otherwise take registers enough for two */
+#ifndef HX_KERN_PERSISTENT_MIN_BLOCKS
+#define HX_KERN_PERSISTENT_MIN_BLOCKS 3
+#endif
 template <class F, typename T>
-__global__ void __launch_bounds__(tile<F::dim>::TX *tile<F::dim>::TY, 3) persistent_kernel(const pargs<F, T> q)
+__global__ void __launch_bounds__(tile<F::dim>::TX *tile<F::dim>::TY, HX_KERN_PERSISTENT_MIN_BLOCKS) persistent_kernel(const pargs<F, T> q)
 {
     extern __shared__ __align__(16) unsigned char hx_kern_psmem[];
     persistent_body(q, reinterpret_cast<T *>(hx_kern_psmem));
