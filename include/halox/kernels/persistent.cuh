@@ -116,10 +116,10 @@ template <class F, typename T> __device__ void persistent_body(const pargs<F, T>
 #endif
 
 #if defined(__CUDACC__) && !defined(HALOX_EMULATE)
-/* blocks an SM at least: the fused passes need the warps to hide their loads, and the exchange's
- * copies would otherwise take registers enough for two */
+/* four blocks an SM at least: the fused passes need the warps to hide their loads (a few of the exchange
+ * copy's registers spill: cheaper than fewer warps) */
 #ifndef HX_KERN_PERSISTENT_MIN_BLOCKS
-#define HX_KERN_PERSISTENT_MIN_BLOCKS 3
+#define HX_KERN_PERSISTENT_MIN_BLOCKS 4
 #endif
 template <class F, typename T>
 __global__ void __launch_bounds__(tile<F::dim>::TX *tile<F::dim>::TY, HX_KERN_PERSISTENT_MIN_BLOCKS) persistent_kernel(const pargs<F, T> q)
