@@ -104,6 +104,10 @@ if [ -x "$TMP/ex-shared/box27" ]; then
         ngpu=$(nvidia-smi -L | grep -c '^GPU')
         run_box27 "box27 cuda" 1 "$TMP/ex-shared/box27"
         run_box27 "custom_operator cuda" 1 "$TMP/ex-shared/custom_operator" --backend cuda
+        # a functor's kernels made from the installed headers, the persistent one exchanging on the device
+        for sched in cycle persistent; do
+            run_box27 "gray_scott $sched" 1 "$TMP/ex-shared/gray_scott" --size 128x96 --sweeps 40 --depth 4 --fuse 2 --schedule $sched --compare
+        done
         [ "$ngpu" -ge 2 ] && run_box27 "box27 cuda" 2 "$TMP/ex-shared/box27"
     else
         echo "skip (box27): no GPU visible"
