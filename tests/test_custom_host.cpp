@@ -91,11 +91,12 @@ static void run_case(hx_context *ctx, const hx_kernel_table *kt, const F &fn, co
 
 /* A refusal: HX_ERR_INPUT on every rank, a one-line message naming `part` */
 static void expect_input(hx_context *ctx, hx_layout *l, hx_exchange *x, int depth, int fuse, const hx_kernel_table *kt, const void *params,
-                         const char *part)
+                         const char *part, hx_schedule sched = HX_SCHEDULE_CYCLE)
 {
     hx_custom_options o = hx_custom_defaults();
     o.depth = depth;
     o.fuse = fuse;
+    o.schedule = sched;
     hx_custom *s = NULL;
     CHECK_REFUSED(ctx, hx_custom_create(l, x, &o, kt, params, &s), part);
     CHECK(s == NULL);
@@ -115,6 +116,10 @@ static void bad_inputs(hx_context *ctx)
     expect_input(ctx, l, x1, 1, 1, &hx_kernels_gray_scott, &gs, "the exchange moves 1");
     expect_input(ctx, l, x2, 1, 1, &hx_kernels_gray_scott, NULL, "params is NULL");
     expect_input(ctx, l, x2, 1, 1, NULL, &gs, "no kernel table");
+    /* the device schedules: kernels on the GPU, over a transport's device path */
+    expect_input(ctx, l, x2, 2, 2, &hx_kernels_gray_scott, &gs, "schedule persistent runs kernels: use the cuda backend", HX_SCHEDULE_PERSISTENT);
+    expect_input(ctx, l, x2, 2, 1, &hx_kernels_gray_scott, &gs, "schedule fused runs kernels", HX_SCHEDULE_FUSED);
+    expect_input(ctx, l, x2, 2, 1, &hx_kernels_gray_scott, &gs, "unknown schedule 7", (hx_schedule)7);
     hx_exchange_destroy(x1);
     hx_exchange_destroy(x2);
     hx_layout_destroy(l);
