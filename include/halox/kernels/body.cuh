@@ -134,6 +134,18 @@ template <bool CG, typename T> __device__ __forceinline__ T load(const T *p)
     else return *p;
 }
 
+/* The functor at cell i of a tile whose fields lie n cells apart from t (rows sy, planes sz apart) */
+template <class F, typename T>
+__device__ __forceinline__ void tile_cell(const F &fn, const T *t, int n, long i, long sy, long sz, T (&o)[F::nfields])
+{
+    cells<T, F::nfields> v;
+    for (int f = 0; f < F::nfields; f++) v.p[f] = t + (long)f * n;
+    v.i = i;
+    v.sy = sy;
+    v.sz = sz;
+    fn(v, o);
+}
+
 /* The block at tile blk of the last box: the tile grown by H = levels x R loaded once, levels
  * 1 .. L-1 computed in shared memory over the tile shrunk by (j + 1) R (a cell outside box j
  * holding the source value, as a separate sweep on box j leaves it), the last level straight to
@@ -186,13 +198,8 @@ __device__ inline void fused_body(const args<F, T> &a, unsigned bx, unsigned by,
                 const int gx = gx0 + x;
                 const int i = x + RX * (yy + RY * zz);
                 if (in_range(blo, bhi, gx, gy, gz)) {
-                    cells<T, NF> v;
-                    for (int f = 0; f < NF; f++) v.p[f] = in + f * N;
-                    v.i = i;
-                    v.sy = RX;
-                    v.sz = D == 3 ? (long)RX * RY : 0;
                     T o[NF];
-                    fn(v, o);
+                    tile_cell(fn, in, N, i, RX, D == 3 ? (long)RX * RY : 0, o);
                     for (int f = 0; f < NF; f++) out[f * N + i] = o[f];
                 } else {
                     const bool ok = in_range(al, gx, gy, gz);
@@ -216,13 +223,8 @@ __device__ inline void fused_body(const args<F, T> &a, unsigned bx, unsigned by,
         for (int x = H + tx; x < H + OX; x += S::TX) {
             const int gx = gx0 + x;
             if (!in_range(blo, bhi, gx, gy, gz)) continue;
-            cells<T, NF> v;
-            for (int f = 0; f < NF; f++) v.p[f] = in + f * N;
-            v.i = x + RX * (yy + RY * zz);
-            v.sy = RX;
-            v.sz = D == 3 ? (long)RX * RY : 0;
             T o[NF];
-            fn(v, o);
+            tile_cell(fn, in, N, x + RX * (yy + RY * zz), RX, D == 3 ? (long)RX * RY : 0, o);
             const long g = gx + sy * gy + sz * gz;
             for (int f = 0; f < NF; f++) dst[f][g] = o[f];
         }
