@@ -179,12 +179,17 @@ def np_state(a):
 def unchanged(obj):
     """A predicate saying, for obj itself only (the caller checks identity first), whether it is as
     it is now in everything the checks of field_of read: data pointer, shape, dtype, contiguity,
-    writability. None for arrays without such cheap attributes (they are checked on every call)."""
+    writability; for a NumPy array it carries np_state(obj) as .np_state. None for arrays without
+    such cheap attributes (they are checked on every call)."""
     st = np_state(obj)
     if st is not None:
         hdr, raw, shape, raw_shape = st
-        # _dtype: kept alive, so that no other dtype can take the address the header holds
-        return lambda a, _dtype=obj.dtype: hdr.raw == raw and shape.raw == raw_shape
+
+        def same(a, _dtype=obj.dtype):  # _dtype: kept alive, so that no other dtype takes the header's address
+            return hdr.raw == raw and shape.raw == raw_shape
+
+        same.np_state = st  # for a cache that reads the views itself (Exchange.run)
+        return same
     cp = sys.modules.get("cupy")
     if cp is not None and type(obj) is cp.ndarray:
         # CuPy arrays are always writable; .data.ptr is the array's first element

@@ -107,7 +107,7 @@ class Exchange(_Object):
                     self._hits.clear()
                     self._fast.clear()
                 self._hits[key] = hit
-                np_st = A.np_state(arrays[0]) if n == 1 and not self._cuda else None
+                np_st = getattr(hit[0][0][1], "np_state", None) if n == 1 and not self._cuda else None
                 if np_st is not None:
                     # the data of its predicate, flat: run() reads it without a call
                     self._fast[key] = self._last = (hit[0][0][0],) + np_st + (arg, arrays[0].dtype)

@@ -11,15 +11,14 @@
 #include "exec/persistent.h"
 #include "halox/kernels/detail/exchange.cuh"
 #include "transport/device_area.h"
+#include "transport/device_watch.h"
 
 struct hx_custom_dev {
     hx_exchange *x;
     int nf, device;
     long xoff, sy, sz;
     hx_dev_table *tables; /* device: nf of them */
-    hx_watch *watch_host, *watch_dev;
-    int *abort_flag, *cur_out;
-    unsigned *bar;
+    hx_dev_watch w;
 };
 
 #define TRY(call)                                                                                   \
@@ -40,18 +39,8 @@ static int setup(hx_custom_dev *dv, hx_exchange *x, size_t elem, char *err, size
     if (e == cudaSuccess) e = cudaMemcpy(dv->tables, t, (size_t)dv->nf * sizeof *t, cudaMemcpyHostToDevice);
     free(t);
     TRY(e);
-    TRY(cudaHostAlloc((void **)&dv->watch_host, sizeof(hx_watch), cudaHostAllocMapped));
-    memset(dv->watch_host, 0, sizeof(hx_watch));
-    TRY(cudaHostGetDevicePointer((void **)&dv->watch_dev, dv->watch_host, 0));
-    TRY(cudaMalloc((void **)&dv->abort_flag, sizeof(int)));
-    TRY(cudaMalloc((void **)&dv->cur_out, sizeof(int)));
-    TRY(cudaMalloc((void **)&dv->bar, 64 * sizeof(unsigned)));
-    TRY(cudaMemset(dv->abort_flag, 0, sizeof(int)));
-    TRY(cudaMemset(dv->bar, 0, 64 * sizeof(unsigned)));
     TRY(cudaGetDevice(&dv->device));
-    /* the zeroing ran on the legacy stream, which the context's non-blocking stream does not wait for */
-    TRY(cudaDeviceSynchronize());
-    return 0;
+    return hx_dev_watch_alloc(&dv->w, 1, err, n);
 }
 
 int hx_custom_dev_create(hx_exchange *x, long xoff, long sy, long sz, int nf, size_t elem, hx_custom_dev **out, char *err, size_t n)
@@ -71,10 +60,7 @@ void hx_custom_dev_destroy(hx_custom_dev *dv)
 {
     if (!dv) return;
     cudaFree(dv->tables);
-    cudaFreeHost(dv->watch_host);
-    cudaFree(dv->abort_flag);
-    cudaFree(dv->cur_out);
-    cudaFree(dv->bar);
+    hx_dev_watch_free(&dv->w);
     free(dv);
 }
 
@@ -88,13 +74,13 @@ int hx_custom_dev_run(hx_custom_dev *dv, const hx_kernel_table *kt, hx_custom_ru
     r->tables = dv->tables;
     r->skip_from = hx_device_skip_from(r->rank);
     r->timeout_ns = (unsigned long long)(hx_timeout_seconds() * 1e9);
-    r->watch = dv->watch_dev;
-    r->abort_flag = dv->abort_flag;
-    r->bar = dv->bar;
-    r->cur_out = dv->cur_out;
+    r->watch = dv->w.dev;
+    r->abort_flag = dv->w.abort_flag;
+    r->bar = dv->w.bar;
+    r->cur_out = dv->w.cur_out;
     r->err = err;
     r->errlen = n;
-    TRY(cudaMemcpyAsync(dv->cur_out, cur, sizeof(int), cudaMemcpyHostToDevice, st));
+    TRY(cudaMemcpyAsync(dv->w.cur_out, cur, sizeof(int), cudaMemcpyHostToDevice, st));
     const long sweeps = r->sweeps;
     for (long done = 0; done < sweeps;) {
         /* a fused schedule: a launch a cycle, queued back to back (the kernel keeps cur on the device) */
@@ -106,7 +92,7 @@ int hx_custom_dev_run(hx_custom_dev *dv, const hx_kernel_table *kt, hx_custom_ru
         done += m;
     }
     r->sweeps = sweeps;
-    if (hx_device_wait(st, dv->watch_host, "custom persistent", dv->device, err, n)) return -1;
-    TRY(cudaMemcpy(cur, dv->cur_out, sizeof(int), cudaMemcpyDeviceToHost));
+    if (hx_device_wait(st, dv->w.host, "custom persistent", dv->device, err, n)) return -1;
+    TRY(cudaMemcpy(cur, dv->w.cur_out, sizeof(int), cudaMemcpyDeviceToHost));
     return 0;
 }

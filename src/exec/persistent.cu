@@ -49,10 +49,7 @@ void hx_device_release(hx_sim *s)
     if (!r) return;
     if (r->prof) log_profile(s, r);
     cudaFree(r->table);
-    cudaFreeHost(r->watch_host);
-    cudaFree(r->abort_flag);
-    cudaFree(r->cur_out);
-    cudaFree(r->bar);
+    hx_dev_watch_free(&r->w);
     cudaFree(r->norm_dev);
     cudaFree(r->ll_mail[0]);
     cudaFree(r->prof);
@@ -103,7 +100,7 @@ int hx_device_wait(void *stream, const void *watch_host, const char *what, int d
 
 static int wait_progress(hx_sim *s, cudaStream_t st)
 {
-    return hx_device_wait(st, s->device_run->watch_host, hx_schedule_name(s->opt.schedule), s->bk->device, s->err, sizeof s->err);
+    return hx_device_wait(st, s->device_run->w.host, hx_schedule_name(s->opt.schedule), s->bk->device, s->err, sizeof s->err);
 }
 
 /* Fault injection for the tests: HALOX_FAULT_SKIP_PUTS=r makes rank r put no halo from the third
@@ -142,11 +139,11 @@ static int launch(hx_sim *s, long sweeps, long done0, cudaStream_t st)
     p.ty = r->ty;
     p.pitch = r->pitch;
     p.timeout_ns = (unsigned long long)(hx_timeout_seconds() * 1e9);
-    p.watch = r->watch_dev;
-    p.abort_flag = r->abort_flag;
-    p.bar = r->bar;
+    p.watch = r->w.dev;
+    p.abort_flag = r->w.abort_flag;
+    p.bar = r->w.bar;
     p.rank = d->rank;
-    p.cur_out = r->cur_out;
+    p.cur_out = r->w.cur_out;
     p.ntx = r->ntx;
     p.nty = r->nty;
     p.tz = r->tz;
@@ -186,7 +183,7 @@ int hx_device_iterate(hx_sim *s, long sweeps)
         r->norm_cap = nnorm;
     }
     if (nnorm) DEV_TRY(cudaMemsetAsync(r->norm_dev, 0, (size_t)nnorm * sizeof(double), st));
-    DEV_TRY(cudaMemcpyAsync(r->cur_out, &s->cur, sizeof(int), cudaMemcpyHostToDevice, st));
+    DEV_TRY(cudaMemcpyAsync(r->w.cur_out, &s->cur, sizeof(int), cudaMemcpyHostToDevice, st));
     if (s->opt.schedule == HX_SCHEDULE_PERSISTENT) {
         if (sweeps > 0 && launch(s, sweeps, done0, st)) return -1;
     } else {
@@ -199,7 +196,7 @@ int hx_device_iterate(hx_sim *s, long sweeps)
         }
     }
     if (wait_progress(s, st)) return -1;
-    DEV_TRY(cudaMemcpy(&s->cur, r->cur_out, sizeof(int), cudaMemcpyDeviceToHost));
+    DEV_TRY(cudaMemcpy(&s->cur, r->w.cur_out, sizeof(int), cudaMemcpyDeviceToHost));
     s->sweeps_done += sweeps;
     if (nnorm) {
         double *local = (double *)malloc((size_t)nnorm * sizeof(double)), *global = (double *)malloc((size_t)nnorm * sizeof(double));

@@ -10,12 +10,11 @@
 
 #include "exec/persistent.h"
 #include "exec/persistent_kernel.cuh"
+#include "transport/device_watch.h"
 
 struct hx_device_run {
     hx_dev_table *table;       /* on the device */
-    hx_watch *watch_host, *watch_dev;
-    int *abort_flag, *cur_out; /* device */
-    unsigned *bar;             /* device */
+    hx_dev_watch w;            /* the watchdog's memory, the grid barrier and cur_out */
     double *norm_dev;
     long norm_cap;
     void *kernel;

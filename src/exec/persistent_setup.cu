@@ -306,14 +306,7 @@ int hx_device_setup(hx_sim *s)
                         s->tr->ops->device_table ? s->tr->err : "no device path"), -1;
     DEV_TRY(cudaMalloc((void **)&r->table, sizeof table));
     DEV_TRY(cudaMemcpy(r->table, &table, sizeof table, cudaMemcpyHostToDevice));
-    DEV_TRY(cudaHostAlloc((void **)&r->watch_host, sizeof(hx_watch), cudaHostAllocMapped));
-    memset(r->watch_host, 0, sizeof(hx_watch));
-    DEV_TRY(cudaHostGetDevicePointer((void **)&r->watch_dev, r->watch_host, 0));
-    DEV_TRY(cudaMalloc((void **)&r->abort_flag, sizeof(int)));
-    DEV_TRY(cudaMalloc((void **)&r->cur_out, sizeof(int)));
-    DEV_TRY(cudaMalloc((void **)&r->bar, 64 * sizeof(unsigned)));
-    DEV_TRY(cudaMemset(r->abort_flag, 0, sizeof(int)));
-    DEV_TRY(cudaMemset(r->bar, 0, 64 * sizeof(unsigned)));
+    if (hx_dev_watch_alloc(&r->w, 1, s->err, sizeof s->err)) return -1;
     const int st = setup_kernel(s, &table);
     if (st) return st;
     /* the zeroing above ran with cudaMemset on the legacy stream, which the backend's non-blocking

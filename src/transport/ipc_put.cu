@@ -10,6 +10,7 @@
 #include "compute/backend.h"
 #include "transport/ipc_put.cuh"
 #include "transport/ipc_put.h"
+#include "transport/device_watch.h"
 #include "transport/fault.h"
 
 /* Threads of a block: the put and get kernels keep blocks small, because a get block spins on an
@@ -33,8 +34,7 @@ struct hx_ipc_put {
     hx_dev_table *table;          /* its device copy */
     unsigned long long *seq;      /* device: exchanges begun */
     unsigned *ticket;             /* device: put blocks done */
-    int *abort_flag;              /* device */
-    hx_watch *watch_host, *watch_dev;
+    hx_dev_watch w;               /* the get kernels' watchdog memory and abort flag */
     int rank, blocks_max, sms, any, putget_threads;
     int first_phase;              /* the first phase with messages: its put numbers the exchange */
     unsigned ll_mask[HX_MAX_PHASES]; /* per phase: the messages sent as flagged words */
@@ -84,15 +84,9 @@ int hx_ipc_put_create(const hx_dev_table *table, int rank, size_t elem, const lo
     IK_TRY(cudaMemcpy(k->table, table, sizeof *table, cudaMemcpyHostToDevice));
     IK_TRY(cudaMalloc((void **)&k->seq, sizeof *k->seq));
     IK_TRY(cudaMalloc((void **)&k->ticket, sizeof *k->ticket));
-    IK_TRY(cudaMalloc((void **)&k->abort_flag, sizeof *k->abort_flag));
     IK_TRY(cudaMemset(k->seq, 0, sizeof *k->seq));
     IK_TRY(cudaMemset(k->ticket, 0, sizeof *k->ticket));
-    IK_TRY(cudaMemset(k->abort_flag, 0, sizeof *k->abort_flag));
-    IK_TRY(cudaHostAlloc((void **)&k->watch_host, sizeof(hx_watch), cudaHostAllocMapped));
-    memset(k->watch_host, 0, sizeof(hx_watch));
-    IK_TRY(cudaHostGetDevicePointer((void **)&k->watch_dev, k->watch_host, 0));
-    IK_TRY(cudaDeviceSynchronize());
-    return 0;
+    return hx_dev_watch_alloc(&k->w, 0, err, n); /* synchronizes: the zeroing above ran on the legacy stream */
 }
 
 void hx_ipc_put_destroy(hx_ipc_put *k)
@@ -101,14 +95,13 @@ void hx_ipc_put_destroy(hx_ipc_put *k)
     cudaFree(k->table);
     cudaFree(k->seq);
     cudaFree(k->ticket);
-    cudaFree(k->abort_flag);
-    cudaFreeHost(k->watch_host);
+    hx_dev_watch_free(&k->w);
     free(k);
 }
 
 int hx_ipc_put_check(hx_ipc_put *k, char *err, size_t n)
 {
-    const volatile hx_watch *w = k->watch_host;
+    const volatile hx_watch *w = k->w.host;
     if (!w->state) return 0;
     return snprintf(err, n, "rank %d waited %.1f s on the device for the halo of rank %d (phase %d, exchange %lld) and gave up: "
                             "that neighbour never put it", w->rank, w->waited_s, w->peer, w->phase, w->exchange), -1;
@@ -158,8 +151,8 @@ int hx_ipc_put_launch(hx_ipc_put *k, hx_ik_kind kind, int phase, void *stream, v
     a.p.sz = sz;
     a.p.table = k->table;
     a.p.timeout_ns = (unsigned long long)(hx_timeout_seconds() * 1e9);
-    a.p.watch = k->watch_dev;
-    a.p.abort_flag = k->abort_flag;
+    a.p.watch = k->w.dev;
+    a.p.abort_flag = k->w.abort_flag;
     a.p.rank = k->rank;
     a.p.skip_from = k->skip_from;
     a.phase = phase;
