@@ -8,10 +8,12 @@
  *   hx_custom_create(layout, exchange, &opts, &hx_kernels_gray_scott, &params, &s);
  *   hx_custom_init_field(s, 0, seed); ...; hx_custom_iterate(s, 1000); hx_custom_field(s, 0);
  *
- * A cycle is one hx_exchange_run_many of every state field, then `depth` sweeps on boxes that
- * shrink by the radius each sweep (deep halos), run as passes of up to `fuse` sweeps each (one
- * pass over memory per `fuse` sweeps on the GPU; the CPU runs them one by one). Every variant
- * gives the bits of separate sweeps at one rank: docs/custom.md. */
+ * A cycle is one exchange of every state field, then `depth` sweeps on boxes that shrink by the
+ * radius each sweep (deep halos), run as passes of up to `fuse` sweeps each (one pass over memory
+ * per `fuse` sweeps on the GPU; the CPU runs them one by one). The cycle schedule exchanges with
+ * hx_exchange_run_many from the host; the fused and persistent schedules run the table's
+ * persistent kernel, which exchanges on the device. Every variant gives the bits of separate
+ * sweeps at one rank: docs/custom.md. */
 #ifndef HALOX_CUSTOM_H
 #define HALOX_CUSTOM_H
 
