@@ -111,8 +111,8 @@ static int check(hx_layout *l, hx_exchange *x, const hx_custom_options *o, const
     }
     const int cpu = hx_context_backend(ctx) == HX_BACKEND_CPU;
     if (o->schedule != HX_SCHEDULE_CYCLE && !cpu && !kt->persistent)
-        return hx_fail(ctx, HX_ERR_INPUT, "custom: kernels %s have no persistent kernel: instantiate them with this halox's "
-                       "halox/kernels.cuh in a .cu file, or use the cycle schedule", nm);
+        return hx_fail(ctx, HX_ERR_INPUT, "custom: kernels %s have no persistent kernel (compiled without nvcc): instantiate them "
+                       "in a .cu file, or use the cycle schedule", nm);
     if (cpu && !kt->sweep_host) return hx_fail(ctx, HX_ERR_INPUT, "custom: kernels %s have no host sweep for the cpu backend", nm);
     if (!cpu && (!kt->sweep || !kt->fused))
         return hx_fail(ctx, HX_ERR_INPUT, "custom: kernels %s were compiled without nvcc: instantiate them in a .cu file for the cuda backend", nm);
