@@ -12,6 +12,7 @@
 #include "halox/kernels/detail/exchange.cuh"
 #include "transport/device_area.h"
 #include "transport/device_watch.h"
+#include "transport/fault.h"
 
 struct hx_custom_dev {
     hx_exchange *x;
@@ -21,14 +22,9 @@ struct hx_custom_dev {
     hx_dev_watch w;
 };
 
-#define TRY(call)                                                                                   \
-    do {                                                                                            \
-        cudaError_t e_ = (call);                                                                    \
-        if (e_ != cudaSuccess) return snprintf(err, n, "%s: %s", #call, cudaGetErrorString(e_)), -1; \
-    } while (0)
-
-static int setup(hx_custom_dev *dv, hx_exchange *x, size_t elem, char *err, size_t n)
+static int setup(hx_custom_dev *dv, size_t elem, char *err, size_t n)
 {
+    hx_exchange *x = dv->x;
     hx_dev_table base_table;
     if (!x->tr.ops->device_table || x->tr.ops->device_table(&x->tr, &base_table))
         return snprintf(err, n, "transport %s: %s", x->tr.ops->name, x->tr.ops->device_table ? x->tr.err : "no device path"), -1;
@@ -38,8 +34,8 @@ static int setup(hx_custom_dev *dv, hx_exchange *x, size_t elem, char *err, size
     cudaError_t e = cudaMalloc((void **)&dv->tables, (size_t)dv->nf * sizeof *t);
     if (e == cudaSuccess) e = cudaMemcpy(dv->tables, t, (size_t)dv->nf * sizeof *t, cudaMemcpyHostToDevice);
     free(t);
-    TRY(e);
-    TRY(cudaGetDevice(&dv->device));
+    HX_CUDA_TRY(e);
+    HX_CUDA_TRY(cudaGetDevice(&dv->device));
     return hx_dev_watch_alloc(&dv->w, 1, err, n);
 }
 
@@ -53,7 +49,7 @@ int hx_custom_dev_create(hx_exchange *x, long xoff, long sy, long sz, int nf, si
     dv->xoff = xoff;
     dv->sy = sy;
     dv->sz = sz;
-    return setup(dv, x, elem, err, n);
+    return setup(dv, elem, err, n);
 }
 
 void hx_custom_dev_destroy(hx_custom_dev *dv)
@@ -72,7 +68,7 @@ int hx_custom_dev_run(hx_custom_dev *dv, const hx_kernel_table *kt, hx_custom_ru
     r->sy = dv->sy;
     r->sz = dv->sz;
     r->tables = dv->tables;
-    r->skip_from = hx_device_skip_from(r->rank);
+    r->skip_from = hx_fault_skip_puts(r->rank); /* test builds: this rank stops putting */
     r->timeout_ns = (unsigned long long)(hx_timeout_seconds() * 1e9);
     r->watch = dv->w.dev;
     r->abort_flag = dv->w.abort_flag;
@@ -80,7 +76,7 @@ int hx_custom_dev_run(hx_custom_dev *dv, const hx_kernel_table *kt, hx_custom_ru
     r->cur_out = dv->w.cur_out;
     r->err = err;
     r->errlen = n;
-    TRY(cudaMemcpyAsync(dv->w.cur_out, cur, sizeof(int), cudaMemcpyHostToDevice, st));
+    HX_CUDA_TRY(cudaMemcpyAsync(dv->w.cur_out, cur, sizeof(int), cudaMemcpyHostToDevice, st));
     const long sweeps = r->sweeps;
     for (long done = 0; done < sweeps;) {
         /* a fused schedule: a launch a cycle, queued back to back (the kernel keeps cur on the device) */
@@ -93,6 +89,6 @@ int hx_custom_dev_run(hx_custom_dev *dv, const hx_kernel_table *kt, hx_custom_ru
     }
     r->sweeps = sweeps;
     if (hx_device_wait(st, dv->w.host, "custom persistent", dv->device, err, n)) return -1;
-    TRY(cudaMemcpy(cur, dv->w.cur_out, sizeof(int), cudaMemcpyDeviceToHost));
+    HX_CUDA_TRY(cudaMemcpy(cur, dv->w.cur_out, sizeof(int), cudaMemcpyDeviceToHost));
     return 0;
 }

@@ -1,23 +1,11 @@
 /* What the kernel-initiated schedules need of a rank and its exchange, checked and set up the same
  * way for halox's sweeper and a user's functor kernels (hx_custom). */
-#include <stdlib.h>
 #include <string.h>
 
 #include "core/node.h"
 #include "core/objects.h"
 #include "exec/schedule.h"
-
-/* Tests may let ranks share a GPU (HALOX_SHARE_GPU=1): time-sliced kernels still finish, slowly, so
- * the tests can check multi-rank bits on a machine with fewer GPUs than ranks (never timings). */
-static int share_gpu_allowed(void)
-{
-#if HALOX_FAULT_INJECTION
-    const char *allow = getenv("HALOX_SHARE_GPU");
-    return allow && strcmp(allow, "1") == 0;
-#else
-    return 0;
-#endif
-}
+#include "transport/fault.h"
 
 int hx_device_path_check(hx_context *ctx, const hx_exchange *x, hx_schedule sc, const char *who, int *shared_out)
 {
@@ -38,7 +26,8 @@ int hx_device_path_check(hx_context *ctx, const hx_exchange *x, hx_schedule sc, 
     char why[320];
     if (x->tr.ops->device_available && !x->tr.ops->device_available(why, sizeof why))
         return hx_fail(ctx, HX_ERR_INPUT, "%s: schedule %s: %s", who, name, why);
-    if (shared && !share_gpu_allowed())
+    /* test builds may let ranks share a GPU (hx_fault_share_gpu): time-sliced kernels still finish, slowly */
+    if (shared && !hx_fault_share_gpu())
         return hx_fail(ctx, HX_ERR_INPUT, "%s: schedule %s needs one GPU per rank, but ranks %d and %d share GPU %d: run at most "
                        "as many ranks per node as GPUs", who, name, ctx->rank < other ? ctx->rank : other,
                        ctx->rank < other ? other : ctx->rank, ctx->device);

@@ -103,19 +103,6 @@ static int wait_progress(hx_sim *s, cudaStream_t st)
     return hx_device_wait(st, s->device_run->w.host, hx_schedule_name(s->opt.schedule), s->bk->device, s->err, sizeof s->err);
 }
 
-/* Fault injection for the tests: HALOX_FAULT_SKIP_PUTS=r makes rank r put no halo from the third
- * exchange on, so that its neighbours' watchdogs fire. */
-long long hx_device_skip_from(int rank)
-{
-#if HALOX_FAULT_INJECTION
-    const char *e = getenv("HALOX_FAULT_SKIP_PUTS");
-    return e && *e && atoi(e) == rank ? 3 : 0;
-#else
-    (void)rank;
-    return 0;
-#endif
-}
-
 static int launch(hx_sim *s, long sweeps, long done0, cudaStream_t st)
 {
     hx_device_run *r = s->device_run;
@@ -133,7 +120,7 @@ static int launch(hx_sim *s, long sweeps, long done0, cudaStream_t st)
     p.norm_base = s->opt.norm_every > 0 ? s->sweeps_done / s->opt.norm_every : 0;
     p.table = r->table;
     p.exch0 = s->tr->dev_exchanges; /* kept by the transport: another sweeper on it continues the count */
-    p.skip_from = hx_device_skip_from(d->rank);
+    p.skip_from = hx_fault_skip_puts(d->rank); /* test builds: this rank stops putting */
     p.levels = r->levels;
     p.tx = r->tx;
     p.ty = r->ty;

@@ -29,9 +29,6 @@ void hx_device_release(hx_sim *s);
  * host-mapped hx_watch): returns 0, or -1 with err naming the rank, the neighbour and the exchange
  * a device wait gave up on, or the kernel (`what`) that failed or stalled on GPU `device`. */
 int hx_device_wait(void *stream, const void *watch_host, const char *what, int device, char *err, size_t n);
-/* Fault injection (HALOX_FAULT_INJECTION builds, HALOX_FAULT_SKIP_PUTS=rank): the exchange from
- * which this rank puts nothing, else 0. */
-long long hx_device_skip_from(int rank);
 /* The kernel the device schedule of s runs: "resident", "roles", "passes", "passes-march",
  * "passes-fused3d" (3D with fuse > 1) or "passes-shmem"; NULL before hx_device_setup. */
 const char *hx_device_kernel(const hx_sim *s);

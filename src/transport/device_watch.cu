@@ -6,27 +6,21 @@
 
 #include "transport/device_watch.h"
 
-#define TRY(call)                                                                                   \
-    do {                                                                                            \
-        cudaError_t e_ = (call);                                                                    \
-        if (e_ != cudaSuccess) return snprintf(err, n, "%s: %s", #call, cudaGetErrorString(e_)), -1; \
-    } while (0)
-
 int hx_dev_watch_alloc(hx_dev_watch *w, int grid, char *err, size_t n)
 {
     memset(w, 0, sizeof *w);
-    TRY(cudaHostAlloc((void **)&w->host, sizeof(hx_watch), cudaHostAllocMapped));
+    HX_CUDA_TRY(cudaHostAlloc((void **)&w->host, sizeof(hx_watch), cudaHostAllocMapped));
     memset(w->host, 0, sizeof(hx_watch));
-    TRY(cudaHostGetDevicePointer((void **)&w->dev, w->host, 0));
-    TRY(cudaMalloc((void **)&w->abort_flag, sizeof(int)));
-    TRY(cudaMemset(w->abort_flag, 0, sizeof(int)));
+    HX_CUDA_TRY(cudaHostGetDevicePointer((void **)&w->dev, w->host, 0));
+    HX_CUDA_TRY(cudaMalloc((void **)&w->abort_flag, sizeof(int)));
+    HX_CUDA_TRY(cudaMemset(w->abort_flag, 0, sizeof(int)));
     if (grid) {
-        TRY(cudaMalloc((void **)&w->cur_out, sizeof(int)));
-        TRY(cudaMalloc((void **)&w->bar, 64 * sizeof(unsigned)));
-        TRY(cudaMemset(w->bar, 0, 64 * sizeof(unsigned)));
+        HX_CUDA_TRY(cudaMalloc((void **)&w->cur_out, sizeof(int)));
+        HX_CUDA_TRY(cudaMalloc((void **)&w->bar, 64 * sizeof(unsigned)));
+        HX_CUDA_TRY(cudaMemset(w->bar, 0, 64 * sizeof(unsigned)));
     }
     /* the zeroing ran on the legacy stream, which non-blocking streams do not wait for */
-    TRY(cudaDeviceSynchronize());
+    HX_CUDA_TRY(cudaDeviceSynchronize());
     return 0;
 }
 

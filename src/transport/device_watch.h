@@ -7,8 +7,19 @@
 #define HALOX_DEVICE_WATCH_H
 
 #include <stddef.h>
+#include <stdio.h>
+
+#include <cuda_runtime.h>
 
 #include "halox/kernels/detail/exchange.cuh"
+
+/* In a function with `char *err, size_t n` that returns int: a failed CUDA call writes itself and
+ * its error into err and returns -1. */
+#define HX_CUDA_TRY(call)                                                                           \
+    do {                                                                                            \
+        cudaError_t e_ = (call);                                                                    \
+        if (e_ != cudaSuccess) return snprintf(err, n, "%s: %s", #call, cudaGetErrorString(e_)), -1; \
+    } while (0)
 
 typedef struct {
     hx_watch *host, *dev; /* one hx_watch, host-mapped: the host's and the device's address */

@@ -47,12 +47,6 @@ struct hx_ipc_put {
     long long skip_from;
 };
 
-#define IK_TRY(call)                                                                                     \
-    do {                                                                                                 \
-        cudaError_t e_ = (call);                                                                         \
-        if (e_ != cudaSuccess) return snprintf(err, n, "%s: %s", #call, cudaGetErrorString(e_)), -1;     \
-    } while (0)
-
 int hx_ipc_put_create(const hx_dev_table *table, int rank, size_t elem, const long *ll_bytes, hx_ipc_put **out, char *err, size_t n)
 {
     hx_ipc_put *k = (hx_ipc_put *)calloc(1, sizeof *k);
@@ -73,19 +67,19 @@ int hx_ipc_put_create(const hx_dev_table *table, int rank, size_t elem, const lo
     }
     k->skip_from = hx_fault_skip_puts(rank); /* test builds: this rank stops putting */
     int dev = 0, sms = 0;
-    IK_TRY(cudaGetDevice(&dev));
-    IK_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    HX_CUDA_TRY(cudaGetDevice(&dev));
+    HX_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     k->blocks_max = 2 * sms;
     k->sms = sms;
     /* ranks let share a GPU (test builds): every rank's putget blocks must fit at once, since each
      * spins for the others' flags, so they stay small */
     k->putget_threads = hx_fault_share_gpu() ? IK_THREADS : IK_PUTGET_THREADS;
-    IK_TRY(cudaMalloc((void **)&k->table, sizeof *table));
-    IK_TRY(cudaMemcpy(k->table, table, sizeof *table, cudaMemcpyHostToDevice));
-    IK_TRY(cudaMalloc((void **)&k->seq, sizeof *k->seq));
-    IK_TRY(cudaMalloc((void **)&k->ticket, sizeof *k->ticket));
-    IK_TRY(cudaMemset(k->seq, 0, sizeof *k->seq));
-    IK_TRY(cudaMemset(k->ticket, 0, sizeof *k->ticket));
+    HX_CUDA_TRY(cudaMalloc((void **)&k->table, sizeof *table));
+    HX_CUDA_TRY(cudaMemcpy(k->table, table, sizeof *table, cudaMemcpyHostToDevice));
+    HX_CUDA_TRY(cudaMalloc((void **)&k->seq, sizeof *k->seq));
+    HX_CUDA_TRY(cudaMalloc((void **)&k->ticket, sizeof *k->ticket));
+    HX_CUDA_TRY(cudaMemset(k->seq, 0, sizeof *k->seq));
+    HX_CUDA_TRY(cudaMemset(k->ticket, 0, sizeof *k->ticket));
     return hx_dev_watch_alloc(&k->w, 0, err, n); /* synchronizes: the zeroing above ran on the legacy stream */
 }
 
@@ -181,6 +175,6 @@ int hx_ipc_put_launch(hx_ipc_put *k, hx_ik_kind kind, int phase, void *stream, v
         else if (kind == HX_IK_GET) ik_get<float><<<grid, block, 0, st>>>(a);
         else ik_putget<float><<<grid, block, 0, st>>>(a);
     }
-    IK_TRY(cudaGetLastError());
+    HX_CUDA_TRY(cudaGetLastError());
     return 0;
 }
