@@ -356,7 +356,7 @@ if [ -n "$MG_EMU" ] && [ -x "$MG_EMU" ]; then
         for pb in poisson helmholtz; do
             for np in 1 2; do
                 [ $np = 2 ] && [ $sm$pb != chebyhelmholtz ] && continue
-                opts=(--size 16 --coarse 4 --smoother $sm --problem $pb --repeat 1)
+                opts=(--size 16 --coarse 4 --smoother $sm --problem $pb --repeat 1 --fuse-colours on)
                 run $np cpu$sm$pb$np "${opts[@]}" --bottom smooth &&
                     BIN=$MG_EMU run $np emu$sm$pb$np "${opts[@]}" --bottom smooth &&
                     same_checksums cpu$sm$pb$np emu$sm$pb$np
@@ -364,6 +364,17 @@ if [ -n "$MG_EMU" ] && [ -x "$MG_EMU" ]; then
         done
     done
     BIN=$MG_EMU run 2 emuov2 --size 32 --coarse 4 --bottom smooth --repeat 1 --overlap && same_checksums sm2 emuov2
+    # both GSRB colours of a sweep in one pass (k_gsrb2; auto takes larger blocks, so: on): several
+    # tiles along x and y, even and odd ghost counts, one and two ranks; and one launch a colour
+    for np in 1 2; do
+        for gh in 2 3; do
+            opts=(--size 80x40x24 --coarse 4 --problem helmholtz --nu 3 --ghosts $gh --bottom smooth --repeat 1 --fuse-colours on)
+            run $np cpuf$gh$np "${opts[@]}" && BIN=$MG_EMU run $np emuf$gh$np "${opts[@]}" &&
+                same_checksums cpuf$gh$np emuf$gh$np
+        done
+    done
+    BIN=$MG_EMU run 2 emunof2 --size 80x40x24 --coarse 4 --problem helmholtz --nu 3 --ghosts 3 --bottom smooth \
+        --repeat 1 --fuse-colours off && same_checksums cpuf32 emunof2
     run 1 cpucg --size 16 --coarse 4 --repeat 1 && BIN=$MG_EMU run 1 emucg --size 16 --coarse 4 --repeat 1 &&
         same_checksums cpucg emucg
     # non-cubic: x, then y the long axis (launch geometry and the 1/L factors of the right-hand side)

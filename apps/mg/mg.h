@@ -58,6 +58,11 @@ typedef struct {
  * else CG; resolved per solver by mg_create */
 typedef enum { MG_BOTTOM_CG = 0, MG_BOTTOM_SMOOTH = 1, MG_BOTTOM_DIRECT = 2, MG_BOTTOM_AUTO = 3 } mg_bottom_kind;
 typedef enum { MG_SMOOTHER_GSRB = 0, MG_SMOOTHER_CHEBY = 1 } mg_smoother_kind;
+/* --fuse-colours: GSRB sweeps in one pass (the backend's gsrb2) on no level, every level, or the
+ * levels whose block on this rank has at least MG_FUSE_AUTO_CELLS cells (below, the two colour
+ * launches were faster on an H200: docs/performance.md) */
+typedef enum { MG_FUSE_OFF = 0, MG_FUSE_ON = 1, MG_FUSE_AUTO = 2 } mg_fuse_kind;
+#define MG_FUSE_AUTO_CELLS (1L << 24)
 
 typedef struct {
     int lev, op, a, b; /* marks a and b enclose one timed operation */
@@ -116,6 +121,7 @@ struct mg_solver {
     int graphs;             /* 1: F-cycles replayed from CUDA graphs where they can be (mg_graphs.c) */
     int overlap;            /* 1: a GSRB colour after an exchange of u computes the cells that read no ghost
                                while the halos travel (levels where they are at least half the block) */
+    mg_fuse_kind fuse_colours; /* GSRB sweeps of both colours in one pass where the backend can (gsrb2) */
     int ghosts;             /* ghost layers of the fields (at most each level's block): G > 1 lets GSRB run G
                                colours between exchanges, colour t also updating G-1-t ghost layers facing
                                other ranks (docs/multigrid.md); 1: an exchange before each colour */
@@ -229,6 +235,13 @@ int mg_agglom_cycle(mg_solver *s, int fmg);
 int mg_span_begin(mg_solver *s, int *mark);
 int mg_span_end(mg_solver *s, const mg_level *L, int op, int a, long calls);
 /* ghosts of fld on level L from the neighbours, and the boundary condition (mg_cycles.c) */
+/* --fuse-colours asks for fused GSRB sweeps on a level whose block on this rank is n */
+static inline int mg_fuse_wanted(const mg_solver *s, const int n[3])
+{
+    const long cells = (long)n[0] * n[1] * n[2];
+    return s->smoother == MG_SMOOTHER_GSRB && s->k->gsrb2 &&
+           (s->fuse_colours == MG_FUSE_ON || (s->fuse_colours == MG_FUSE_AUTO && cells >= MG_FUSE_AUTO_CELLS));
+}
 int mg_exchange(mg_solver *s, mg_level *L, hx_field *fld);
 /* the direct bottom solver (mg_direct.c): the largest coarsest level it factors (a factor of n^2
  * doubles: 8 MiB), whether this solver's coarsest level can have it, its

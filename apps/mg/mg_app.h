@@ -9,7 +9,7 @@
 #include "options.h"
 
 /* --problem, --smoother and --bottom's names (mg_options.c), which the report prints too */
-extern const hx_opt_choice mg_problems[], mg_smoothers[], mg_bottoms[], mg_coarse_solves[];
+extern const hx_opt_choice mg_problems[], mg_smoothers[], mg_bottoms[], mg_coarse_solves[], mg_fuses[];
 /* `halox mg`'s option table (mg_options.c) */
 extern const hx_command mg_command;
 
@@ -48,6 +48,7 @@ typedef struct {
     int schedule;         /* --schedule: cycle only (mg_plan says why) */
     int graph;            /* --graph: F-cycles replayed from CUDA graphs where they can be */
     int overlap;          /* --overlap: GSRB colours split around their exchange */
+    int fuse_colours;     /* --fuse-colours: both GSRB colours of a sweep in one pass (CUDA; mg_fuse_kind) */
     int ntransports;      /* --transport split by mg_plan (all: every transport of this build) */
     char transports[MG_MAX_TRANSPORTS][24];
     int transports_all;   /* --transport all: transports that cannot be set up here are skipped */

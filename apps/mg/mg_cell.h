@@ -163,38 +163,96 @@ MG_HD double mg_rhs_at(const mg_pde *P, const double il2[3], double x, double y,
 
 /* ---- the operator A and its pieces -------------------------------------------------------- */
 
-/* the 7-point neighbours of p, in one fixed order */
-MG_HD double mg_nb7(const double *a, long p, long sy, long sz)
+/* What the operator and the smoother read at cell p besides u: f and the Helmholtz coefficients
+ * (beta of the low face of cell p stored at p, of the high faces at p + 1, p + sy, p + sz). Loaded
+ * apart so that the fused GSRB sweep can fetch them early (mg_cuda_gsrb2.cuh); f NULL: not read. */
+typedef struct {
+    double f, alpha, dinv, bx0, bx1, by0, by1, bz0, bz1;
+} mg_cellc;
+
+/* f and the coefficients but 1 / diagonal (mg_cellc_at reads it, mg_cellc_calc computes it) */
+MG_HD mg_cellc mg_cellc_coefs(const mg_op *A, const double *f, long p, long sy, long sz)
 {
-    return ((a[p - 1] + a[p + 1]) + (a[p - sy] + a[p + sy])) + (a[p - sz] + a[p + sz]);
+    mg_cellc k = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+    if (f) k.f = f[p];
+    if (A->helm) {
+        k.alpha = A->alpha[p];
+        k.bx0 = A->bx[p], k.bx1 = A->bx[p + 1];
+        k.by0 = A->by[p], k.by1 = A->by[p + sy];
+        k.bz0 = A->bz[p], k.bz1 = A->bz[p + sz];
+    }
+    return k;
 }
 
-/* (A u)[p]: Poisson (6 u - neighbours) / h^2; Helmholtz a alpha u - b/h^2 (sum of face fluxes),
- * beta of the low face of cell p stored at p */
+MG_HD mg_cellc mg_cellc_at(const mg_op *A, const double *f, long p, long sy, long sz)
+{
+    mg_cellc k = mg_cellc_coefs(A, f, p, sy, sz);
+    if (A->helm) k.dinv = A->dinv_f[p];
+    return k;
+}
+
+/* (A u) at a cell from u's value c there, its six neighbours' (x-, x+, y-, y+, z-, z+) and its
+ * coefficients: Poisson (6 u - neighbours) / h^2; Helmholtz a alpha u - b/h^2 (sum of face fluxes) */
+MG_HD double mg_apply_c(const mg_op *A, const mg_cellc *k, double c, double xm, double xp, double ym, double yp,
+                        double zm, double zp)
+{
+    if (!A->helm) return (6.0 * c - (((xm + xp) + (ym + yp)) + (zm + zp))) * A->ih2;
+    const double fx = k->bx1 * (xp - c) - k->bx0 * (c - xm);
+    const double fy = k->by1 * (yp - c) - k->by0 * (c - ym);
+    const double fz = k->bz1 * (zp - c) - k->bz0 * (c - zm);
+    return (A->a * k->alpha) * c - A->b_ih2 * ((fx + fy) + fz);
+}
+
 MG_HD double mg_apply(const mg_op *A, const double *u, long p, long sy, long sz)
 {
-    if (!A->helm) return (6.0 * u[p] - mg_nb7(u, p, sy, sz)) * A->ih2;
-    const double c = u[p];
-    const double fx = A->bx[p + 1] * (u[p + 1] - c) - A->bx[p] * (c - u[p - 1]);
-    const double fy = A->by[p + sy] * (u[p + sy] - c) - A->by[p] * (c - u[p - sy]);
-    const double fz = A->bz[p + sz] * (u[p + sz] - c) - A->bz[p] * (c - u[p - sz]);
-    return (A->a * A->alpha[p]) * c - A->b_ih2 * ((fx + fy) + fz);
+    const mg_cellc k = mg_cellc_coefs(A, NULL, p, sy, sz);
+    return mg_apply_c(A, &k, u[p], u[p - 1], u[p + 1], u[p - sy], u[p + sy], u[p - sz], u[p + sz]);
 }
 
-/* the diagonal of the interior stencil (Helmholtz) */
+/* the diagonal of the interior stencil (Helmholtz), from a cell's coefficients */
+MG_HD double mg_diag_c(const mg_op *A, const mg_cellc *k)
+{
+    return A->a * k->alpha + A->b_ih2 * (((k->bx0 + k->bx1) + (k->by0 + k->by1)) + (k->bz0 + k->bz1));
+}
+
 MG_HD double mg_diag(const mg_op *A, long p, long sy, long sz)
 {
-    return A->a * A->alpha[p] + A->b_ih2 * (((A->bx[p] + A->bx[p + 1]) + (A->by[p] + A->by[p + sy])) +
-                                            (A->bz[p] + A->bz[p + sz]));
+    const mg_cellc k = mg_cellc_coefs(A, NULL, p, sy, sz);
+    return mg_diag_c(A, &k);
+}
+
+/* mg_cellc_at with 1 / diagonal computed from the coefficients instead of read: the GPU's colour
+ * kernels read one array fewer (the fused sweep, bound by latency more than by bytes, reads it);
+ * the stored dinv_f is the same expression (set_coefs), so the same bits */
+MG_HD mg_cellc mg_cellc_calc(const mg_op *A, const double *f, long p, long sy, long sz)
+{
+    mg_cellc k = mg_cellc_coefs(A, f, p, sy, sz);
+    if (A->helm) k.dinv = 1.0 / mg_diag_c(A, &k);
+    return k;
 }
 
 MG_HD double mg_dinv(const mg_op *A, long p) { return A->helm ? A->dinv_f[p] : A->dinv; }
 
-/* Gauss-Seidel update of one cell (its neighbours have the other colour) */
+/* Gauss-Seidel update of one cell (its neighbours have the other colour), from the values as in
+ * mg_apply_c */
+MG_HD double mg_gsrb_c(const mg_op *A, const mg_cellc *k, double c, double xm, double xp, double ym, double yp,
+                       double zm, double zp)
+{
+    if (!A->helm) return ((((xm + xp) + (ym + yp)) + (zm + zp)) + A->h2 * k->f) * (1.0 / 6.0);
+    return c + (k->f - mg_apply_c(A, k, c, xm, xp, ym, yp, zm, zp)) * k->dinv;
+}
+
 MG_HD double mg_gsrb_cell(const mg_op *A, const double *u, const double *f, long p, long sy, long sz)
 {
-    if (!A->helm) return (mg_nb7(u, p, sy, sz) + A->h2 * f[p]) * (1.0 / 6.0);
-    return u[p] + (f[p] - mg_apply(A, u, p, sy, sz)) * A->dinv_f[p];
+    const mg_cellc k = mg_cellc_at(A, f, p, sy, sz);
+    return mg_gsrb_c(A, &k, u[p], u[p - 1], u[p + 1], u[p - sy], u[p + sy], u[p - sz], u[p + sz]);
+}
+
+/* the same with 1 / diagonal computed (mg_cellc_calc): the GPU's colour kernels */
+MG_HD double mg_gsrb_cell_calc(const mg_op *A, const double *u, const double *f, long p, long sy, long sz)
+{
+    const mg_cellc k = mg_cellc_calc(A, f, p, sy, sz);
+    return mg_gsrb_c(A, &k, u[p], u[p - 1], u[p + 1], u[p - sy], u[p + sy], u[p - sz], u[p + sz]);
 }
 
 /* Stores a smoothed value v of cell (i, j, k) at p, and -v into its ghost beyond each domain face

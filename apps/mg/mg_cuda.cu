@@ -8,6 +8,7 @@
 #else
 #include <cuda_runtime.h>
 #define LAUNCH(kernel, grid, block, stream, ...) kernel<<<(grid), (block), 0, (stream)>>>(__VA_ARGS__)
+#define LAUNCH_BLOCKS LAUNCH /* a kernel whose threads meet at __syncthreads */
 #endif
 #include <math.h>
 #include <stdio.h>
@@ -47,6 +48,7 @@ int fail(mg_kctx *k, cudaError_t e, const char *what)
 #define LAUNCHED(k, what) CU(k, cudaGetLastError(), what)
 
 #include "mg_cuda_kernels.cuh"
+#include "mg_cuda_gsrb2.cuh"
 
 /* ---- launch helpers */
 
@@ -167,6 +169,23 @@ int cu_gsrb(mg_kctx *k, const mg_geom *g, const mg_op *A, double *u, const doubl
     LAUNCH(k_gsrb, cells_grid(half, hi[1] - lo[1] + 1, hi[2] - lo[2] + 1), cells_block, ST(k)->st, *g, *A, u, f, colour,
            ring);
     LAUNCHED(k, "smoothing kernel");
+    return 0;
+}
+
+/* k_gsrb2 over E = mg_box(ring) and one layer around it; z chunks of at most 64 planes, halved
+ * while the grid has fewer than 2048 blocks (a few per SM), down to 8 */
+int cu_gsrb2(mg_kctx *k, const mg_geom *g, const mg_op *A, double *un, const double *uo, const double *f, int ring)
+{
+    int lo[3], hi[3];
+    mg_box(g, ring, lo, hi);
+    const int ex = hi[0] - lo[0] + 3, ey = hi[1] - lo[1] + 3, ez = hi[2] - lo[2] + 3;
+    const long tiles = (long)((ex + G2_W - 3) / (G2_W - 2)) * ((ey + G2_TY - 3) / (G2_TY - 2));
+    int tz = 64;
+    while (tz > 8 && tiles * ((ez + tz - 1) / tz) < 2048) tz /= 2;
+    const dim3 grid((unsigned)((ex + G2_W - 3) / (G2_W - 2)), (unsigned)((ey + G2_TY - 3) / (G2_TY - 2)),
+                    (unsigned)((ez + tz - 1) / tz));
+    LAUNCH_BLOCKS(k_gsrb2, grid, dim3(G2_TX, G2_TY), ST(k)->st, *g, *A, un, uo, f, ring, tz);
+    LAUNCHED(k, "smoothing kernel (both colours)");
     return 0;
 }
 
@@ -351,6 +370,7 @@ mg_kernels make_table()
     t.bc = cu_bc;
     t.gsrb = cu_gsrb;
     t.gsrb_boxes = cu_gsrb_boxes;
+    t.gsrb2 = cu_gsrb2;
     t.residual = cu_residual;
     t.cheby = cu_cheby;
     t.restrict8 = cu_restrict8;

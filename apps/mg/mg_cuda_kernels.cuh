@@ -53,7 +53,7 @@ __global__ void k_gsrb(mg_geom g, mg_op A, double *u, const double *f, int c, in
                   2 * (int)(blockIdx.x * blockDim.x + threadIdx.x);
     if (i > hi[0]) return;
     const long p = at(g, i, j, k);
-    mg_store_smoothed(&g, u, p, i, j, k, mg_gsrb_cell(&A, u, f, p, g.sy, g.sz));
+    mg_store_smoothed(&g, u, p, i, j, k, mg_gsrb_cell_calc(&A, u, f, p, g.sy, g.sz));
 }
 
 /* the same over the boxes of b, in one 1D grid of `total` threads: box q's rows (y fastest, then z)
@@ -72,7 +72,7 @@ __global__ void k_gsrb_boxes(mg_geom g, mg_op A, double *u, const double *f, int
     const int i = b.lo[q][0] + ((g.off[0] + b.lo[q][0] - 1 + g.off[1] + j - 1 + g.off[2] + k - 1 + c) & 1) + 2 * (int)(t - row * w);
     if (i > b.hi[q][0]) return;
     const long p = at(g, i, j, k);
-    mg_store_smoothed(&g, u, p, i, j, k, mg_gsrb_cell(&A, u, f, p, g.sy, g.sz));
+    mg_store_smoothed(&g, u, p, i, j, k, mg_gsrb_cell_calc(&A, u, f, p, g.sy, g.sz));
 }
 
 __global__ void k_residual(mg_geom g, mg_op A, double *r, const double *u, const double *f)

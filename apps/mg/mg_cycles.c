@@ -137,16 +137,44 @@ static int gsrb_split(mg_solver *s, mg_level *L, int c, int *done)
     return mg_span_end(s, L, MG_SMOOTH, a, c);
 }
 
+/* Both colours of a sweep in one pass (the backend's gsrb2, --fuse-colours), from u into ct, then
+ * the two swapped: the coefficients are read once a sweep instead of once a colour. Where the
+ * level keeps at least two ghost layers, and not where --overlap splits the colours. */
+static int fused_ok(const mg_solver *s, const mg_level *L)
+{
+    return mg_fuse_wanted(s, L->g.n) && L->ct.data && L->g.ghost >= 2 && !(s->overlap && faces_rank(L));
+}
+
+static int gsrb_fused(mg_solver *s, mg_level *L)
+{
+    int a;
+    TRY(need_u(s, L, 2));
+    TRY(mg_span_begin(s, &a));
+    G(s->k->gsrb2(&s->kc, &L->g, &L->A, D(&L->ct), D(&L->u), D(&L->f), L->fresh - 1), "smoothing");
+    hx_field t = L->u;
+    L->u = L->ct;
+    L->ct = t;
+    L->fresh -= 2;
+    return mg_span_end(s, L, MG_SMOOTH, a, 1);
+}
+
 /* Red-black Gauss-Seidel: `sweeps` times colour 0 then colour 1 ((gx + gy + gz) % 2 on global
  * indices). Each colour needs one fresh ghost layer of u, and leaves one fewer: it updates the
  * owned cells and, when more are fresh, fresh - 1 ghost layers on the sides facing other ranks
  * (mg_box), which the neighbours update alike from the same values (they read f there: f's ghosts
  * come once per V-cycle visit). With G ghost layers one exchange serves G colours (and the
  * residual after them when one layer is left); G = 1 is an exchange before each colour. The
- * domain faces' ghosts follow their cells (mg_store_smoothed). */
-static int gsrb(mg_solver *s, mg_level *L, int sweeps)
+ * domain faces' ghosts follow their cells (mg_store_smoothed). `even`: fuse only an even number of
+ * sweeps, so that u ends where it started (a V-cycle's pre- and post-smoothing swap it as often;
+ * the bottom smoother has no partner), which CUDA graphs need (mg_graphs.c). */
+static int gsrb(mg_solver *s, mg_level *L, int sweeps, int even)
 {
-    for (int it = 0; it < sweeps; it++)
+    const int fused = fused_ok(s, L) ? (even ? sweeps & ~1 : sweeps) : 0;
+    for (int it = 0; it < sweeps; it++) {
+        if (it < fused) {
+            TRY(gsrb_fused(s, L));
+            continue;
+        }
         for (int c = 0; c < 2; c++) {
             int a, done;
             TRY(gsrb_split(s, L, c, &done));
@@ -157,6 +185,7 @@ static int gsrb(mg_solver *s, mg_level *L, int sweeps)
             L->fresh--;
             TRY(mg_span_end(s, L, MG_SMOOTH, a, c));
         }
+    }
     return HX_OK;
 }
 
@@ -186,9 +215,9 @@ static int cheby(mg_solver *s, mg_level *L, int apps)
     return HX_OK;
 }
 
-static int smooth(mg_solver *s, mg_level *L, int n)
+static int smooth(mg_solver *s, mg_level *L, int n, int even)
 {
-    return s->smoother == MG_SMOOTHER_CHEBY ? cheby(s, L, n) : gsrb(s, L, n);
+    return s->smoother == MG_SMOOTHER_CHEBY ? cheby(s, L, n) : gsrb(s, L, n, even);
 }
 
 /* r = f - A u */
@@ -291,7 +320,7 @@ static int bottom(mg_solver *s, mg_level *L)
     const double t0 = MPI_Wtime();
     s->gsusp = 1; /* eager: CG's iterations depend on the data (mg_graphs.c) */
     if (s->bottom_used == MG_BOTTOM_SMOOTH && has_ring(L)) TRY(exchange_f(s, L));
-    const int st = s->bottom_used == MG_BOTTOM_SMOOTH   ? smooth(s, L, s->bottom_sweeps)
+    const int st = s->bottom_used == MG_BOTTOM_SMOOTH   ? smooth(s, L, s->bottom_sweeps, 1)
                    : s->bottom_used == MG_BOTTOM_DIRECT ? mg_direct_solve(s, L)
                                                         : bottom_cg(s, L);
     s->gsusp = 0;
@@ -310,12 +339,12 @@ static int vcycle(mg_solver *s, int l)
     mg_level *C = &s->lev[l + 1];
     /* the rings' f: f changes only between V-cycles (restricted into a coarse level, or set) */
     if (has_ring(L)) TRY(exchange_f(s, L));
-    TRY(smooth(s, L, s->nu));
+    TRY(smooth(s, L, s->nu, 0));
     TRY(residual(s, L));
     TRY(restrict_to(s, L, &L->r, C));
     TRY(mg_vcycle_correction(s, l + 1));
     TRY(interpolate_pc(s, L, C));
-    return smooth(s, L, s->nu);
+    return smooth(s, L, s->nu, 0);
 }
 
 /* u = 0, ghosts included: every ghost layer is then up to date without an exchange */

@@ -92,6 +92,12 @@ typedef struct {
      * a colour split around an exchange (mg_cycles.c, --overlap) */
     int (*gsrb_boxes)(mg_kctx *k, const mg_geom *g, const mg_op *A, double *u, const double *f, int colour,
                       const mg_boxes *b);
+    /* one sweep, both colours in one pass, out of place (NULL where the backend has none): colour 0
+     * over mg_box(ring), then colour 1 over mg_box(ring - 1) (ring >= 1), read from uo; un receives
+     * what the two gsrb calls would leave in uo, on mg_box(ring) and one layer around it (uo is not
+     * written) */
+    int (*gsrb2)(mg_kctx *k, const mg_geom *g, const mg_op *A, double *un, const double *uo, const double *f,
+                 int ring);
     /* r = f - A u; f NULL: r = A u */
     int (*residual)(mg_kctx *k, const mg_geom *g, const mg_op *A, double *r, const double *u, const double *f);
     /* d = c1 d + c2 D^-1 (f - A u) (first: d = c2 D^-1 (f - A u), d not read); unew = u + d; over

@@ -126,7 +126,10 @@ static int make_level(mg_solver *s, int l, const double dom[3], const int pgrid[
     hx_field *const base[] = {&L->u, &L->f, &L->r};
     hx_field *const cheby[] = {&L->cd, &L->ct};
     hx_field *const helm[] = {&L->alpha, &L->bx, &L->by, &L->bz, &L->dinv};
+    /* ct: the next iterate of Chebyshev, or of the fused GSRB sweeps */
+    const int fused = mg_fuse_wanted(s, g->n);
     int bad = alloc_fields(L, base, 3) || (s->smoother == MG_SMOOTHER_CHEBY && alloc_fields(L, cheby, 2)) ||
+              (fused && alloc_fields(L, cheby + 1, 1)) ||
               (s->pde.helm && alloc_fields(L, helm, 5));
     if (mg_fail_agreed(s, bad, "mg: out of memory for the fields")) return HX_ERR_RUNTIME;
     char msg[200] = "";

@@ -155,6 +155,7 @@ static int solve_with(mg_report *r, mg_result *res, hx_context *ctx, int nlev, c
     s->redundant = c->coarse_solve;
     s->graphs = c->graph;
     s->overlap = c->overlap;
+    s->fuse_colours = (mg_fuse_kind)c->fuse_colours;
     s->ghosts = c->ghosts;
     int st = mg_create(s, ctx, c->shape, r->pgrid, nlev, c->transport, (hx_pattern)c->pattern);
     if (st != HX_OK) {

@@ -8,6 +8,7 @@ const hx_opt_choice mg_bottoms[] = {
     {"auto", MG_BOTTOM_AUTO}, {"direct", MG_BOTTOM_DIRECT}, {"cg", MG_BOTTOM_CG}, {"smooth", MG_BOTTOM_SMOOTH}, {NULL, 0}};
 const hx_opt_choice mg_coarse_solves[] = {{"all", 1}, {"root", 0}, {NULL, 0}};
 const hx_opt_choice mg_smoothers[] = {{"gsrb", MG_SMOOTHER_GSRB}, {"cheby", MG_SMOOTHER_CHEBY}, {NULL, 0}};
+const hx_opt_choice mg_fuses[] = {{"auto", MG_FUSE_AUTO}, {"on", MG_FUSE_ON}, {"off", MG_FUSE_OFF}, {NULL, 0}};
 const hx_opt_choice mg_problems[] = {{"poisson", 0}, {"helmholtz", 1}, {NULL, 0}};
 static const hx_opt_choice backends[] = {
     {"auto", HX_BACKEND_AUTO}, {"cpu", HX_BACKEND_CPU}, {"cuda", HX_BACKEND_CUDA}, {NULL, 0}};
@@ -133,6 +134,13 @@ static const hx_option mg_options[] = {
              "message sends are smoothed while the halos travel, the rest after (levels where those are at least "
              "half the block); bit-identical either way",
      F(overlap)},
+    {.name = "fuse-colours", .type = HX_OPT_CHOICE, .choices = mg_fuses, .def = "auto",
+     .group = "decomposition and exchange",
+     .help = "GSRB on the GPU: both colours of a sweep in one pass, out of place, reading the coefficients once "
+             "a sweep instead of once a colour; on: every level with at least two ghost layers (not where "
+             "--overlap splits a colour); auto: those of them whose block has at least 256^3 cells on this rank "
+             "(below, a launch a colour was faster); off: a launch a colour; bit-identical either way",
+     F(fuse_colours)},
     {.name = "repeat", .type = HX_OPT_INT, .meta = "R", .lo = 1, .hi = 100000, .def = "3",
      .group = "measurement and output", .what = "a number of timed solves",
      .help = "timed FMG solves per size after one warm-up solve; the figure of merit uses the median", F(repeat)},

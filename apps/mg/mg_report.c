@@ -112,6 +112,7 @@ GET(g_graph) { v->i = mg_graphs_used(at->r->s); }
 GET(g_fmg_checksum) { v->u = R->fmg_checksum; }
 GET(g_ghosts) { v->i = C->ghosts; }
 GET(g_overlap) { v->i = C->overlap; }
+GET(g_fuse_colours) { v->s = hx_opt_choice_name(mg_fuses, C->fuse_colours); }
 GET(g_coarse_solve) { v->s = hx_opt_choice_name(mg_coarse_solves, C->coarse_solve); }
 GET(g_shape)
 {
@@ -173,6 +174,7 @@ static const mf_field fields[] = {
     {"graph", MF_INT, MS_RUN, NULL, g_graph},                       /* 1: timed F-cycles replayed from CUDA graphs */
     {"ghosts", MF_INT, MS_RUN, NULL, g_ghosts},                     /* --ghosts: layers (an exchange serves that many GSRB colours) */
     {"overlap", MF_INT, MS_RUN, NULL, g_overlap},                   /* --overlap: GSRB colours split around their exchange */
+    {"fuse_colours", MF_STR, MS_RUN, NULL, g_fuse_colours},         /* --fuse-colours: auto, on or off (GSRB colours in one pass, CUDA) */
     {"coarse_solve", MF_STR, MS_RUN, NULL, g_coarse_solve},         /* --coarse-solve: all (every rank) or root */
     {"shape", MF_STR, MS_SOLVE, NULL, g_shape},                     /* the solve's global grid NXxNYxNZ (the last column: scripts read it as $NF) */
 };

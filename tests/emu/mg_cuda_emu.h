@@ -47,5 +47,8 @@ static inline cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEve
 
 #define LAUNCH(kernel, grid, block, stream, ...) \
     ((void)(stream), hx_emu_launch(dim3(grid), dim3(block), [&] { kernel(__VA_ARGS__); }))
+/* a kernel whose threads meet at __syncthreads: the threads of a block run as fibers */
+#define LAUNCH_BLOCKS(kernel, grid, block, stream, ...) \
+    ((void)(stream), hx_emu_launch_block(dim3(grid), dim3(block), 0, [&] { kernel(__VA_ARGS__); }))
 
 #endif
