@@ -13,7 +13,8 @@ suites (GPU machine; --cpu runs table on 2 CPU ranks, pingpong needs no GPU):
             --repeat 5 --format csv, then halox tune --compare-grid at 512^2, 4096^2, 3D 256^3
   roofline  halox roofline: copy bandwidth against every sweep and fused pass (one GPU)
   pingpong  mpirun -np 2 halox pingpong --transport all
-  mg        halox mg --problem helmholtz --nu 3 at 256^3 and 512^3 (one GPU)
+  mg        halox mg --problem helmholtz --nu 3 at 256^3 and 512^3 (one GPU), --fuse-colours auto
+            and off alternated, 3 jobs each
   scaling   weak and strong scaling from 1 GPU to every GPU of the machine
   binding   CPU backend, 2 ranks: bound to a core each against unbound (automatic threads)
   operators user operators beside the built-ins (512^2 persistent, 8192^2 fuse 8, 256^3 fuse 4), and
@@ -151,16 +152,24 @@ suite_pingpong() {
 }
 
 suite_mg() {
-    local f=$out/mg.csv n sizes="256 512" reps=5
-    [ $quick = 0 ] || { sizes=64; reps=1; }
+    # --fuse-colours auto (the default) and off alternated in one job: the fused GSRB sweeps side by side
+    local f=$out/mg.csv n fc r tmp sizes="256 512" reps=5 rounds=3
+    [ $quick = 0 ] || { sizes=64; reps=1; rounds=1; }
     rm -f "$f"
-    for n in $sizes; do
-        say "halox mg --problem helmholtz --nu 3 --size $n"
-        local tmp
-        tmp=$(mktemp)
-        "${MPI[@]}" -np 1 "$H" mg "${BE[@]}" --problem helmholtz --nu 3 --size "$n" --repeat $reps --format csv >"$tmp"
-        if [ -s "$f" ]; then tail -n +2 "$tmp" >>"$f"; else cat "$tmp" >"$f"; fi
-        rm -f "$tmp"
+    for r in $(seq $rounds); do
+        for n in $sizes; do
+            for fc in auto off; do
+                say "halox mg --problem helmholtz --nu 3 --size $n --fuse-colours $fc (round $r of $rounds)"
+                tmp=$(mktemp)
+                "${MPI[@]}" -np 1 "$H" mg "${BE[@]}" --problem helmholtz --nu 3 --size "$n" --repeat $reps \
+                    --fuse-colours $fc --format csv >"$tmp"
+                # one row a job: the finest level of the solve at --size (the job also solves n/2, n/4)
+                awk -F, -v n="$n" -v head="$([ -s "$f" ] && echo 0 || echo 1)" '
+                    NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; if (head) print; next }
+                    $c["size"] == n && $c["level"] == 0' "$tmp" >>"$f"
+                rm -f "$tmp"
+            done
+        done
     done
 }
 
@@ -223,9 +232,14 @@ summary() {
             "$out/pingpong.csv"
     fi
     if [ -s "$out/mg.csv" ]; then
-        echo "mg.csv:"
+        echo "mg.csv (DOF/s: the median over the jobs, then each job's figure):"
         awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-            !seen[$c["size"]]++ { printf "  %s^3  %s DOF/s\n", $c["size"], $c["dof_per_s"] }' "$out/mg.csv"
+            { k = sprintf("%5s^3  --fuse-colours %-4s", $c["size"], $c["fuse_colours"]); v[k, ++m[k]] = $c["dof_per_s"] + 0 }
+            END { for (k in m) {
+                      for (i = 2; i <= m[k]; i++) for (j = i; j > 1 && v[k, j - 1] > v[k, j]; j--) {
+                          t = v[k, j]; v[k, j] = v[k, j - 1]; v[k, j - 1] = t }
+                      s = ""; for (i = 1; i <= m[k]; i++) s = s sprintf(" %.3g", v[k, i])
+                      printf "  %s  %.3g  (%s )\n", k, v[k, int((m[k] + 1) / 2)], s } }' "$out/mg.csv" | sort
     fi
     if [ -s "$out/exchange.csv" ]; then
         echo "exchange.csv (us per call of all fields):"
