@@ -38,6 +38,17 @@ run() {
         return 1
     fi
 }
+# same_as_cpu NAME LABEL args...: a cuda run over $tr with these options gives $want, the CPU's checksums
+same_as_cpu() {
+    local name=$1 label=$2 got
+    shift 2
+    run $name "${opts[@]}" --backend cuda --transport $tr "$@" || return
+    got=$(checksums $name)
+    if [ -z "$got" ] || [ "$want" != "$got" ]; then
+        echo "FAIL (np=$NP): mg $size^3 $label, cuda + $tr: checksums [$(echo $got)], the CPU's [$(echo $want)]"
+        fail=$((fail + 1))
+    else echo "  np=$NP mg $size^3 $label: cuda + $tr = cpu"; fi
+}
 for size in 32 128; do
     for sp in "gsrb poisson" "gsrb helmholtz" "cheby helmholtz"; do
         read -r sm pb <<<"$sp"
@@ -51,23 +62,13 @@ for size in 32 128; do
                 echo "FAIL (np=$NP): mg $size^3 $sm $pb, cuda + $tr: checksums [$(echo $got)], the CPU's [$(echo $want)]"
                 fail=$((fail + 1))
             else echo "  np=$NP mg $size^3 $sm $pb: cuda + $tr = cpu: $(echo $got)"; fi
-            # --overlap: GSRB colours split around their exchange (inner box, then the shell's slabs in
-            # one k_gsrb_boxes launch) change no bit
-            if [ "$sm" = gsrb ] && run ov$tr$size "${opts[@]}" --backend cuda --transport $tr --overlap; then
-                got_ov=$(checksums ov$tr$size)
-                if [ -z "$got_ov" ] || [ "$want" != "$got_ov" ]; then
-                    echo "FAIL (np=$NP): mg $size^3 gsrb --overlap, cuda + $tr: checksums [$(echo $got_ov)], the CPU's [$(echo $want)]"
-                    fail=$((fail + 1))
-                else echo "  np=$NP mg $size^3 gsrb --overlap: cuda + $tr = cpu"; fi
-            fi
-            # --fuse-colours on: both colours of each sweep in one k_gsrb2 pass on every level (auto
-            # takes only large blocks), out of place; the timed F-cycles still replay from graphs
-            if [ "$sm" = gsrb ] && run fu$tr$size$pb "${opts[@]}" --backend cuda --transport $tr --fuse-colours on; then
-                got_fu=$(checksums fu$tr$size$pb)
-                if [ -z "$got_fu" ] || [ "$want" != "$got_fu" ]; then
-                    echo "FAIL (np=$NP): mg $size^3 gsrb $pb --fuse-colours on, cuda + $tr: checksums [$(echo $got_fu)], the CPU's [$(echo $want)]"
-                    fail=$((fail + 1))
-                else echo "  np=$NP mg $size^3 gsrb $pb --fuse-colours on: cuda + $tr = cpu"; fi
+            if [ "$sm" = gsrb ]; then
+                # --overlap: GSRB colours split around their exchange (inner box, then the shell's
+                # slabs in one k_gsrb_boxes launch) change no bit
+                same_as_cpu ov$tr$size "gsrb $pb --overlap" --overlap
+                # --fuse-colours on: both colours of each sweep in one k_gsrb2 pass on every level
+                # (auto takes only large blocks), out of place; the timed F-cycles still replay from graphs
+                same_as_cpu fu$tr$size$pb "gsrb $pb --fuse-colours on" --fuse-colours on
             fi
             # with a transport whose exchanges replay, the timed F-cycles must have come from graphs
             want_graph=0

@@ -234,7 +234,6 @@ int mg_agglom_cycle(mg_solver *s, int fmg);
  * and ends (op: its timer; calls: operations it counts as) */
 int mg_span_begin(mg_solver *s, int *mark);
 int mg_span_end(mg_solver *s, const mg_level *L, int op, int a, long calls);
-/* ghosts of fld on level L from the neighbours, and the boundary condition (mg_cycles.c) */
 /* --fuse-colours asks for fused GSRB sweeps on a level whose block on this rank is n */
 static inline int mg_fuse_wanted(const mg_solver *s, const int n[3])
 {
@@ -242,6 +241,7 @@ static inline int mg_fuse_wanted(const mg_solver *s, const int n[3])
     return s->smoother == MG_SMOOTHER_GSRB && s->k->gsrb2 &&
            (s->fuse_colours == MG_FUSE_ON || (s->fuse_colours == MG_FUSE_AUTO && cells >= MG_FUSE_AUTO_CELLS));
 }
+/* ghosts of fld on level L from the neighbours, and the boundary condition (mg_cycles.c) */
 int mg_exchange(mg_solver *s, mg_level *L, hx_field *fld);
 /* the direct bottom solver (mg_direct.c): the largest coarsest level it factors (a factor of n^2
  * doubles: 8 MiB), whether this solver's coarsest level can have it, its

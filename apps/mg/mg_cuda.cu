@@ -178,12 +178,11 @@ int cu_gsrb2(mg_kctx *k, const mg_geom *g, const mg_op *A, double *un, const dou
 {
     int lo[3], hi[3];
     mg_box(g, ring, lo, hi);
-    const int ex = hi[0] - lo[0] + 3, ey = hi[1] - lo[1] + 3, ez = hi[2] - lo[2] + 3;
-    const long tiles = (long)((ex + G2_W - 3) / (G2_W - 2)) * ((ey + G2_TY - 3) / (G2_TY - 2));
+    const int ez = hi[2] - lo[2] + 3; /* E's planes; its rows and columns in tiles of G2_TY - 2, G2_W - 2 */
+    const int tx = (hi[0] - lo[0] + 3 + G2_W - 3) / (G2_W - 2), ty = (hi[1] - lo[1] + 3 + G2_TY - 3) / (G2_TY - 2);
     int tz = 64;
-    while (tz > 8 && tiles * ((ez + tz - 1) / tz) < 2048) tz /= 2;
-    const dim3 grid((unsigned)((ex + G2_W - 3) / (G2_W - 2)), (unsigned)((ey + G2_TY - 3) / (G2_TY - 2)),
-                    (unsigned)((ez + tz - 1) / tz));
+    while (tz > 8 && (long)tx * ty * ((ez + tz - 1) / tz) < 2048) tz /= 2;
+    const dim3 grid((unsigned)tx, (unsigned)ty, (unsigned)((ez + tz - 1) / tz));
     LAUNCH_BLOCKS(k_gsrb2, grid, dim3(G2_TX, G2_TY), ST(k)->st, *g, *A, un, uo, f, ring, tz);
     LAUNCHED(k, "smoothing kernel (both colours)");
     return 0;
