@@ -13,8 +13,8 @@ suites (GPU machine; --cpu runs table on 2 CPU ranks, pingpong needs no GPU):
             --repeat 5 --format csv, then halox tune --compare-grid at 512^2, 4096^2, 3D 256^3
   roofline  halox roofline: copy bandwidth against every sweep and fused pass (one GPU)
   pingpong  mpirun -np 2 halox pingpong --transport all
-  mg        halox mg --problem helmholtz --nu 3 at 256^3 and 512^3 (one GPU), --fuse-colours auto
-            and off alternated, 3 jobs each
+  mg        halox mg --problem helmholtz --nu 3 at 256^3 and 512^3 (one GPU): the defaults, --fuse-colours
+            off, and --transport mpi --agglomerate 4096, alternated, 3 jobs each
   scaling   weak and strong scaling from 1 GPU to every GPU of the machine
   binding   CPU backend, 2 ranks: bound to a core each against unbound (automatic threads)
   operators user operators beside the built-ins (512^2 persistent, 8192^2 fuse 8, 256^3 fuse 4), and
@@ -152,17 +152,20 @@ suite_pingpong() {
 }
 
 suite_mg() {
-    # --fuse-colours auto (the default) and off alternated in one job: the fused GSRB sweeps side by side
-    local f=$out/mg.csv n fc r tmp sizes="256 512" reps=5 rounds=3
+    # the defaults beside --fuse-colours off and beside mpi with the coarse levels on the CPU (no CUDA
+    # graphs, levels of 16^3 and less on the host), alternated in one job
+    local f=$out/mg.csv n v r tmp sizes="256 512" reps=5 rounds=3
+    local variants=("" "--fuse-colours off" "--transport mpi --agglomerate 4096")
     [ $quick = 0 ] || { sizes=64; reps=1; rounds=1; }
     rm -f "$f"
     for r in $(seq $rounds); do
         for n in $sizes; do
-            for fc in auto off; do
-                say "halox mg --problem helmholtz --nu 3 --size $n --fuse-colours $fc (round $r of $rounds)"
+            for v in "${variants[@]}"; do
+                say "halox mg --problem helmholtz --nu 3 --size $n $v (round $r of $rounds)"
                 tmp=$(mktemp)
-                "${MPI[@]}" -np 1 "$H" mg "${BE[@]}" --problem helmholtz --nu 3 --size "$n" --repeat $reps \
-                    --fuse-colours $fc --format csv >"$tmp"
+                # shellcheck disable=SC2086 # $v: the variant's options, split on purpose
+                "${MPI[@]}" -np 1 "$H" mg "${BE[@]}" --problem helmholtz --nu 3 --size "$n" --repeat $reps $v \
+                    --format csv >"$tmp"
                 # one row a job: the finest level of the solve at --size (the job also solves n/2, n/4)
                 awk -F, -v n="$n" -v head="$([ -s "$f" ] && echo 0 || echo 1)" '
                     NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; if (head) print; next }
@@ -234,7 +237,8 @@ summary() {
     if [ -s "$out/mg.csv" ]; then
         echo "mg.csv (DOF/s: the median over the jobs, then each job's figure):"
         awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-            { k = sprintf("%5s^3  --fuse-colours %-4s", $c["size"], $c["fuse_colours"]); v[k, ++m[k]] = $c["dof_per_s"] + 0 }
+            { k = sprintf("%5s^3  --fuse-colours %-4s --transport %-7s --agglomerate %-4s", $c["size"], $c["fuse_colours"],
+                         $c["transport"], $c["agglomerate"]); v[k, ++m[k]] = $c["dof_per_s"] + 0 }
             END { for (k in m) {
                       for (i = 2; i <= m[k]; i++) for (j = i; j > 1 && v[k, j - 1] > v[k, j]; j--) {
                           t = v[k, j]; v[k, j] = v[k, j - 1]; v[k, j - 1] = t }

@@ -82,5 +82,20 @@ for size in 32 128; do
         done
     done
 done
+# The defaults: --transport auto resolves to the library's pick (the report names it; CUDA graphs
+# where it replays), and at one rank no level moves to the CPU (agglomerate 0); the CPU's bits.
+if run defcpu --size 32 --coarse 4 --backend cpu && run defaults --size 32 --coarse 4 --backend cuda; then
+    field() { awk -F, -v k="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c[k]; exit }' "$TMP/$1.csv"; }
+    got=$(checksums defaults) want=$(checksums defcpu) tr=$(field defaults transport)
+    want_graph=0
+    case $tr in ipc-put|nccl) want_graph=1 ;; esac
+    want_agg=$([ "$NP" -eq 1 ] && echo 0 || field defcpu agglomerate)
+    if [ -z "$want" ] || [ "$want" != "$got" ] || [ "$(graphed defaults)" != "$want_graph" ] ||
+        [ "$(field defaults agglomerate)" != "$want_agg" ] || ! echo " $transports " | grep -q " $tr "; then
+        echo "FAIL (np=$NP): mg defaults: transport $tr, graph $(graphed defaults) (want $want_graph), agglomerate" \
+            "$(field defaults agglomerate) (want $want_agg), checksums [$(echo $got)], the CPU's [$(echo $want)]"
+        fail=$((fail + 1))
+    else echo "  np=$NP mg defaults: transport $tr, graph $want_graph, agglomerate $want_agg, = cpu"; fi
+fi
 echo "$((runs - fail)) of $runs mg runs as expected (np=$NP; transports: $transports)"
 [ $fail -eq 0 ]

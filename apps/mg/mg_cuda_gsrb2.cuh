@@ -19,10 +19,10 @@
 #define HALOX_MG_CUDA_GSRB2_CUH
 
 #ifndef G2_TY
-#define G2_TY 8 /* threads (rows) along y */
+#define G2_TY 12 /* threads (rows) along y */
 #endif
 #ifndef G2_MIN_BLOCKS
-#define G2_MIN_BLOCKS 3 /* resident blocks an SM: at most 85 registers a thread, no spill */
+#define G2_MIN_BLOCKS 2 /* resident blocks an SM: at most 85 registers a thread, no spill */
 #endif
 enum {
     G2_TX = 32,       /* threads along x; each holds two adjacent cells of a row */

@@ -252,6 +252,9 @@ int hx_mg_main(int argc, char **argv)
         fprintf(stderr, "halox: error (rank %d): mg: out of host memory\n", rank);
         MPI_Abort(MPI_COMM_WORLD, HX_ERR_RUNTIME);
     }
+    for (int i = 0; i < c.ntransports; i++) /* collective: every rank resolves the same list */
+        if (!strcmp(c.transports[i], "auto"))
+            snprintf(c.transports[i], sizeof c.transports[i], "%s", hx_transport_auto(ctx, NULL, 0));
     int code = HX_OK;
     const int several = c.ntransports > 1;
     if (rank == 0 && several && c.format == MG_FORMAT_JSON) fputs("[\n", stdout);

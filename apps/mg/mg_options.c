@@ -43,13 +43,14 @@ static const hx_option mg_options[] = {
              "stops before a rank's block drops below 2 cells or stops halving evenly)",
      F(coarse)},
     {.name = "agglomerate", .type = HX_OPT_INT, .meta = "CELLS", .lo = 0, .hi = 2147483647, .def = "0",
-     .def_text = "auto: 4096 where the grid allows, else 0", .group = "problem", .what = "a global cell count (0: off)",
+     .def_text = "auto: 4096 with several ranks where the grid allows, else 0", .group = "problem", .what = "a global cell count (0: off)",
      .help = "the first level of at most CELLS cells (and every coarser one) is solved on rank 0 alone, on the "
              "CPU: its right-hand side is gathered there and the correction scattered back; the hierarchy is then "
-             "the one-rank hierarchy (down to --coarse) at every rank count. Also at one rank: small levels cost "
-             "less on a CPU than as GPU kernel launches. 0: off (every level on every rank). Not given: 4096 (16^3) "
-             "when the 4h grid is still above it and every rank's block halves down to it, else off; the same on "
-             "every backend, so that CPU and GPU runs of the same options give the same bits",
+             "the one-rank hierarchy (down to --coarse) at every rank count. 0: off (every level on every rank). "
+             "Not given: with more than one rank, 4096 (16^3) when the 4h grid is still above it and every rank's "
+             "block halves down to it, else off; at one rank off (the hierarchy is the same, so are the bits, and "
+             "on a GPU its small levels ran faster there than on the CPU); the same on every backend, so that CPU "
+             "and GPU runs of the same options give the same bits",
      F(agglomerate), .seen_at = AT(agglomerate_seen)},
     {.name = "agglomerate-ranks", .type = HX_OPT_INT, .meta = "CELLS", .lo = 0, .hi = 2147483647, .def = "0",
      .group = "problem", .what = "a global cell count (0: off)",
@@ -107,9 +108,10 @@ static const hx_option mg_options[] = {
      .help = "where the fields live and the kernels run: cpu (OpenMP loops) or cuda (one GPU per rank); auto: "
              "cuda when every rank sees a GPU",
      F(backend)},
-    {.name = "transport", .type = HX_OPT_STRING, .meta = "NAME[,NAME...]|all", .def = "mpi",
+    {.name = "transport", .type = HX_OPT_STRING, .meta = "NAME[,NAME...]|auto|all", .def = "auto",
      .group = "decomposition and exchange", .what = "transport names (see halox info)",
-     .help = "communication model of every level's exchange; with several (or all: every transport of this build "
+     .help = "communication model of every level's exchange; auto: the library's pick (halox info; on one node with "
+             "a GPU per rank, ipc-put, whose exchanges replay from CUDA graphs; on the CPU, mpi); with several (or all: every transport of this build "
              "that sets up here), the same solves run over each in turn in this one job, and a table compares their "
              "exchange time per level (the gain over the first) and checks that the solutions are bit-identical",
      F(transport)},

@@ -132,7 +132,7 @@ static int plan_grid(mg_config *c, int nranks, int pgrid[3], char *err, size_t n
     return 0;
 }
 
-/* --transport NAME[,NAME...] or all (every transport of this build, mpi first) into c->transports (a
+/* --transport NAME[,NAME...], auto or all (every transport of this build, mpi first) into c->transports (a
  * name given twice runs twice: the spread of one transport's times beside the others');
  * --schedule: the device schedules belong to halox's own sweeps */
 static int plan_exchange(mg_config *c, char *err, size_t n)
@@ -153,6 +153,10 @@ static int plan_exchange(mg_config *c, char *err, size_t n)
             snprintf(err, n, "--transport %s: at most %d transports in one job", c->transport, MG_MAX_TRANSPORTS);
             return -1;
         }
+        if (!strcmp(t, "auto")) { /* resolved on the context (mg_main.c): every rank picks the same */
+            snprintf(c->transports[c->ntransports++], sizeof c->transports[0], "%s", t);
+            continue;
+        }
         if (!strcmp(t, "all")) {
             snprintf(err, n, "--transport %s: all stands alone: give all, or a list of names (%s)", c->transport,
                      hx_transport_names());
@@ -161,14 +165,14 @@ static int plan_exchange(mg_config *c, char *err, size_t n)
         if (!hx_transport_paths(t)) {
             const char *why = hx_transport_absent_reason(t);
             if (why) snprintf(err, n, "--transport %s: %s (this build has %s)", t, why, hx_transport_names());
-            else snprintf(err, n, "unknown --transport '%s': give a name of this build (%s), a comma list of them, or all",
+            else snprintf(err, n, "unknown --transport '%s': give a name of this build (%s), auto, a comma list of them, or all",
                           t, hx_transport_names());
             return -1;
         }
         snprintf(c->transports[c->ntransports++], sizeof c->transports[0], "%s", t);
     }
     if (!c->ntransports) {
-        snprintf(err, n, "--transport '%s': give a transport name (%s), a comma list of them, or all", c->transport,
+        snprintf(err, n, "--transport '%s': give a transport name (%s), auto, a comma list of them, or all", c->transport,
                  hx_transport_names());
         return -1;
     }
@@ -312,6 +316,7 @@ int mg_plan(mg_config *c, int nranks, int pgrid[3], int *nlev, int agg[2], doubl
         return -1;
     }
     if (!c->agglomerate_seen && !c->agglomerate_ranks) { /* automatic: on where the grid allows it */
+        if (nranks == 1) return 0; /* one rank: already the one-rank hierarchy, and its GPU levels were faster */
         c->agglomerate = MG_AUTO_AGGLOMERATE;
         if (plan_agglomerate(c, nranks, pgrid, b, nlev, agg, err, n) == 0) return 0;
         c->agglomerate = 0, agg[0] = agg[1] = 0, *nlev = L, err[0] = 0;
