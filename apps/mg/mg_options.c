@@ -48,9 +48,9 @@ static const hx_option mg_options[] = {
              "CPU: its right-hand side is gathered there and the correction scattered back; the hierarchy is then "
              "the one-rank hierarchy (down to --coarse) at every rank count. 0: off (every level on every rank). "
              "Not given: with more than one rank, 4096 (16^3) when the 4h grid is still above it and every rank's "
-             "block halves down to it, else off; at one rank off (the hierarchy is the same, so are the bits, and "
-             "on a GPU its small levels ran faster there than on the CPU); the same on every backend, so that CPU "
-             "and GPU runs of the same options give the same bits",
+             "block halves down to it, else off; at one rank off (the same hierarchy and bits either way, and a GPU "
+             "ran the small levels faster than the CPU did); the same on every backend, so that CPU and GPU runs of "
+             "the same options give the same bits",
      F(agglomerate), .seen_at = AT(agglomerate_seen)},
     {.name = "agglomerate-ranks", .type = HX_OPT_INT, .meta = "CELLS", .lo = 0, .hi = 2147483647, .def = "0",
      .group = "problem", .what = "a global cell count (0: off)",
