@@ -24,8 +24,12 @@ transports=mpi
 # checksums NAME: "shape checksum fmg_checksum" of every solve size: u after the V-cycles, and after
 # the timed F-cycles (replayed from CUDA graphs where mg can: ipc-put and nccl)
 checksums() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $24 == 0 { print $NF, $16, $c["fmg_checksum"] }' "$TMP/$1.csv"; }
+# field NAME KEY: the first row's KEY field of the CSV
+field() { awk -F, -v k="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c[k]; exit }' "$TMP/$1.csv"; }
 # graphed NAME: the CSV's graph field (1: the timed F-cycles were replayed from graphs)
-graphed() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["graph"]; exit }' "$TMP/$1.csv"; }
+graphed() { field "$1" graph; }
+# replays TR: 1 where transport TR's exchanges replay, so the timed F-cycles must come from graphs
+replays() { case $1 in ipc-put|nccl) echo 1 ;; *) echo 0 ;; esac; }
 # run NAME args...: one mg job at NP ranks, its CSV in $TMP/NAME.csv
 run() {
     local name=$1
@@ -71,8 +75,7 @@ for size in 32 128; do
                 same_as_cpu fu$tr$size$pb "gsrb $pb --fuse-colours on" --fuse-colours on
             fi
             # with a transport whose exchanges replay, the timed F-cycles must have come from graphs
-            want_graph=0
-            case $tr in ipc-put|nccl) want_graph=1 ;; esac
+            want_graph=$(replays $tr)
             for name in $tr$size$sm $([ "$sm" = gsrb ] && echo fu$tr$size$pb); do
                 if [ -s "$TMP/$name.csv" ] && [ "$(graphed $name)" != "$want_graph" ]; then
                     echo "FAIL (np=$NP): mg $size^3 $sm ($name), cuda + $tr: graph $(graphed $name), want $want_graph"
@@ -85,10 +88,8 @@ done
 # The defaults: --transport auto resolves to the library's pick (the report names it; CUDA graphs
 # where it replays), and at one rank no level moves to the CPU (agglomerate 0); the CPU's bits.
 if run defcpu --size 32 --coarse 4 --backend cpu && run defaults --size 32 --coarse 4 --backend cuda; then
-    field() { awk -F, -v k="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c[k]; exit }' "$TMP/$1.csv"; }
     got=$(checksums defaults) want=$(checksums defcpu) tr=$(field defaults transport)
-    want_graph=0
-    case $tr in ipc-put|nccl) want_graph=1 ;; esac
+    want_graph=$(replays $tr)
     want_agg=$([ "$NP" -eq 1 ] && echo 0 || field defcpu agglomerate)
     if [ -z "$want" ] || [ "$want" != "$got" ] || [ "$(graphed defaults)" != "$want_graph" ] ||
         [ "$(field defaults agglomerate)" != "$want_agg" ] || ! echo " $transports " | grep -q " $tr "; then

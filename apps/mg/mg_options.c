@@ -43,7 +43,8 @@ static const hx_option mg_options[] = {
              "stops before a rank's block drops below 2 cells or stops halving evenly)",
      F(coarse)},
     {.name = "agglomerate", .type = HX_OPT_INT, .meta = "CELLS", .lo = 0, .hi = 2147483647, .def = "0",
-     .def_text = "auto: 4096 with several ranks where the grid allows, else 0", .group = "problem", .what = "a global cell count (0: off)",
+     .def_text = "auto: 4096 with several ranks where the grid allows, else 0", .group = "problem",
+     .what = "a global cell count (0: off)",
      .help = "the first level of at most CELLS cells (and every coarser one) is solved on rank 0 alone, on the "
              "CPU: its right-hand side is gathered there and the correction scattered back; the hierarchy is then "
              "the one-rank hierarchy (down to --coarse) at every rank count. 0: off (every level on every rank). "
@@ -111,9 +112,10 @@ static const hx_option mg_options[] = {
     {.name = "transport", .type = HX_OPT_STRING, .meta = "NAME[,NAME...]|auto|all", .def = "auto",
      .group = "decomposition and exchange", .what = "transport names (see halox info)",
      .help = "communication model of every level's exchange; auto: the library's pick (halox info; on one node with "
-             "a GPU per rank, ipc-put, whose exchanges replay from CUDA graphs; on the CPU, mpi); with several (or all: every transport of this build "
-             "that sets up here), the same solves run over each in turn in this one job, and a table compares their "
-             "exchange time per level (the gain over the first) and checks that the solutions are bit-identical",
+             "a GPU per rank, ipc-put, whose exchanges replay from CUDA graphs; on the CPU, mpi); with several (or "
+             "all: every transport of this build that sets up here), the same solves run over each in turn in this "
+             "one job, and a table compares their exchange time per level (the gain over the first) and checks that "
+             "the solutions are bit-identical",
      F(transport)},
     {.name = "schedule", .type = HX_OPT_CHOICE, .choices = schedules, .def = "cycle",
      .group = "decomposition and exchange",

@@ -165,15 +165,15 @@ static int plan_exchange(mg_config *c, char *err, size_t n)
         if (!hx_transport_paths(t)) {
             const char *why = hx_transport_absent_reason(t);
             if (why) snprintf(err, n, "--transport %s: %s (this build has %s)", t, why, hx_transport_names());
-            else snprintf(err, n, "unknown --transport '%s': give a name of this build (%s), auto, a comma list of them, or all",
-                          t, hx_transport_names());
+            else snprintf(err, n, "unknown --transport '%s': give a name of this build (%s), auto, a comma list of "
+                          "them, or all", t, hx_transport_names());
             return -1;
         }
         snprintf(c->transports[c->ntransports++], sizeof c->transports[0], "%s", t);
     }
     if (!c->ntransports) {
-        snprintf(err, n, "--transport '%s': give a transport name (%s), auto, a comma list of them, or all", c->transport,
-                 hx_transport_names());
+        snprintf(err, n, "--transport '%s': give a transport name (%s), auto, a comma list of them, or all",
+                 c->transport, hx_transport_names());
         return -1;
     }
     return 0;
