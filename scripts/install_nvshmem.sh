@@ -11,7 +11,7 @@ version=3.4.5
 command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ] || exit 0
 [ -f "$dest/nvidia/nvshmem/lib/libnvshmem_host.so.3" ] && exit 0
 echo "installing NVSHMEM $version (nvidia-nvshmem-cu13 wheel) into $dest"
-if ! python3 -m pip install -q --disable-pip-version-check --no-deps --target "$dest" "nvidia-nvshmem-cu13==$version" 2>/tmp/halox-nvshmem.log; then
-    echo "warning: could not install nvidia-nvshmem-cu13==$version (see /tmp/halox-nvshmem.log): building without the nvshmem transport" >&2
+if ! python3 -m pip install -q --disable-pip-version-check --retries 0 --timeout 10 --no-deps --target "$dest" "nvidia-nvshmem-cu13==$version" 2>/tmp/halox-nvshmem.log; then
+    echo "note: skipping the nvshmem transport: could not install nvidia-nvshmem-cu13==$version (offline? see /tmp/halox-nvshmem.log; python3 -m pip install --target $dest nvidia-nvshmem-cu13==$version)" >&2
 fi
 exit 0

@@ -23,6 +23,28 @@ struct coupled3d {
     }
 };
 
+/* One field: a radius-2 star in 2D, and a radius-1 star in 3D (the state-field count and radius
+ * of the persistent kernel's exchange differ from the coupled functors') */
+struct star2d {
+    static constexpr int dim = 2, radius = 2, nfields = 1;
+    float c1, c2;
+    template <class In> __host__ __device__ void operator()(const In &in, float (&out)[1]) const
+    {
+        const float s1 = ((in(0, -1, 0) + in(0, 1, 0)) + in(0, 0, -1)) + in(0, 0, 1);
+        const float s2 = ((in(0, -2, 0) + in(0, 2, 0)) + in(0, 0, -2)) + in(0, 0, 2);
+        out[0] = (in(0, 0, 0) * (1.0f - 4.0f * (c1 + c2)) + c1 * s1) + c2 * s2;
+    }
+};
+struct star3d {
+    static constexpr int dim = 3, radius = 1, nfields = 1;
+    float c;
+    template <class In> __host__ __device__ void operator()(const In &in, float (&out)[1]) const
+    {
+        const float s = ((((in(0, -1, 0, 0) + in(0, 1, 0, 0)) + in(0, 0, -1, 0)) + in(0, 0, 1, 0)) + in(0, 0, 0, -1)) + in(0, 0, 0, 1);
+        out[0] = in(0, 0, 0, 0) * (1.0f - 6.0f * c) + c * s;
+    }
+};
+
 /* A deterministic starting value of field q at global cell (x, y, z), in [0, 1) */
 static inline double ref_initial(int q, int x, int y, int z)
 {

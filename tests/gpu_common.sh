@@ -30,3 +30,9 @@ need_sanitizer() {
     CS=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
     if [ -z "$CS" ]; then echo "SKIPPED: compute-sanitizer not found"; exit 77; fi
 }
+# sanitizer_dirty OUTPUT: true when compute-sanitizer's output reports anything: memcheck's and
+# synccheck's "ERROR SUMMARY: N errors", racecheck's "RACECHECK SUMMARY: N hazards displayed (E
+# errors, W warnings)" (hazards that are warnings set no exit code, so the exit code alone misses them)
+sanitizer_dirty() {
+    grep -qE "ERROR SUMMARY: [1-9]|hazards displayed \([1-9]|errors, [1-9][0-9]* warnings" <<<"$1"
+}

@@ -3,9 +3,11 @@
 # this tree) at 1 and 2 ranks. Each run's custom sweeper (plain sweeps, fused passes, cycles cut
 # short; the cycle schedule, and the fused and persistent ones whose kernel exchanges on the device)
 # and the baseline plain kernel (--compare) must print the same checksums, and every run the
-# checksums of the 1-rank run. Skipped without a GPU. Usage: gpu_custom.sh HALOX MPIEXEC GRAY_SCOTT
+# checksums of the 1-rank run. Then test_custom_gpu (functors of one and several fields, 2D and 3D,
+# every schedule, against a host loop) at 1 and 2 ranks. Skipped without a GPU.
+# Usage: gpu_custom.sh HALOX MPIEXEC GRAY_SCOTT TEST_CUSTOM_GPU
 set -u
-HALOX=$1 MPIEXEC=$2 GS=$3
+HALOX=$1 MPIEXEC=$2 GS=$3 TCG=${4:-}
 . "$(dirname "$0")/gpu_common.sh"
 . "$(dirname "$0")/mpi_env.sh"
 unset OMPI_MCA_mpi_yield_when_idle
@@ -54,6 +56,18 @@ if [ "$gpu_slots" -ge 2 ]; then
         fail=$((fail + 1))
     fi
 fi
+# a user's functors of one and several fields, 2D and 3D, every schedule, bit for bit against the host loop
+for np in 1 2; do
+    [ "$np" -gt "$gpu_slots" ] && continue
+    for size in small wave; do
+        runs=$((runs + 1))
+        if [ ! -x "$TCG" ] || ! MPIRUN "$np" -x HALOX_SHARE_GPU "$TCG" $size >"$tmp/out" 2>&1; then
+            echo "FAIL: test_custom_gpu $size at $np rank(s)"
+            sed 's/^/    /' "$tmp/out" | tail -8
+            fail=$((fail + 1))
+        fi
+    done
+done
 # snapshots: every 50 sweeps, v as .npy of the global grid
 runs=$((runs + 1))
 MPIRUN 1 "$GS" --size 64x48 --sweeps 100 --every 50 --out "$tmp" >"$tmp/out" 2>&1

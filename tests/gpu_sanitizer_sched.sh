@@ -51,7 +51,7 @@ for np in $nps; do
             out=$(timeout 300 "$MPIEXEC" -np $np "$CS" --tool $tool --error-exitcode 9 "$HALOX" run \
                 --backend cuda --transport $tr $knobs $args --iters 6 --warmup 0 --verify --quiet 2>&1)
             rc=$?
-            if [ $rc -ne 0 ] || ! grep -q "bit-identical" <<<"$out" || grep -q "ERROR SUMMARY: [1-9]" <<<"$out"; then
+            if [ $rc -ne 0 ] || ! grep -q "bit-identical" <<<"$out" || sanitizer_dirty "$out"; then
                 echo "FAIL ($tool, np=$np, exit $rc): $args"; echo "$out" | grep -v "^$" | tail -12; fail=$((fail + 1))
             else
                 echo "clean ($tool, np=$np$([ $roles = 1 ] && echo ", role kernel")$([ $tr = ipc-put ] && echo ", ipc-put")$([ -n "$lanes" ] && echo ", $lanes lanes")): $args"

@@ -24,5 +24,14 @@ expect_error 2 2 "bad_empty.op: no terms"                 -- run --backend cpu -
 expect_error 1 2 "neither a stencil name"                 -- reference --size 32x32 --stencil "$DATA/no_such.op"
 expect_error 1 2 "bad_radius.op:3"                        -- reference --size 32x32 --stencil "$DATA/bad_radius.op"
 expect_error 2 2 "neither a stencil name"                 -- tune --backend cpu --size 32x32 --stencil nothing.op
+# binary content (a NUL, another control byte), named on its line even when the line is also too long
+printf 'dim 2\n0 0 0.5\n1 0\000 0.25\n' >"$tmp/bin_nul.op"
+printf 'dim 2\n0 0 1\n\033[0m1 0 0.5\n' >"$tmp/bin_esc.op"
+{ printf 'dim 2\n%1100s' ''; printf '\000 0 0 1\n'; } >"$tmp/bin_long.op"
+printf 'dim 2\n%1100s0 0 1\n' '' >"$tmp/too_long.op"
+expect_error 2 2 "bin_nul.op:3: a NUL byte (0x00) in column 4: the file has binary content" -- run --backend cpu --size 32x32 --stencil "$tmp/bin_nul.op"
+expect_error 1 2 "bin_esc.op:3: a control byte (0x1b) in column 1: the file has binary content" -- run --backend cpu --size 32x32 --stencil "$tmp/bin_esc.op"
+expect_error 2 2 "bin_long.op:2: a NUL byte (0x00) in column 1101" -- run --backend cpu --size 32x32 --stencil "$tmp/bin_long.op"
+expect_error 1 2 "too_long.op:2: line longer than 1022 characters" -- run --backend cpu --size 32x32 --stencil "$tmp/too_long.op"
 echo "operators_bad: $n cases, $fail failed"
 [ $fail -eq 0 ]

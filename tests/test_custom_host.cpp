@@ -10,84 +10,10 @@
 
 #include "../examples/gray_scott/model.h"
 #include "check_mpi.h"
-#include "custom_ref.h"
+#include "custom_case.h"
 
 HX_DEFINE_KERNELS(gray_scott, float)
 HX_DEFINE_KERNELS(coupled3d, double)
-
-static int rank_ = 0, size_ = 1;
-
-static hx_layout *make_layout(hx_context *ctx, int dim, const int n[3], int halo, hx_dtype dt, hx_boundary b)
-{
-    hx_layout_desc ld;
-    memset(&ld, 0, sizeof ld);
-    ld.dim = dim;
-    for (int a = 0; a < 3; a++) ld.global[a] = n[a];
-    ld.halo = halo;
-    ld.dtype = dt;
-    ld.boundary = b;
-    hx_layout *l = NULL;
-    return hx_layout_create(ctx, &ld, &l) == HX_OK ? l : NULL;
-}
-
-static hx_exchange *make_exchange(hx_layout *l, int nf, hx_pattern p)
-{
-    hx_exchange_options xo = hx_exchange_defaults();
-    xo.transport = "mpi";
-    xo.pattern = p;
-    xo.nfields = nf;
-    hx_exchange *x = NULL;
-    return hx_exchange_create_opts(l, &xo, &x) == HX_OK ? x : NULL;
-}
-
-/* One case: functor fn over an n grid, depth and fuse, `sweeps` sweeps, against ref_run */
-template <class F, typename T>
-static void run_case(hx_context *ctx, const hx_kernel_table *kt, const F &fn, const int n[3], int depth, int fuse, hx_boundary b,
-                     hx_pattern p, int sweeps)
-{
-    const int NF = F::nfields, D = F::dim;
-    const hx_dtype dt = sizeof(T) == 4 ? HX_FLOAT : HX_DOUBLE;
-    hx_layout *l = make_layout(ctx, D, n, depth * F::radius, dt, b);
-    CHECK(l != NULL);
-    if (!l) return;
-    hx_exchange *x = make_exchange(l, NF, p);
-    CHECK(x != NULL);
-    hx_custom_options o = hx_custom_defaults();
-    o.depth = depth;
-    o.fuse = fuse;
-    hx_custom *s = NULL;
-    CHECK_EQ(hx_custom_create(l, x, &o, kt, &fn, &s), HX_OK);
-    const hx_decomp *d = hx_layout_decomp(l);
-    const long owned = (long)d->local[0] * d->local[1] * d->local[2], total = (long)n[0] * n[1] * (D == 3 ? n[2] : 1);
-    std::vector<T> g[NF], mine(owned), got(total);
-    for (int q = 0; q < NF; q++) {
-        g[q].resize(total);
-        for (long i = 0; i < total; i++) g[q][i] = (T)ref_initial(q, (int)(i % n[0]), (int)(i / n[0] % n[1]), (int)(i / ((long)n[0] * n[1])));
-        for (long i = 0; i < owned; i++) {
-            const int x0 = (int)(i % d->local[0]) + d->offset[0], y0 = (int)(i / d->local[0] % d->local[1]) + d->offset[1];
-            const int z0 = (int)(i / ((long)d->local[0] * d->local[1])) + d->offset[2];
-            mine[i] = g[q][x0 + (long)n[0] * (y0 + (long)n[1] * z0)];
-        }
-        if (s) CHECK_EQ(hx_custom_set_field(s, q, mine.data()), HX_OK);
-    }
-    if (s) CHECK_EQ(hx_custom_iterate(s, sweeps), HX_OK);
-    if (s) CHECK_EQ(hx_custom_sweeps(s), sweeps);
-    if (rank_ == 0) ref_run<F, T>(fn, g, n, b == HX_PERIODIC, sweeps);
-    for (int q = 0; q < NF && s; q++) {
-        CHECK_EQ(hx_field_gather(l, hx_custom_field(s, q), got.data()), HX_OK);
-        if (rank_ != 0) continue;
-        long bad = -1;
-        for (long i = 0; i < total && bad < 0; i++)
-            if (memcmp(&got[i], &g[q][i], sizeof(T))) bad = i;
-        if (bad >= 0)
-            fprintf(stderr, "FAIL %s %dD ranks %d depth %d fuse %d %s field %d sweeps %d: cell %ld is %.17g, want %.17g\n", kt->name, D, size_,
-                    depth, fuse, b == HX_PERIODIC ? "periodic" : "fixed", q, sweeps, bad, (double)got[bad], (double)g[q][bad]);
-        CHECK(bad < 0);
-    }
-    hx_custom_destroy(s);
-    hx_exchange_destroy(x);
-    hx_layout_destroy(l);
-}
 
 /* A refusal: HX_ERR_INPUT on every rank, a one-line message naming `part` */
 static void expect_input(hx_context *ctx, hx_layout *l, hx_exchange *x, int depth, int fuse, const hx_kernel_table *kt, const void *params,

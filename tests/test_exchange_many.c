@@ -6,7 +6,9 @@
  * too). Layouts: uniform halos and per-axis widths (2,1,0 / 0,3,1 / 1,1,1) with per-axis
  * boundaries; staged and direct; 2D and 3D; start/finish and run; n below nfields. run_many equals
  * n single-field exchanges bit for bit. Bad input (nfields, n, dtypes, halo_axis) is HX_ERR_INPUT
- * with one line, on every rank alike. Usage: test_exchange_many [cpu|cuda [TRANSPORT]] */
+ * with one line, on every rank alike. A TRANSPORT that refuses (absent from this build, or not
+ * usable here: mpi-cuda without a CUDA-aware MPI) is reported in one line and its status is the
+ * exit code, with no exchange left to run. Usage: test_exchange_many [cpu|cuda [TRANSPORT]] */
 #include <halox/halox.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -219,7 +221,29 @@ static void refused(hx_context *ctx, hx_layout *l, int nfields, const hx_dtype *
     o.dtypes = dtypes;
     hx_exchange *x = NULL;
     CHECK_REFUSED(ctx, hx_exchange_create_opts(l, &o, &x), part);
+    CHECK(x == NULL); /* a refused exchange is released by the library */
     hx_exchange_destroy(x);
+}
+
+/* The transport asked for: HX_OK, or its refusal, agreed by every rank, in one line, with *out
+ * NULL (running a half-built exchange crashed a cuda mpi-cuda run on an MPI not CUDA-aware). */
+static int transport_status(hx_context *ctx)
+{
+    hx_layout *l = layout(ctx, 2, 0, 1, HX_PERIODIC, NULL, NULL);
+    hx_exchange_options o = hx_exchange_defaults();
+    o.transport = transport;
+    hx_exchange *x = NULL;
+    const int st = l ? hx_exchange_create_opts(l, &o, &x) : HX_ERR_RUNTIME;
+    CHECK(agreed(st));
+    CHECK(st == HX_OK ? x != NULL : x == NULL);
+    if (st != HX_OK) {
+        const char *e = hx_context_error(ctx);
+        CHECK(e[0] && !strchr(e, '\n'));
+        if (rank_ == 0) fprintf(stderr, "test_exchange_many: error: %s\n", e);
+    }
+    hx_exchange_destroy(x);
+    hx_layout_destroy(l);
+    return st;
 }
 
 static void bad_inputs(hx_context *ctx, int nranks)
@@ -282,6 +306,7 @@ int main(int argc, char **argv)
     hx_context *ctx = NULL;
     CHECK_EQ(hx_context_create(MPI_COMM_WORLD, &co, &ctx), HX_OK);
     if (!ctx) return 1;
+    const int refusal = transport_status(ctx);
     const hx_boundary P = HX_PERIODIC, F = HX_FIXED;
     const struct {
         const char *name;
@@ -299,7 +324,7 @@ int main(int argc, char **argv)
     };
     const int nlay = (int)(sizeof lay / sizeof *lay);
     int salt = 0;
-    for (int dim = 2; dim <= 3; dim++)
+    for (int dim = 2; refusal == HX_OK && dim <= 3; dim++)
         for (int k = 0; k < nlay; k++) {
             hx_layout *l = layout(ctx, dim, lay[k].per_axis, lay[k].halo, lay[k].b, lay[k].w, lay[k].ba);
             if (!l) continue;
@@ -315,11 +340,12 @@ int main(int argc, char **argv)
             }
             hx_layout_destroy(l);
         }
-    if (!on_gpu) bad_inputs(ctx, nranks);
+    if (!on_gpu && refusal == HX_OK) bad_inputs(ctx, nranks);
     hx_context_destroy(ctx);
     int mine = hx_test_failures, all = 0;
     MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     MPI_Finalize();
+    if (all == 0 && refusal != HX_OK) return refusal; /* refused cleanly: the status, on every rank */
     if (rank_ != 0) return mine ? 1 : 0;
     hx_test_failures = all;
     TEST_DONE();

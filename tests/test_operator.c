@@ -2,6 +2,7 @@
  * good and bad), the sweeper's checks of an operator and its coefficient fields, and sweeps with
  * coefficient fields against hx_reference_run (seeded and given coefficients), bit for bit.
  * Usage: test_operator DATA_DIR, at 1 and 2 ranks (tests/operator_unit.sh). */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp */
 #include <halox/halox.h>
 #include <math.h>
 #include <stdio.h>
@@ -175,6 +176,50 @@ static void files(void)
     CHECK_ERR(load("no_such_file.op", HX_FLOAT, &op), "cannot open");
 }
 
+/* Files of bytes no .op file in git holds, written here: a NUL or other control byte is binary
+ * content, named on its line even when the line is also too long; a long line is named as such;
+ * tabs and CR LF line ends are text (part NULL: loads). */
+#define BYTES(s) s, sizeof s - 1
+static void control_bytes(void)
+{
+    static char longer[1199], binary[1199], fits[1035];
+    memset(longer, ' ', sizeof longer);
+    memcpy(longer, "dim 2\n", 6);
+    memcpy(longer + sizeof longer - 6, "0 0 1\n", 6); /* line 2: 1187 characters */
+    memcpy(binary, longer, sizeof longer);
+    binary[1100] = 0; /* column 1095 of line 2 */
+    memset(fits, 'x', sizeof fits);
+    memcpy(fits, "dim 2\n#", 7);
+    memcpy(fits + 6 + 1022, "\n0 0 1\n", 7); /* line 2: 1022 characters, the most */
+    const struct {
+        const char *file, *bytes;
+        size_t n;
+        const char *part;
+    } c[] = {
+        {"nul.op", BYTES("dim 2\n0 0 0.5\n1 0\0 0.25\n"), "nul.op:3: a NUL byte (0x00) in column 4: the file has binary content"},
+        {"esc.op", BYTES("dim 2\n\033[0m0 0 1\n"), "esc.op:2: a control byte (0x1b) in column 1: the file has binary content"},
+        {"cr.op", BYTES("dim 2\r0 0 1\n"), "cr.op:1: a control byte (0x0d"},
+        {"long.op", longer, sizeof longer, "long.op:2: line longer than 1022 characters"},
+        {"longnul.op", binary, sizeof binary, "longnul.op:2: a NUL byte (0x00) in column 1095"},
+        {"fits.op", fits, sizeof fits, NULL},
+        {"crlf.op", BYTES("dim\t2\r\n0\t0 1\r\n1 0 0.5\r"), NULL},
+    };
+    char dir[] = "/tmp/halox_op_XXXXXX", path[64];
+    CHECK(mkdtemp(dir) != NULL);
+    for (size_t k = 0; k < sizeof c / sizeof *c; k++) {
+        snprintf(path, sizeof path, "%s/%s", dir, c[k].file);
+        FILE *f = fopen(path, "wb");
+        CHECK(f && fwrite(c[k].bytes, 1, c[k].n, f) == c[k].n);
+        if (f) fclose(f);
+        hx_operator *op = NULL;
+        if (c[k].part) CHECK_ERR(hx_operator_load(ctx, path, HX_FLOAT, &op), c[k].part);
+        else CHECK_EQ(hx_operator_load(ctx, path, HX_FLOAT, &op), HX_OK);
+        hx_operator_destroy(op);
+        remove(path);
+    }
+    remove(dir);
+}
+
 /* A 2D layout of this dtype and halo with its exchange. */
 static void make_layout(hx_dtype t, int dim, int halo, hx_boundary b, hx_layout **l, hx_exchange **x)
 {
@@ -339,6 +384,7 @@ int main(int argc, char **argv)
     validation();
     named();
     files();
+    control_bytes();
     sweeper_checks();
     for (int given = 0; given < 2; given++)
         for (int depth = 1; depth <= 2; depth++) {

@@ -37,7 +37,9 @@ typedef struct hx_exchange hx_exchange;
 
 /* Collective over the layout's context. transport: a name of hx_transport_names, or "auto";
  * halo: ghost cells to fill per side (<= the layout's halo; 0 means the layout's). The same as
- * hx_exchange_create_opts with these three fields and the other defaults. */
+ * hx_exchange_create_opts with these three fields and the other defaults. Every create returns the
+ * same status on every rank; on failure (a transport this build lacks or that refuses here, such
+ * as mpi-cuda without a CUDA-aware MPI) *out is NULL and hx_context_error says why. */
 int hx_exchange_create(hx_layout *l, const char *transport, hx_pattern pattern, int halo, hx_exchange **out);
 
 /* Exchange options. Set struct_size to sizeof(hx_exchange_options) (hx_exchange_defaults does):

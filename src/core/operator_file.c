@@ -133,6 +133,35 @@ static void base_name(const char *path, char *name, size_t n)
     if (dot && dot != name) *dot = 0;
 }
 
+/* The next line of f into line (n bytes, without its newline), read byte by byte since fgets
+ * hides a NUL: 1, 0 at the end of the file, or -1 with why. A control byte (other than a tab, or
+ * a CR that ends the line) is named as such even on a long line: binary files have both. */
+static int next_line(reader *r, FILE *f, char *line, size_t n)
+{
+    size_t len = 0;
+    int c;
+    r->line++;
+    while ((c = getc(f)) != EOF && c != '\n') {
+        int next = c == '\r' ? getc(f) : EOF;
+        if (next != EOF) ungetc(next, f);
+        if (c == '\r' && next != '\n' && next != EOF)
+            return fail(r, "a control byte (0x0d, a carriage return inside the line) in column %zu: end lines with \\n or \\r\\n",
+                        len + 1);
+        if (c == 0)
+            return fail(r, "a NUL byte (0x00) in column %zu: the file has binary content, not a text operator file "
+                           "(docs/operators.md)", len + 1);
+        if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f)
+            return fail(r, "a control byte (0x%02x) in column %zu: the file has binary content, not a text operator file "
+                           "(docs/operators.md)", c, len + 1);
+        if (len + 1 < n) line[len] = (char)c;
+        len++;
+    }
+    if (c == EOF && len == 0) return r->line--, 0;
+    if (len > n - 2) return fail(r, "line longer than %d characters: shorten it", (int)n - 2);
+    line[len] = 0;
+    return 1;
+}
+
 /* Read path into d (terms into terms[], the name into name). 0, or -1 with why. */
 static int read_file(const char *path, hx_operator_desc *d, hx_term *terms, char *name, size_t name_n, char *why, size_t n)
 {
@@ -145,12 +174,8 @@ static int read_file(const char *path, hx_operator_desc *d, hx_term *terms, char
     d->dim = 0;
     d->ncoef = 0;
     d->nterms = 0;
-    while (!rc && fgets(line, sizeof line, f)) {
-        r.line++;
-        if (!strchr(line, '\n') && !feof(f)) {
-            rc = fail(&r, "line longer than %d characters: shorten it", (int)sizeof line - 2);
-            break;
-        }
+    while (!rc && (rc = next_line(&r, f, line, sizeof line)) == 1) {
+        rc = 0;
         int nt = tokens(line, tok);
         if (nt < 0) {
             rc = fail(&r, "more than %d words: one term a line, 'dx dy [dz] weight [cK offsets]'", MAX_TOKENS);

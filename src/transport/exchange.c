@@ -89,7 +89,7 @@ static int check_options(hx_context *ctx, const hx_exchange_options *o)
     return bad ? hx_fail(ctx, HX_ERR_INPUT, "exchange: %s", why) : HX_OK;
 }
 
-static int create(hx_layout *l, const hx_exchange_options *o, const hx_plan *plan, hx_exchange **out)
+static int build(hx_layout *l, const hx_exchange_options *o, const hx_plan *plan, hx_exchange **out)
 {
     hx_context *ctx = l->ctx;
     hx_exchange *x = calloc(1, sizeof *x);
@@ -155,6 +155,18 @@ static int create(hx_layout *l, const hx_exchange_options *o, const hx_plan *pla
     x->have_transport = 1; /* released by every rank together, even after a failed set-up */
     if (st == HX_OK) st = hx_many_buffers(x);
     return hx_agree(ctx, st);
+}
+
+/* A refused or failed exchange has no transport ops to run with: release it here, on every rank
+ * together (the outcome is agreed), so that a caller never holds a half-built one (*out NULL). */
+static int create(hx_layout *l, const hx_exchange_options *o, const hx_plan *plan, hx_exchange **out)
+{
+    const int st = build(l, o, plan, out);
+    if (st != HX_OK) {
+        hx_exchange_destroy(*out);
+        *out = NULL;
+    }
+    return st;
 }
 
 int hx_exchange_create(hx_layout *l, const char *transport, hx_pattern pattern, int halo, hx_exchange **out)

@@ -150,6 +150,7 @@ template <typename T> __device__ bool hx_ik_ll_copy(const hx_ik_args &a, unsigne
     const int par = (int)(e & 1), W = HX_LL_WORDS(T), nmsg = a.nmsg;
     __shared__ hx_msg_view view[HX_MAX_MSGS + 1];
     __shared__ int ok;
+    __syncthreads(); /* a previous call's threads may still read view and ok */
     if (threadIdx.x == 0) ok = 1;
     if (threadIdx.x < 32) hx_msgs_view(a.msg, nmsg, pack, a.ll_mask, view);
     __syncthreads();

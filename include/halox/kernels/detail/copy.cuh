@@ -127,6 +127,7 @@ __device__ void hx_copy_msgs(const hx_dev_msg *msgs, int nmsg, int par, long sy,
 {
     typedef typename hx_copy_unit<T>::type U;
     __shared__ hx_msg_view view[HX_MAX_MSGS + 1];
+    __syncthreads(); /* a previous call's threads may still read view (calls back to back: a field each) */
     if (threadIdx.x < 32) { /* skip_mask's: another loop moves them */
         const int lane = (int)threadIdx.x;
         const hx_dev_msg *dm = &msgs[lane < nmsg ? lane : 0];
