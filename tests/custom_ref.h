@@ -45,6 +45,19 @@ struct star3d {
     }
 };
 
+/* Two double fields of radius 1 in 3D: fused passes of several fields that fit a block's shared memory */
+struct pair3d {
+    static constexpr int dim = 3, radius = 1, nfields = 2;
+    double a, b;
+    template <class In> __host__ __device__ void operator()(const In &in, double (&out)[2]) const
+    {
+        for (int q = 0; q < 2; q++) {
+            const double s = ((((in(q, -1, 0, 0) + in(q, 1, 0, 0)) + in(q, 0, -1, 0)) + in(q, 0, 1, 0)) + in(q, 0, 0, -1)) + in(q, 0, 0, 1);
+            out[q] = (in(q, 0, 0, 0) * (1.0 - 6.0 * a) + a * s) + b * in(1 - q, 0, 0, 0);
+        }
+    }
+};
+
 /* A deterministic starting value of field q at global cell (x, y, z), in [0, 1) */
 static inline double ref_initial(int q, int x, int y, int z)
 {

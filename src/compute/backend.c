@@ -64,6 +64,11 @@ double hx_timeout_seconds(void)
 #ifndef HALOX_HAVE_CUDA
 int hx_cuda_built(void) { return 0; }
 int hx_cuda_device_count(void) { return 0; }
+int hx_cuda_max_smem(int device)
+{
+    (void)device;
+    return 0;
+}
 void hx_cuda_device_name(int device, char *name, size_t n)
 {
     (void)device;

@@ -186,6 +186,8 @@ int hx_cuda_built(void);
 int hx_cuda_device_count(void);
 /* The CUDA part of `halox info`: runtime, driver, GPUs, peer access (a line saying CUDA is absent when it is). */
 void hx_cuda_print_info(FILE *out);
+/* The most shared memory a block of GPU `device` may opt in to, bytes (0 when it cannot be read). */
+int hx_cuda_max_smem(int device);
 /* The name of GPU `device` ("" when it cannot be read). */
 void hx_cuda_device_name(int device, char *name, size_t n);
 /* The PCI bus id of GPU `device` ("0000:19:00.0"; "" when it cannot be read). */

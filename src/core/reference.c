@@ -16,7 +16,8 @@ static long wrap(long i, long n) { return ((i % n) + n) % n; }
     static void fill_pad_##SUF(T *u, int dim, long nx, long ny, long nz, long r, long pz)          \
     {                                                                                              \
         const long ax = nx + 2 * r, ay = ny + 2 * r, az = nz + 2 * pz, sy = ax, sz = ax * ay;      \
-        _Pragma("omp parallel for schedule(static)")                                               \
+        /* planes and rows together: a 2D grid has one plane */                                     \
+        _Pragma("omp parallel for collapse(2) schedule(static)")                                   \
         for (long z = 0; z < az; z++)                                                              \
             for (long y = 0; y < ay; y++)                                                          \
                 for (long x = 0; x < ax; x++) {                                                    \
@@ -61,7 +62,7 @@ static long wrap(long i, long n) { return ((i % n) + n) % n; }
         const T *const *cf = (const T *const *)coef;                                               \
         for (long it = 0; it < c->iters; it++) {                                                   \
             if (c->boundary == HX_PERIODIC) fill_pad_##SUF(u, dim, nx, ny, nz, r, pz);             \
-            _Pragma("omp parallel for schedule(static)")                                           \
+            _Pragma("omp parallel for collapse(2) schedule(static)")                               \
             for (long z = pz; z < nz + pz; z++)                                                    \
                 for (long y = r; y < ny + r; y++)                                                  \
                     for (long x = r; x < nx + r; x++) {                                            \

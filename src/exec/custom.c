@@ -116,6 +116,12 @@ static int check(hx_layout *l, hx_exchange *x, const hx_custom_options *o, const
     if (cpu && !kt->sweep_host) return hx_fail(ctx, HX_ERR_INPUT, "custom: kernels %s have no host sweep for the cpu backend", nm);
     if (!cpu && (!kt->sweep || !kt->fused))
         return hx_fail(ctx, HX_ERR_INPUT, "custom: kernels %s were compiled without nvcc: instantiate them in a .cu file for the cuda backend", nm);
+    /* a fused pass holds every field's tile in one block's shared memory: refused here, not at the first sweep */
+    const int smem_most = cpu ? 0 : hx_cuda_max_smem(hx_context_device(ctx));
+    const size_t need_smem = o->fuse > 1 && kt->fused_smem ? kt->fused_smem(o->fuse) : 0;
+    if (smem_most > 0 && need_smem > (size_t)smem_most)
+        return hx_fail(ctx, HX_ERR_INPUT, "custom: passes of %d sweeps of kernels %s need %zu bytes of shared memory a block, the GPU has %d: "
+                       "fuse fewer sweeps", o->fuse, nm, need_smem, smem_most);
     return HX_OK;
 }
 

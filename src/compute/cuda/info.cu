@@ -15,6 +15,16 @@ extern "C" int hx_cuda_device_count(void)
     return n;
 }
 
+extern "C" int hx_cuda_max_smem(int device)
+{
+    int most = 0;
+    if (cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return most;
+}
+
 extern "C" void hx_cuda_device_name(int device, char *name, size_t n)
 {
     if (!n) return;
