@@ -24,7 +24,7 @@ for np in $nps; do
             extra=()
             [ $tool = racecheck ] && extra=(--racecheck-report all)
             runs=$((runs + 1))
-            out=$(timeout 900 "$MPIEXEC" -x HALOX_SHARE_GPU -np $np "$CS" --tool $tool "${extra[@]}" --error-exitcode 9 "$BIN" $size 2>&1)
+            out=$(timeout 1500 "$MPIEXEC" -x HALOX_SHARE_GPU -np $np "$CS" --tool $tool "${extra[@]}" --error-exitcode 9 "$BIN" $size 2>&1)
             rc=$?
             if [ $rc -ne 0 ] || ! grep -q "all checks passed" <<<"$out" || sanitizer_dirty "$out"; then
                 echo "FAIL ($tool, np=$np, exit $rc): test_custom_gpu $size"
