@@ -53,7 +53,18 @@ if [ ${#missing[@]} -gt 0 ]; then
         exit 1
     fi
 fi
-[ "$what" = run ] && exit 0
+if [ "$what" = run ]; then
+    # what `make test` would add: named, so that a user on an offline node knows it was not needed
+    later=()
+    command -v gfortran >/dev/null 2>&1 || later+=("gfortran (the Fortran module)")
+    for p in python3 /usr/bin/python3; do
+        command -v "$p" >/dev/null 2>&1 && "$p" -c 'import numpy, mpi4py, pytest' >/dev/null 2>&1 && break
+        p=
+    done
+    [ -n "$p" ] || later+=("NumPy, mpi4py and pytest (the Python package's tests)")
+    [ ${#later[@]} -gt 0 ] && echo "note: make run needs none of $(IFS=,; echo "${later[*]}" | sed 's/,/, /g'); make test installs them where it can"
+    exit 0
+fi
 
 # ---- optional: the tests and the front ends ----
 # skip PKG WHAT: one line saying what is left out and how to install it

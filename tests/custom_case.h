@@ -17,6 +17,25 @@
 
 static int rank_ = 0, size_ = 1;
 
+static void start(int *argc, char ***argv)
+{
+    MPI_Init(argc, argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+    MPI_Comm_size(MPI_COMM_WORLD, &size_);
+}
+
+/* The end of a test program: every rank's failures summed, rank 0 reports; the exit code */
+static int finish(hx_context *ctx)
+{
+    hx_context_destroy(ctx);
+    int fails = hx_test_failures, all = 0;
+    MPI_Allreduce(&fails, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    hx_test_failures = all;
+    MPI_Finalize();
+    if (rank_ != 0) return all ? 1 : 0;
+    TEST_DONE();
+}
+
 static hx_layout *make_layout(hx_context *ctx, int dim, const int n[3], int halo, hx_dtype dt, hx_boundary b)
 {
     hx_layout_desc ld;

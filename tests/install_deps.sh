@@ -37,9 +37,9 @@ check() {
 }
 nofort=$(mkbin nofort gfortran f95 gfortran-12 gfortran-13)
 out=$(PATH=$nofort bash "$SRC/scripts/install_deps.sh" run 2>&1)
-check "run without gfortran, offline" 0 "" "$out" $?
-if grep -qi "fortran\|python" <<<"$out"; then
-    echo "FAIL: run named a part it does not need: $out"
+check "run without gfortran, offline" 0 "note: make run needs none of gfortran (the Fortran module).*make test installs them" "$out" $?
+if grep -q "apt-get\|installing" <<<"$out"; then
+    echo "FAIL: run tried to install a part it does not need: $out"
     fail=$((fail + 1))
 fi
 out=$(PATH=$nofort bash "$SRC/scripts/install_deps.sh" test 2>&1)

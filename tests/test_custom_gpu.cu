@@ -60,9 +60,7 @@ static void too_big(hx_context *ctx, const hx_kernel_table *kt, const void *para
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
-    MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    start(&argc, &argv);
     const bool wave = wave_ = argc > 1 && !strcmp(argv[1], "wave");
     const char *tr = argc > 2 ? argv[2] : "ipc";
     if (argc > 1 && !wave && strcmp(argv[1], "small")) {
@@ -96,11 +94,5 @@ int main(int argc, char **argv)
     cases<pair3d, double>(ctx, &hx_kernels_pair3d, p3, n3, r1, 4, tr);
     cases<coupled3d, double>(ctx, &hx_kernels_coupled3d, c3, n3, r2f1, 4, tr);
     too_big(ctx, &hx_kernels_coupled3d, &c3);
-    hx_context_destroy(ctx);
-    int fails = hx_test_failures, all = 0;
-    MPI_Allreduce(&fails, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    hx_test_failures = all;
-    MPI_Finalize();
-    if (rank_ != 0) return all ? 1 : 0;
-    TEST_DONE();
+    return finish(ctx);
 }

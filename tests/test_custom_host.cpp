@@ -63,9 +63,7 @@ static void bad_inputs(hx_context *ctx)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
-    MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    start(&argc, &argv);
     hx_context_options co = hx_context_defaults();
     co.backend = HX_BACKEND_CPU;
     hx_context *ctx = NULL;
@@ -83,11 +81,5 @@ int main(int argc, char **argv)
                                         plan[k][2]);
     }
     bad_inputs(ctx);
-    hx_context_destroy(ctx);
-    int fails = hx_test_failures, all = 0;
-    MPI_Allreduce(&fails, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    hx_test_failures = all;
-    MPI_Finalize();
-    if (rank_ != 0) return all ? 1 : 0;
-    TEST_DONE();
+    return finish(ctx);
 }
