@@ -53,16 +53,23 @@ if [ ${#missing[@]} -gt 0 ]; then
         exit 1
     fi
 fi
+# py_has MODULES: some python3 here imports them (the Python tests take the first that does;
+# Debian's packages go to /usr/bin/python3)
+py_has() {
+    local p
+    for p in python3 /usr/bin/python3; do
+        command -v "$p" >/dev/null 2>&1 && "$p" -c "import $1" >/dev/null 2>&1 && return 0
+    done
+    return 1
+}
 if [ "$what" = run ]; then
     # what `make test` would add: named, so that a user on an offline node knows it was not needed
     later=()
     command -v gfortran >/dev/null 2>&1 || later+=("gfortran (the Fortran module)")
-    for p in python3 /usr/bin/python3; do
-        command -v "$p" >/dev/null 2>&1 && "$p" -c 'import numpy, mpi4py, pytest' >/dev/null 2>&1 && break
-        p=
-    done
-    [ -n "$p" ] || later+=("NumPy, mpi4py and pytest (the Python package's tests)")
-    [ ${#later[@]} -gt 0 ] && echo "note: make run needs none of $(IFS=,; echo "${later[*]}" | sed 's/,/, /g'); make test installs them where it can"
+    py_has "numpy, mpi4py, pytest" || later+=("NumPy, mpi4py and pytest (the Python package's tests)")
+    if [ ${#later[@]} -gt 0 ]; then
+        echo "note: make run needs none of $(IFS=,; echo "${later[*]}" | sed 's/,/, /g'); make test installs them where it can"
+    fi
     exit 0
 fi
 
@@ -84,19 +91,9 @@ optional() { # optional CHECK PKG WHAT: install PKG when CHECK fails; skip() whe
 optional "command -v c++" g++ "the functor and emulated-kernel tests (a C++ compiler)"
 optional "command -v gfortran" gfortran "the Fortran module and its tests"
 optional "command -v python3" python3 "the Python package's tests and halox report"
-# the Python package's tests run with the first interpreter that has all three modules; Debian's
-# packages go to /usr/bin/python3
-py_has() {
-    local p
-    for p in python3 /usr/bin/python3; do
-        command -v "$p" >/dev/null 2>&1 && "$p" -c "import $1" >/dev/null 2>&1 && return 0
-    done
-    return 1
-}
-py_all() { local p; for p in python3 /usr/bin/python3; do command -v "$p" >/dev/null 2>&1 && "$p" -c 'import numpy, mpi4py, pytest' >/dev/null 2>&1 && return 0; done; return 1; }
-if ! py_all; then
+if ! py_has "numpy, mpi4py, pytest"; then
     for m in numpy mpi4py pytest; do
-        /usr/bin/python3 -c "import $m" >/dev/null 2>&1 || optional "/usr/bin/python3 -c 'import $m'" python3-$m "the Python package's tests"
+        optional "/usr/bin/python3 -c 'import $m'" python3-$m "the Python package's tests"
     done
 fi
 py_has matplotlib || optional "/usr/bin/python3 -c 'import matplotlib'" python3-matplotlib "halox report's plots"
